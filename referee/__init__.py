@@ -1,0 +1,5 @@
+"""A local referee for CodinGame's "There Is No Spoon - Episode 2": an independent judge of a bot.
+
+Layers: `board` (puzzle parsing), `rules` (pure rules), `match` (turn loop and limits),
+`runner` (the bot's process). `python -m referee --help` lists the commands.
+"""

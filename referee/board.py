@@ -1,0 +1,131 @@
+"""The puzzle, parsed once at the edge into an immutable Board.
+
+Accepts CodinGame's input format (width, height, then `height` rows of `width`
+characters, '.' empty, '1'..'8' a node) and CodinGame SDK test files (JSON with a
+`testIn` field holding the same text). Every error names the line it is about;
+after parsing, the rest of the referee trusts the board.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from types import MappingProxyType
+from typing import Mapping
+
+MAX_SIDE = 30  # cells, CodinGame's bound on width and height
+NODE_CHARS = "12345678"
+
+Cell = tuple[int, int]
+
+
+class BoardError(ValueError):
+    """The puzzle text is not a valid board; the message names the line."""
+
+
+@dataclass(frozen=True, eq=False)
+class Board:
+    """A width x height grid with nodes {(x, y): value}; x is the column, y the row."""
+
+    width: int
+    height: int
+    nodes: Mapping[Cell, int]
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Board):
+            return NotImplemented
+        return (self.width, self.height, dict(self.nodes)) == (
+            other.width, other.height, dict(other.nodes))
+
+    def __hash__(self) -> int:
+        return hash((self.width, self.height, tuple(sorted(self.nodes.items()))))
+
+    def contains(self, cell: Cell) -> bool:
+        """True when the cell lies on the grid."""
+        x, y = cell
+        return 0 <= x < self.width and 0 <= y < self.height
+
+    def rows(self) -> list[str]:
+        """The grid rows as in the input format."""
+        return ["".join(str(self.nodes.get((x, y), ".")) for x in range(self.width))
+                for y in range(self.height)]
+
+    def to_text(self) -> str:
+        """The puzzle in CodinGame's input format, newline-terminated: what the bot reads."""
+        return "\n".join([str(self.width), str(self.height), *self.rows()]) + "\n"
+
+
+def parse_board(text: str) -> Board:
+    """Parse CodinGame's input format; raise BoardError naming the bad line."""
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    while lines and not lines[-1].strip():
+        lines.pop()  # trailing blank lines are harmless
+    width = _parse_side(lines, 0, "width")
+    height = _parse_side(lines, 1, "height")
+    rows = lines[2:]
+    if len(rows) < height:
+        raise BoardError(f"line {len(lines) + 1}: expected {height} grid rows, found {len(rows)}")
+    if len(rows) > height:
+        raise BoardError(f"line {height + 3}: unexpected text after the {height} grid rows")
+    nodes: dict[Cell, int] = {}
+    for y, row in enumerate(rows):
+        nodes.update(_parse_row(row.rstrip(), y, width))
+    if not nodes:
+        raise BoardError("the grid has no node")
+    return Board(width, height, MappingProxyType(nodes))
+
+
+def _parse_side(lines: list[str], index: int, name: str) -> int:
+    """Read the width or height line: an integer 1..MAX_SIDE."""
+    if index >= len(lines):
+        raise BoardError(f"line {index + 1}: missing {name}")
+    raw = lines[index].strip()
+    if not raw.isdigit():
+        raise BoardError(f"line {index + 1}: {name} must be an integer, got {raw!r}")
+    value = int(raw)
+    if not 1 <= value <= MAX_SIDE:
+        raise BoardError(f"line {index + 1}: {name} must be 1..{MAX_SIDE}, got {value}")
+    return value
+
+
+def _parse_row(row: str, y: int, width: int) -> dict[Cell, int]:
+    """Read grid row y (file line y + 3) into its nodes."""
+    line_no = y + 3
+    if len(row) != width:
+        raise BoardError(f"line {line_no}: row {y} has {len(row)} characters, expected {width}")
+    nodes = {}
+    for x, char in enumerate(row):
+        if char in NODE_CHARS:
+            nodes[(x, y)] = int(char)
+        elif char != ".":
+            raise BoardError(f"line {line_no}: column {x} holds {char!r}, expected '.' or 1..8")
+    return nodes
+
+
+def parse_sdk_test(text: str) -> Board:
+    """Parse a CodinGame SDK test file (JSON with a `testIn` field)."""
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as error:
+        raise BoardError(f"line {error.lineno}: not valid JSON ({error.msg})") from None
+    if not isinstance(data, dict) or not isinstance(data.get("testIn"), str):
+        raise BoardError("line 1: JSON test file has no string field 'testIn'")
+    try:
+        return parse_board(data["testIn"])
+    except BoardError as error:
+        raise BoardError(f"testIn {error}") from None
+
+
+def load_board(path: str | Path) -> Board:
+    """Read a .txt puzzle or a .json SDK test file; errors start with the file name."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise BoardError(f"{path}: cannot read ({error.__class__.__name__}: {error})") from None
+    parse = parse_sdk_test if path.suffix.lower() == ".json" else parse_board
+    try:
+        return parse(text)
+    except BoardError as error:
+        raise BoardError(f"{path}: {error}") from None
