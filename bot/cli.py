@@ -1,0 +1,42 @@
+"""Play one CodinGame turn sequence: read the puzzle from stdin, print one link per line.
+
+Exit status: 0 solved, 1 no solution, 2 malformed input (one line on stderr each time).
+"""
+
+import sys
+
+from bot.puzzle import PuzzleError
+from bot.solver import Unsolvable, solve
+
+EXIT_UNSOLVABLE = 1
+EXIT_MALFORMED = 2
+
+
+def read_puzzle(stream):
+    """Read exactly the puzzle's lines: CodinGame keeps stdin open, so never read to EOF."""
+    lines = [stream.readline(), stream.readline()]
+    word = lines[1].strip()
+    rows = int(word) if word.isascii() and word.isdigit() else 0
+    for _ in range(rows):
+        line = stream.readline()
+        if not line:
+            break
+        lines.append(line)
+    return "".join(lines)
+
+
+def main():
+    try:
+        links = solve(read_puzzle(sys.stdin))
+    except PuzzleError as error:
+        print(f"bot: malformed puzzle: {error}", file=sys.stderr)
+        sys.exit(EXIT_MALFORMED)
+    except Unsolvable as error:
+        print(f"bot: {error}", file=sys.stderr)
+        sys.exit(EXIT_UNSOLVABLE)
+    try:
+        for link in links:
+            # CodinGame reads each turn as it comes: flush every line.
+            print(*link, flush=True)
+    except BrokenPipeError:
+        sys.exit(0)

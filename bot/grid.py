@@ -1,0 +1,174 @@
+"""The changing state of a solve: bounds on the links of every edge.
+
+Edge `e` holds between `lo[e]` and `hi[e]` links (0..2); a solution is reached when every
+`lo == hi`. `got[i]`/`cap[i]` are node i's sums of `lo`/`hi`, kept current as bounds move.
+Every change is recorded on a trail, so `revert(mark)` undoes back to a saved point without
+copying the state; `clone` makes an independent copy for callers that want one.
+"""
+
+
+class Contradiction(Exception):
+    """The state admits no solution. Every rule signals a dead end this one way."""
+
+
+class Grid:
+    """Mutable link bounds over an immutable Puzzle."""
+
+    __slots__ = ("puzzle", "lo", "hi", "got", "cap", "trail", "dirty", "queued")
+
+    def __init__(self, puzzle):
+        self.puzzle = puzzle
+        value = puzzle.value
+        self.lo = [0] * len(puzzle.ends)
+        self.hi = [min(2, value[a], value[b]) for a, b in puzzle.ends]
+        self.got = [0] * len(puzzle)
+        self.cap = [sum(self.hi[e] for e, _ in edges) for edges in puzzle.node_edges]
+        self.trail = []
+        # Nodes whose edges changed since the node rule last looked at them.
+        self.dirty = list(range(len(puzzle)))
+        self.queued = bytearray([1]) * len(puzzle)
+
+    def clone(self):
+        """An independent copy sharing only the immutable puzzle (the trail starts empty)."""
+        other = Grid.__new__(Grid)
+        other.puzzle = self.puzzle
+        other.lo, other.hi = self.lo[:], self.hi[:]
+        other.got, other.cap = self.got[:], self.cap[:]
+        other.trail = []
+        other.dirty, other.queued = self.dirty[:], bytearray(self.queued)
+        return other
+
+    def mark(self):
+        """A point to `revert` to."""
+        return len(self.trail)
+
+    def revert(self, mark):
+        """Undo every change made since `mark`."""
+        trail, lo, hi, got, cap = self.trail, self.lo, self.hi, self.got, self.cap
+        ends = self.puzzle.ends
+        while len(trail) > mark:
+            e, old_lo, old_hi = trail.pop()
+            a, b = ends[e]
+            d = lo[e] - old_lo
+            got[a] -= d
+            got[b] -= d
+            d = hi[e] - old_hi
+            cap[a] -= d
+            cap[b] -= d
+            lo[e], hi[e] = old_lo, old_hi
+        # Pending work belonged to the abandoned state.
+        for i in self.dirty:
+            self.queued[i] = 0
+        self.dirty.clear()
+
+    def _touch(self, i):
+        if not self.queued[i]:
+            self.queued[i] = 1
+            self.dirty.append(i)
+
+    def raise_lo(self, e, n):
+        """Require at least n links on edge e. Returns True if that changed anything."""
+        old = self.lo[e]
+        if n <= old:
+            return False
+        if n > self.hi[e]:
+            raise Contradiction()
+        self.trail.append((e, old, self.hi[e]))
+        self.lo[e] = n
+        a, b = self.puzzle.ends[e]
+        self.got[a] += n - old
+        self.got[b] += n - old
+        self._touch(a)
+        self._touch(b)
+        if old == 0:
+            # A drawn link blocks every edge that crosses it.
+            for f in self.puzzle.crossings[e]:
+                self.lower_hi(f, 0)
+        return True
+
+    def lower_hi(self, e, n):
+        """Allow at most n links on edge e. Returns True if that changed anything."""
+        old = self.hi[e]
+        if n >= old:
+            return False
+        if n < self.lo[e]:
+            raise Contradiction()
+        self.trail.append((e, self.lo[e], old))
+        self.hi[e] = n
+        a, b = self.puzzle.ends[e]
+        self.cap[a] -= old - n
+        self.cap[b] -= old - n
+        self._touch(a)
+        self._touch(b)
+        return True
+
+    def draw(self, e, n):
+        """Add n links on edge e (on top of those already drawn)."""
+        self.raise_lo(e, self.lo[e] + n)
+
+    def solved(self):
+        """Every edge's link count is decided."""
+        return self.lo == self.hi
+
+    def open_edges(self):
+        """Edges whose link count is still undecided."""
+        lo, hi = self.lo, self.hi
+        return [e for e in range(len(lo)) if lo[e] != hi[e]]
+
+    def links(self):
+        """The drawn links as (x1, y1, x2, y2, n) tuples."""
+        pos = self.puzzle.pos
+        return [(*pos[a], *pos[b], n)
+                for (a, b), n in zip(self.puzzle.ends, self.lo) if n]
+
+    def valid(self):
+        """True unless the state already rules out every solution.
+
+        Checks each node against its value, crossing drawn links, a finished group cut off
+        from the rest, and whether the links still possible can connect all nodes.
+        """
+        p = self.puzzle
+        for i, v in enumerate(p.value):
+            if self.got[i] > v or self.cap[i] < v:
+                return False
+        for e, n in enumerate(self.lo):
+            if n and any(self.lo[f] for f in p.crossings[e]):
+                return False
+            if not self.lo[e] <= self.hi[e]:
+                return False
+        if len(p) < 2:
+            return True
+        label, need, size = components(self, self.lo)
+        if any(n == 0 and s < len(p) for n, s in zip(need, size)):
+            return False
+        return len(components(self, self.hi)[2]) == 1
+
+
+def components(grid, bound):
+    """Connected groups of nodes through edges with bound[e] > 0.
+
+    Returns (label per node, remaining need per group, size per group): a group's need is
+    how many links its nodes still lack beyond those in `grid.lo`.
+    """
+    p = grid.puzzle
+    value, got, node_edges = p.value, grid.got, p.node_edges
+    label = [-1] * len(p)
+    need, size = [], []
+    for start in range(len(p)):
+        if label[start] >= 0:
+            continue
+        group = len(need)
+        label[start] = group
+        stack = [start]
+        lacking = count = 0
+        while stack:
+            i = stack.pop()
+            lacking += value[i] - got[i]
+            count += 1
+            for e, j in node_edges[i]:
+                if bound[e] and label[j] < 0:
+                    label[j] = group
+                    stack.append(j)
+        need.append(lacking)
+        size.append(count)
+    return label, need, size

@@ -1,0 +1,155 @@
+"""Deduction rules ("intersection"): links that must or cannot exist, found without guessing.
+
+Rules run cheapest first to a fixed point (`propagate`), going back to the cheap local rules
+after any change a global rule makes:
+
+1. `settle` - per node, from the nodes whose edges changed:
+   - `force_links`, the magicVal rule: a direction must carry at least
+     `need - (capacity of the other directions)` links;
+   - `sieve_links`: a direction carries at most `value - (links already drawn elsewhere)`,
+     so a saturated node or a saturated neighbour blocks the edge.
+   Links crossing a drawn link are blocked by `Grid.raise_lo` itself.
+2. `isolate`: no link may close a finished group smaller than the whole puzzle
+   (two 1s, a 2=2 and every larger case alike).
+3. `connect`: the edges that can still carry links must connect every node, and an edge whose
+   loss would split them (a bridge) must carry at least one link.
+
+A rule that meets a dead end raises `Contradiction`.
+"""
+
+from bot.grid import Contradiction, components
+
+
+def force_links(grid, i):
+    """magicVal: each edge of node i carries what the other edges cannot."""
+    value = grid.puzzle.value[i]
+    cap = grid.cap[i]
+    if cap < value:
+        raise Contradiction()
+    lo, hi = grid.lo, grid.hi
+    for e, _ in grid.puzzle.node_edges[i]:
+        forced = value - (cap - hi[e])
+        if forced > lo[e]:
+            grid.raise_lo(e, forced)
+
+
+def sieve_links(grid, i):
+    """Each edge of node i carries at most what the node has left after its other links."""
+    value = grid.puzzle.value[i]
+    got = grid.got[i]
+    if got > value:
+        raise Contradiction()
+    lo, hi = grid.lo, grid.hi
+    for e, _ in grid.puzzle.node_edges[i]:
+        room = value - (got - lo[e])
+        if room < hi[e]:
+            grid.lower_hi(e, room)
+
+
+def settle(grid):
+    """Run the node rules until no node's edges change."""
+    dirty, queued = grid.dirty, grid.queued
+    got, cap = grid.got, grid.cap
+    while dirty:
+        i = dirty.pop()
+        queued[i] = 0
+        if got[i] == cap[i]:
+            # Every edge decided: only the bounds check is left.
+            if got[i] != grid.puzzle.value[i]:
+                raise Contradiction()
+            continue
+        force_links(grid, i)
+        sieve_links(grid, i)
+
+
+def isolate(grid):
+    """Cap every edge below the count that would close a group smaller than the puzzle.
+
+    Adding k links to an edge lowers the remaining need of the group(s) it joins by 2k; at 0
+    the group can take no more links and would be cut off. Returns True if anything changed.
+    """
+    p = grid.puzzle
+    label, need, size = components(grid, grid.lo)
+    whole = len(p)
+    for n, s in zip(need, size):
+        if n == 0 and s < whole:
+            raise Contradiction()
+    if len(size) == 1:
+        return False
+    lo, hi = grid.lo, grid.hi
+    changed = False
+    for e, (a, b) in enumerate(p.ends):
+        low, high = lo[e], hi[e]
+        if low == high:
+            continue
+        ga, gb = label[a], label[b]
+        if ga == gb:
+            total, joined = need[ga], size[ga]
+        else:
+            total, joined = need[ga] + need[gb], size[ga] + size[gb]
+        if joined == whole or total > 2 * (high - low):
+            continue
+        if total % 2 == 0 and total > 0:
+            changed |= grid.lower_hi(e, low + total // 2 - 1)
+    return changed
+
+
+def connect(grid):
+    """The possible links must reach every node; a bridge among them must be drawn.
+
+    Returns True if anything changed; raises Contradiction if the nodes cannot be connected.
+    """
+    p = grid.puzzle
+    n = len(p)
+    if n < 2:
+        return False
+    hi, node_edges = grid.hi, p.node_edges
+    # Iterative Tarjan: order[i] is the visit time, low[i] the earliest time reachable
+    # from i's subtree by one back edge.
+    order = [-1] * n
+    low = [0] * n
+    order[0] = low[0] = 0
+    clock = 1
+    bridges = []
+    stack = [(0, -1, iter(node_edges[0]))]
+    while stack:
+        i, via, edges = stack[-1]
+        for e, j in edges:
+            if not hi[e] or e == via:
+                continue
+            if order[j] < 0:
+                order[j] = low[j] = clock
+                clock += 1
+                stack.append((j, e, iter(node_edges[j])))
+                break
+            if order[j] < low[i]:
+                low[i] = order[j]
+        else:
+            stack.pop()
+            if stack:
+                parent = stack[-1][0]
+                if low[i] < low[parent]:
+                    low[parent] = low[i]
+                if low[i] > order[parent]:
+                    bridges.append(via)
+    if clock < n:
+        raise Contradiction()
+    changed = False
+    for e in bridges:
+        changed |= grid.raise_lo(e, 1)
+    return changed
+
+
+def propagate(grid, stats=None):
+    """Apply every rule until none finds anything more (or raise Contradiction)."""
+    while True:
+        if stats is not None:
+            stats.rounds += 1
+        settle(grid)
+        if grid.solved():
+            # All decided: only connectivity can still be wrong.
+            connect(grid)
+            return
+        if isolate(grid) or connect(grid):
+            continue
+        return

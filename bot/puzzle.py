@@ -1,0 +1,127 @@
+"""The puzzle: parsed once from CodinGame's text into immutable geometry.
+
+Everything that never changes during a solve lives here (nodes, the candidate edge in each
+direction, which edges cross), so the search state in `grid.py` stays a few flat lists.
+"""
+
+NODE_CHARS = "12345678"
+
+
+class PuzzleError(ValueError):
+    """The puzzle text is malformed; the message names the line."""
+
+
+class Puzzle:
+    """Nodes, candidate edges and crossings of one board. Never mutated after construction.
+
+    Nodes are numbered in reading order. Edge `e` joins `ends[e] = (a, b)` with `a` left of or
+    above `b`, and no node between them; `crossings[e]` lists the edges whose segment crosses
+    `e`'s. `node_edges[i]` lists `(e, other_node)` for node `i`.
+    """
+
+    __slots__ = ("width", "height", "pos", "value", "ends", "horizontal",
+                 "crossings", "node_edges", "total")
+
+    def __init__(self, width, height, nodes):
+        """Build the geometry from `nodes`: a list of (x, y, value) in reading order."""
+        self.width = width
+        self.height = height
+        self.pos = tuple((x, y) for x, y, _ in nodes)
+        self.value = tuple(v for _, _, v in nodes)
+        self.total = sum(self.value)
+        ends, horizontal = _find_edges(width, height, self.pos)
+        self.ends = tuple(ends)
+        self.horizontal = tuple(horizontal)
+        self.crossings = _find_crossings(width, height, self.pos, self.ends, self.horizontal)
+        node_edges = [[] for _ in self.pos]
+        for e, (a, b) in enumerate(self.ends):
+            node_edges[a].append((e, b))
+            node_edges[b].append((e, a))
+        self.node_edges = tuple(tuple(n) for n in node_edges)
+
+    def __len__(self):
+        return len(self.pos)
+
+    def edge_between(self, a, b):
+        """Return the edge joining nodes a and b, or None if they are not neighbours."""
+        for e, other in self.node_edges[a]:
+            if other == b:
+                return e
+        return None
+
+
+def _find_edges(width, height, pos):
+    """Each node's nearest neighbour to the right and below: the only places a link can go."""
+    index = {p: i for i, p in enumerate(pos)}
+    ends, horizontal = [], []
+    for i, (x, y) in enumerate(pos):
+        for dx, dy in ((1, 0), (0, 1)):
+            nx, ny = x + dx, y + dy
+            while nx < width and ny < height:
+                j = index.get((nx, ny))
+                if j is not None:
+                    ends.append((i, j))
+                    horizontal.append(dy == 0)
+                    break
+                nx, ny = nx + dx, ny + dy
+    return ends, horizontal
+
+
+def _find_crossings(width, height, pos, ends, horizontal):
+    """For each edge, the edges whose segments cross its interior."""
+    # Each empty cell lies inside at most one horizontal edge: map cell -> that edge.
+    covered = {}
+    for e, (a, b) in enumerate(ends):
+        if horizontal[e]:
+            (x1, y), (x2, _) = pos[a], pos[b]
+            for x in range(x1 + 1, x2):
+                covered[(x, y)] = e
+    crossings = [[] for _ in ends]
+    for e, (a, b) in enumerate(ends):
+        if not horizontal[e]:
+            (x, y1), (_, y2) = pos[a], pos[b]
+            for y in range(y1 + 1, y2):
+                h = covered.get((x, y))
+                if h is not None:
+                    crossings[e].append(h)
+                    crossings[h].append(e)
+    return tuple(tuple(c) for c in crossings)
+
+
+def parse(text):
+    """Parse CodinGame's input (width, height, then the rows) into a Puzzle.
+
+    Raises PuzzleError with a one-line message naming the offending line.
+    """
+    lines = text.splitlines()
+    width = _positive_int(lines, 0, "width")
+    height = _positive_int(lines, 1, "height")
+    nodes = []
+    for y in range(height):
+        number = y + 3
+        if y + 2 >= len(lines):
+            raise PuzzleError(f"line {number}: missing row {y + 1} of {height}")
+        row = lines[y + 2].strip()
+        if len(row) != width:
+            raise PuzzleError(f"line {number}: row has {len(row)} characters, expected {width}")
+        for x, c in enumerate(row):
+            if c in NODE_CHARS:
+                nodes.append((x, y, int(c)))
+            elif c != ".":
+                raise PuzzleError(
+                    f"line {number}, column {x + 1}: unexpected character {c!r} "
+                    "(expected '.' or a digit 1-8)")
+    for number, line in enumerate(lines[height + 2:], start=height + 3):
+        if line.strip():
+            raise PuzzleError(f"line {number}: unexpected text after the {height} rows")
+    return Puzzle(width, height, nodes)
+
+
+def _positive_int(lines, index, name):
+    """Read a positive integer from lines[index], or raise PuzzleError naming the line."""
+    if index >= len(lines):
+        raise PuzzleError(f"line {index + 1}: missing {name}")
+    word = lines[index].strip()
+    if not (word.isascii() and word.isdigit()) or int(word) < 1:
+        raise PuzzleError(f"line {index + 1}: {name} must be a positive integer, got {word!r}")
+    return int(word)

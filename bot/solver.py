@@ -1,0 +1,43 @@
+"""The library entry points: text in, links out."""
+
+import sys
+
+from bot.assumption import BRANCHING, Stats, solutions
+from bot.grid import Grid
+from bot.puzzle import parse
+
+
+class Unsolvable(Exception):
+    """The puzzle has no solution."""
+
+
+def _search(text, stats, stage):
+    puzzle = parse(text)
+    # Each branch is one generator frame; keep deep searches on big boards legal.
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), 1000 + 8 * len(puzzle.ends)))
+    return solutions(Grid(puzzle), stats, stage)
+
+
+def solve(text, stats=None, stage=BRANCHING):
+    """Solve CodinGame puzzle text; return its links as (x1, y1, x2, y2, n) tuples.
+
+    Raises PuzzleError for malformed text and Unsolvable when no solution exists (or none
+    is found within `stage`). Pass a Stats to collect counters.
+    """
+    stats = Stats() if stats is None else stats
+    found = _search(text, stats, stage)
+    # Read the links before the generator is closed: closing reverts the grid.
+    for grid in found:
+        return grid.links()
+    raise Unsolvable("the puzzle has no solution")
+
+
+def count_solutions(text, limit=2, stats=None):
+    """Count the puzzle's connected solutions, stopping at `limit`."""
+    stats = Stats() if stats is None else stats
+    count = 0
+    for _ in _search(text, stats, BRANCHING):
+        count += 1
+        if count >= limit:
+            break
+    return count
