@@ -1,0 +1,87 @@
+"""What a match leaves behind: the verdict and everything needed to explain or replay it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from referee.board import Board
+from referee.rules import Verdict
+
+
+@dataclass(frozen=True)
+class Usage:
+    """What the bot's process used, known once it is reaped."""
+
+    cpu_s: float | None = None          # user + system time of the bot (and children it waited for)
+    peak_rss_bytes: int | None = None   # the bot process's peak resident set size
+    exit_status: int | None = None      # as Popen.returncode: negative means killed by that signal
+    stderr_tail: str = ""               # the last STDERR_TAIL_BYTES of stderr
+    stderr_bytes: int = 0               # everything the bot wrote to stderr
+
+
+@dataclass(frozen=True)
+class MatchResult:
+    """One bot on one puzzle: the verdict and the whole exchange.
+
+    `lines[i]` is output line i + 1 as received; `latencies_s[i]` its delay: from the
+    input for the first line, from the previous line after that.
+    """
+
+    name: str
+    board: Board
+    verdict: Verdict
+    reason: str
+    turn: int
+    line: str | None
+    lines: tuple[str, ...] = ()
+    latencies_s: tuple[float, ...] = ()
+    usage: Usage = field(default_factory=Usage)
+    path: str = ""
+
+    @property
+    def won(self) -> bool:
+        return self.verdict is Verdict.WIN
+
+    @property
+    def first_line_s(self) -> float | None:
+        return self.latencies_s[0] if self.latencies_s else None
+
+    @property
+    def turn_latencies_s(self) -> tuple[float, ...]:
+        """Latencies of the lines after the first."""
+        return self.latencies_s[1:]
+
+    @property
+    def slowest_turn_s(self) -> float | None:
+        return max(self.turn_latencies_s, default=None)
+
+    def to_json(self) -> dict:
+        """A JSON-ready dict; times in milliseconds, verdict by its name."""
+        return {
+            "puzzle": self.name,
+            "path": self.path,
+            "input": self.board.to_text(),
+            "verdict": self.verdict.value,
+            "won": self.won,
+            "reason": self.reason,
+            "turn": self.turn,
+            "line": self.line,
+            "turns": len(self.lines),
+            "lines": list(self.lines),
+            "latencies_ms": [_ms(s) for s in self.latencies_s],
+            "first_line_ms": _ms(self.first_line_s),
+            "slowest_turn_ms": _ms(self.slowest_turn_s),
+            "cpu_ms": _ms(self.usage.cpu_s),
+            "peak_mb": _mb(self.usage.peak_rss_bytes),
+            "exit_status": self.usage.exit_status,
+            "stderr_tail": self.usage.stderr_tail,
+            "stderr_bytes": self.usage.stderr_bytes,
+        }
+
+
+def _ms(seconds: float | None) -> float | None:
+    return None if seconds is None else round(seconds * 1000, 3)
+
+
+def _mb(size: int | None) -> float | None:
+    return None if size is None else round(size / 2**20, 1)
