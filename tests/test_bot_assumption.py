@@ -1,0 +1,128 @@
+"""Assumption search: bot/assumption.py."""
+
+import itertools
+import random
+from pathlib import Path
+
+import pytest
+
+from bot.assumption import (BRANCHING, ELIMINATION, RULES, Stats, choose_edge, eliminate,
+                            solutions)
+from bot.grid import Contradiction, Grid
+from bot.intersection import propagate
+from bot.puzzle import parse
+from judge import fault, links_text
+
+PUBLIC = Path(__file__).resolve().parent.parent / "puzzles" / "public"
+
+
+def public(name):
+    return (PUBLIC / name).read_text()
+
+
+def all_solutions(text):
+    """Every solution, as a sorted tuple of links, found by the search."""
+    grid = Grid(parse(text))
+    return [tuple(sorted(g.links())) for g in solutions(grid, Stats())]
+
+
+def brute_force_solutions(text):
+    """Every solution found by trying every link count on every edge, judged by the referee."""
+    p = parse(text)
+    found = []
+    for counts in itertools.product(range(3), repeat=len(p.ends)):
+        links = [(*p.pos[a], *p.pos[b], n) for (a, b), n in zip(p.ends, counts) if n]
+        if fault(text, links_text(links)) is None:
+            found.append(tuple(sorted(links)))
+    return found
+
+
+def test_eliminate_fixes_bounds_every_solution_agrees_with():
+    text = public("11_cg.txt")
+    grid = Grid(parse(text))
+    propagate(grid)
+    stats = Stats()
+    assert eliminate(grid, stats)
+    assert stats.eliminations > 0 and stats.assumptions >= stats.eliminations
+    every = all_solutions(text)
+    p = grid.puzzle
+    for solution in every:
+        counts = {(x1, y1, x2, y2): n for x1, y1, x2, y2, n in solution}
+        for e, (a, b) in enumerate(p.ends):
+            n = counts.get((*p.pos[a], *p.pos[b]), 0)
+            assert grid.lo[e] <= n <= grid.hi[e]
+
+
+def test_eliminate_raises_on_a_dead_state():
+    # Two 2s and a 1 in a row: the 1 cannot take a link the others leave over.
+    grid = Grid(parse("3\n1\n221\n"))
+    with pytest.raises(Contradiction):
+        propagate(grid)
+        eliminate(grid, Stats())
+
+
+def test_choose_edge_picks_an_open_edge_at_the_tightest_node():
+    grid = Grid(parse(public("09_multiple_solutions_1.txt")))
+    propagate(grid)
+    e = choose_edge(grid)
+    assert grid.lo[e] < grid.hi[e]
+
+
+def test_solutions_finds_each_solution_once():
+    text = public("09_multiple_solutions_1.txt")
+    found = all_solutions(text)
+    assert len(found) == len(set(found)) == 2
+    assert sorted(found) == sorted(brute_force_solutions(text))
+
+
+def random_solvable_board(rng):
+    """A small board built from a random link network, so it has at least one solution."""
+    while True:
+        cells = [(x, y) for y in range(3) for x in range(4) if rng.random() < 0.5]
+        if len(cells) < 2:
+            continue
+        p = parse(_board_text(4, 3, {c: 1 for c in cells}))
+        if not 1 <= len(p.ends) <= 8:
+            continue
+        links = [(*p.pos[a], *p.pos[b], rng.randint(0, 2)) for a, b in p.ends]
+        links = [link for link in links if link[4]]
+        degree = {c: 0 for c in cells}
+        for x1, y1, x2, y2, n in links:
+            degree[(x1, y1)] += n
+            degree[(x2, y2)] += n
+        if min(degree.values()) == 0:
+            continue
+        text = _board_text(4, 3, degree)
+        if fault(text, links_text(links)) is None:
+            return text
+
+
+def _board_text(width, height, values):
+    rows = ["".join(str(values.get((x, y), ".")) for x in range(width)) for y in range(height)]
+    return f"{width}\n{height}\n" + "\n".join(rows) + "\n"
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_solutions_match_brute_force_on_small_random_boards(seed):
+    text = random_solvable_board(random.Random(seed))
+    found = all_solutions(text)
+    assert found, text
+    assert sorted(found) == sorted(brute_force_solutions(text))
+
+
+def test_solutions_leave_the_grid_as_they_found_it():
+    grid = Grid(parse(public("12_multiple_solutions_2.txt")))
+    before = (grid.lo[:], grid.hi[:], grid.got[:], grid.cap[:])
+    assert sum(1 for _ in solutions(grid, Stats())) > 1
+    assert (grid.lo, grid.hi, grid.got, grid.cap) == before
+
+
+def test_stage_limits_how_deep_the_search_goes():
+    text = public("11_cg.txt")
+    for stage, expect in ((RULES, 0), (BRANCHING, 1)):
+        stats = Stats()
+        found = sum(1 for _ in itertools.islice(solutions(Grid(parse(text)), stats, stage), 1))
+        assert found == expect
+    stats = Stats()
+    list(itertools.islice(solutions(Grid(parse(text)), stats, ELIMINATION), 1))
+    assert stats.branches == 0 and stats.eliminations > 0

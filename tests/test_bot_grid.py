@@ -1,0 +1,108 @@
+"""The mutable state: bot/grid.py."""
+
+import pytest
+
+from bot.grid import Contradiction, Grid, components
+from bot.puzzle import parse
+
+PLUS = "3\n3\n.1.\n1.1\n.1.\n"
+
+
+def edge(p, a, b):
+    return p.edge_between(p.pos.index(a), p.pos.index(b))
+
+
+def test_initial_bounds_respect_values():
+    p = parse("3\n1\n1.2\n")
+    g = Grid(p)
+    assert g.lo == [0] and g.hi == [1]
+    assert g.got == [0, 0] and g.cap == [1, 1]
+
+
+def test_draw_updates_both_ends():
+    p = parse("2\n1\n22\n")
+    g = Grid(p)
+    g.draw(0, 1)
+    assert g.lo == [1] and g.got == [1, 1]
+    g.draw(0, 1)
+    assert g.lo == [2] and g.got == [2, 2]
+
+
+def test_draw_blocks_crossing_edges():
+    p = parse(PLUS)
+    g = Grid(p)
+    h = edge(p, (0, 1), (2, 1))
+    v = edge(p, (1, 0), (1, 2))
+    g.draw(h, 1)
+    assert g.hi[v] == 0
+    assert g.cap[p.pos.index((1, 0))] == 0
+
+
+def test_draw_past_the_maximum_is_a_contradiction():
+    g = Grid(parse("2\n1\n11\n"))
+    g.draw(0, 1)
+    with pytest.raises(Contradiction):
+        g.draw(0, 1)
+
+
+def test_revert_restores_everything_since_the_mark():
+    p = parse(PLUS)
+    g = Grid(p)
+    before = (g.lo[:], g.hi[:], g.got[:], g.cap[:])
+    mark = g.mark()
+    g.draw(edge(p, (0, 1), (2, 1)), 1)
+    g.lower_hi(0, 0)
+    g.revert(mark)
+    assert (g.lo, g.hi, g.got, g.cap) == before
+    assert g.dirty == []
+
+
+def test_clone_is_independent():
+    p = parse("2\n1\n22\n")
+    g = Grid(p)
+    copy = g.clone()
+    copy.draw(0, 2)
+    assert g.lo == [0] and copy.lo == [2]
+    assert copy.puzzle is g.puzzle
+
+
+def test_valid_detects_a_node_over_its_value():
+    p = parse("3\n1\n121\n")
+    g = Grid(p)
+    g.draw(0, 1)
+    assert g.valid()
+    g.hi[1] = 2  # forced past the rules' bounds to reach the state
+    g.lo[1] = 2
+    g.got[1] += 2
+    assert not g.valid()
+
+
+def test_valid_detects_a_node_that_cannot_reach_its_value():
+    g = Grid(parse("2\n1\n13\n"))
+    assert not g.valid()
+
+
+def test_valid_detects_a_finished_group_cut_off():
+    # Four 1s in a square: two drawn pairs are two finished groups.
+    p = parse("2\n2\n11\n11\n")
+    g = Grid(p)
+    g.draw(edge(p, (0, 0), (1, 0)), 1)
+    g.draw(edge(p, (0, 1), (1, 1)), 1)
+    assert not g.valid()
+
+
+def test_valid_detects_nodes_that_cannot_be_connected():
+    g = Grid(parse("3\n3\n1.1\n...\n1.1\n"))
+    for e in range(len(g.lo)):
+        if g.puzzle.horizontal[e]:
+            g.lower_hi(e, 0)
+    assert not g.valid()
+
+
+def test_components_group_by_drawn_links():
+    p = parse("3\n1\n121\n")
+    g = Grid(p)
+    g.draw(0, 1)
+    label, need, size = components(g, g.lo)
+    assert label[0] == label[1] != label[2]
+    assert sorted(zip(size, need)) == [(1, 1), (2, 1)]

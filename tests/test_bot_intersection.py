@@ -1,0 +1,134 @@
+"""Deduction rules, one test (or more) each: bot/intersection.py."""
+
+from pathlib import Path
+
+import pytest
+
+from bot.grid import Contradiction, Grid
+from bot.intersection import connect, force_links, isolate, propagate, settle, sieve_links
+from bot.puzzle import parse
+
+PUBLIC = Path(__file__).resolve().parent.parent / "puzzles" / "public"
+
+
+def at(p, xy):
+    return p.pos.index(xy)
+
+
+def edge(p, a, b):
+    return p.edge_between(at(p, a), at(p, b))
+
+
+def test_force_links_magicval_fills_what_others_cannot():
+    p = parse("3\n1\n242\n")
+    g = Grid(p)
+    force_links(g, at(p, (1, 0)))
+    assert g.lo == [2, 2]
+
+
+def test_force_links_partial_magicval():
+    # A 3 with two neighbours that can take 2 each: one link at least in each direction.
+    p = parse("3\n2\n232\n...\n")
+    g = Grid(p)
+    force_links(g, at(p, (1, 0)))
+    assert g.lo == [1, 1]
+
+
+def test_force_links_contradiction_when_capacity_is_short():
+    p = parse("2\n1\n13\n")
+    with pytest.raises(Contradiction):
+        force_links(Grid(p), at(p, (1, 0)))
+
+
+def test_sieve_links_blocks_edges_of_a_saturated_node():
+    p = parse("3\n1\n111\n")
+    g = Grid(p)
+    left, right = edge(p, (0, 0), (1, 0)), edge(p, (1, 0), (2, 0))
+    g.draw(left, 1)
+    sieve_links(g, at(p, (1, 0)))
+    assert g.hi[right] == 0
+
+
+def test_sieve_links_caps_by_the_nodes_own_value():
+    # A 1 beside a 4: the edge can carry one link, not two.
+    p = parse("2\n1\n14\n")
+    g = Grid(p)
+    sieve_links(g, at(p, (0, 0)))
+    assert g.hi == [1]
+
+
+def test_settle_runs_node_rules_to_a_fixed_point():
+    p = parse("3\n1\n242\n")
+    g = Grid(p)
+    settle(g)
+    assert g.solved() and g.lo == [2, 2]
+
+
+def test_isolate_two_ones_and_two_twos():
+    p = parse("3\n2\n1.1\n2.2\n")
+    g = Grid(p)
+    isolate(g)
+    assert g.hi[edge(p, (0, 0), (2, 0))] == 0     # 1-1 would be a finished pair
+    assert g.hi[edge(p, (0, 1), (2, 1))] == 1     # 2=2 would be a finished pair
+
+
+def test_isolate_a_group_closing_on_itself():
+    p = parse("3\n2\n2.2\n2.2\n")
+    g = Grid(p)
+    top = edge(p, (0, 0), (2, 0))
+    g.draw(top, 1)
+    isolate(g)
+    # A second top link would finish the top pair alone.
+    assert g.hi[top] == 1
+
+
+def test_isolate_leaves_the_closing_link_of_the_whole_puzzle():
+    p = parse("2\n1\n11\n")
+    g = Grid(p)
+    assert not isolate(g)
+    assert g.hi == [1]
+
+
+def test_isolate_contradiction_on_a_finished_group():
+    p = parse("2\n2\n11\n11\n")
+    g = Grid(p)
+    g.draw(edge(p, (0, 0), (1, 0)), 1)
+    g.draw(edge(p, (0, 1), (1, 1)), 1)
+    with pytest.raises(Contradiction):
+        isolate(g)
+
+
+def test_connect_draws_bridges():
+    p = parse("3\n3\n2.2\n...\n2.2\n")
+    g = Grid(p)
+    g.lower_hi(edge(p, (0, 0), (2, 0)), 0)
+    assert connect(g)
+    for a, b in (((0, 0), (0, 2)), ((0, 2), (2, 2)), ((2, 0), (2, 2))):
+        assert g.lo[edge(p, a, b)] == 1
+
+
+def test_connect_without_bridges_changes_nothing():
+    g = Grid(parse("3\n3\n2.2\n...\n2.2\n"))
+    assert not connect(g)
+    assert g.lo == [0, 0, 0, 0]
+
+
+def test_connect_contradiction_when_nodes_cannot_meet():
+    p = parse("3\n3\n2.2\n...\n2.2\n")
+    g = Grid(p)
+    g.lower_hi(edge(p, (0, 0), (2, 0)), 0)
+    g.lower_hi(edge(p, (0, 2), (2, 2)), 0)
+    with pytest.raises(Contradiction):
+        connect(g)
+
+
+def test_propagate_solves_the_expert_test_by_rules_alone():
+    g = Grid(parse((PUBLIC / "13_expert.txt").read_text()))
+    propagate(g)
+    assert g.solved() and g.valid()
+
+
+def test_propagate_stops_short_on_a_puzzle_with_several_solutions():
+    g = Grid(parse((PUBLIC / "09_multiple_solutions_1.txt").read_text()))
+    propagate(g)
+    assert not g.solved() and g.valid()

@@ -1,0 +1,68 @@
+"""Parsing and geometry: bot/puzzle.py."""
+
+import pytest
+
+from bot.puzzle import PuzzleError, parse
+
+
+def test_parse_reads_nodes_in_reading_order():
+    p = parse("3\n2\n1.2\n.3.\n")
+    assert (p.width, p.height) == (3, 2)
+    assert p.pos == ((0, 0), (2, 0), (1, 1))
+    assert p.value == (1, 2, 3)
+    assert p.total == 6
+
+
+def test_edges_join_nearest_neighbours_only():
+    p = parse("4\n1\n1.11\n")
+    # (0,0)-(2,0) and (2,0)-(3,0); never (0,0)-(3,0) over the middle node.
+    assert [(p.pos[a], p.pos[b]) for a, b in p.ends] == [((0, 0), (2, 0)), ((2, 0), (3, 0))]
+    assert p.horizontal == (True, True)
+
+
+def test_crossings_are_symmetric_and_interior_only():
+    # A plus: the horizontal 1-1 and the vertical 1-1 cross at the centre.
+    p = parse("3\n3\n.1.\n1.1\n.1.\n")
+    horizontal = p.horizontal.index(True)
+    vertical = p.horizontal.index(False)
+    assert p.crossings[horizontal] == (vertical,)
+    assert p.crossings[vertical] == (horizontal,)
+    # Edges meeting at a node do not cross.
+    corner = parse("2\n2\n11\n1.\n")
+    assert all(c == () for c in corner.crossings)
+
+
+def test_node_edges_and_edge_between():
+    p = parse("2\n2\n22\n2.\n")
+    assert sorted(other for _, other in p.node_edges[0]) == [1, 2]
+    assert p.edge_between(0, 1) is not None
+    assert p.edge_between(1, 2) is None
+
+
+def test_no_size_limit():
+    p = parse("40\n1\n" + "1" + "." * 38 + "1\n")
+    assert len(p.ends) == 1
+
+
+@pytest.mark.parametrize("text, message", [
+    ("", "line 1: missing width"),
+    ("x\n1\n1\n", "line 1: width must be a positive integer, got 'x'"),
+    ("0\n1\n\n", "line 1: width must be a positive integer, got '0'"),
+    ("2\n-1\n", "line 2: height must be a positive integer, got '-1'"),
+    ("2\n", "line 2: missing height"),
+    ("2\n2\n1.\n", "line 4: missing row 2 of 2"),
+    ("2\n1\n1..\n", "line 3: row has 3 characters, expected 2"),
+    ("2\n1\n19\n", "line 3, column 2: unexpected character '9'"),
+    ("2\n1\n1x\n", "line 3, column 2: unexpected character 'x'"),
+    ("2\n1\n11\nextra\n", "line 4: unexpected text after the 1 rows"),
+])
+def test_malformed_text_names_the_line(text, message):
+    with pytest.raises(PuzzleError) as caught:
+        parse(text)
+    assert str(caught.value).startswith(message)
+    assert "\n" not in str(caught.value)
+
+
+def test_windows_newlines_and_trailing_blank_lines_are_accepted():
+    p = parse("2\r\n1\r\n11\r\n\r\n")
+    assert p.value == (1, 1)
