@@ -1,0 +1,48 @@
+"""python -m referee COMMAND ...: the local referee for CodinGame's "There Is No Spoon - Episode 2".
+
+It judges a bot independently of the bot's own code, under CodinGame's rules and
+limits. `python -m referee COMMAND --help` describes each command.
+
+Exit status: 0 success, 1 a match was lost, 2 usage error.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+from referee.commands import COMMANDS, UsageError
+
+EXIT_USAGE = 2
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """The top-level parser with one subparser per registered command."""
+    parser = argparse.ArgumentParser(prog="python -m referee", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for name, module_name in COMMANDS.items():
+        module = importlib.import_module(module_name)
+        doc = module.__doc__ or name
+        sub = commands.add_parser(name, help=doc.strip().splitlines()[0], description=doc,
+                                  formatter_class=argparse.RawDescriptionHelpFormatter)
+        module.configure(sub)
+        sub.set_defaults(execute=module.execute)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return args.execute(args)
+    except UsageError as error:
+        print(f"{parser.prog} {args.command}: error: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,14 @@
+"""The subcommands of `python -m referee`, one module each.
+
+A module here has a docstring (its --help), `configure(parser)` to add its options,
+and `execute(args) -> int` returning the exit status. To add a command, write the
+module and register it with one line in COMMANDS.
+"""
+
+COMMANDS = {
+    "run": "referee.commands.run",
+}
+
+
+class UsageError(Exception):
+    """A mistake in how the command was called: one line for the user, exit status 2."""
