@@ -1,0 +1,14 @@
+"""Fake bot: reports its environment and cwd on stderr as JSON, leaves a file in TMPDIR, hangs."""
+import json
+import os
+import sys
+import tempfile
+import time
+
+sys.stdin.readline()
+with open(os.path.join(tempfile.gettempdir(), "left-behind.txt"), "w") as f:
+    f.write("a stickytape bundle leaves its modules here when killed")
+print(json.dumps({"env": dict(os.environ), "cwd": os.getcwd(),
+                  "tmp": tempfile.gettempdir(), "pgid": os.getpgid(0), "sid": os.getsid(0),
+                  "pid": os.getpid()}), file=sys.stderr, flush=True)
+time.sleep(600)

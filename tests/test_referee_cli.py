@@ -1,0 +1,118 @@
+"""`python -m referee run` end to end, as a subprocess, on fake bots."""
+
+import json
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.fakebots.procs import wait_until_none_running
+
+ROOT = Path(__file__).parent.parent
+FAKEBOTS = "tests/fakebots"
+WINNER = f"python3 {FAKEBOTS}/replay.py {FAKEBOTS}/solutions"
+EASY = ["--first-line-ms", "5000", "--turn-ms", "1000"]
+FIRST_FOUR = [f"puzzles/public/{n}.txt" for n in
+              ("01_simplest", "02_simpler", "03_simple", "04_basic")]
+
+
+def referee(*args, cwd=ROOT):
+    return subprocess.run([sys.executable, "-m", "referee", *args], cwd=cwd,
+                          capture_output=True, text=True, timeout=60)
+
+
+@pytest.fixture(autouse=True, scope="module")
+def no_process_left_behind():
+    yield
+    assert wait_until_none_running() == []
+
+
+def last_line(text):
+    return text.rstrip("\n").splitlines()[-1]
+
+
+def test_all_won_exits_0_with_table_and_json(tmp_path):
+    out = tmp_path / "run.json"
+    run = referee("run", "--bot", WINNER, *EASY, "--json", str(out), *FIRST_FOUR)
+    assert run.returncode == 0, run.stderr
+    assert last_line(run.stdout) == "4 passed, 0 failed"
+    header = run.stdout.splitlines()[0].split()
+    assert header[:3] == ["puzzle", "verdict", "turns"]
+    assert "first line" in run.stdout and "per turn" in run.stdout and "p99" in run.stdout
+    assert "[4/4] 04_basic: win" in run.stderr   # progress, plain: stderr is not a terminal
+    data = json.loads(out.read_text())
+    assert (data["passed"], data["failed"], data["bot"]) == (4, 0, WINNER)
+    match = data["matches"][0]
+    assert match["puzzle"] == "01_simplest" and match["verdict"] == "win"
+    assert match["lines"] == ["0 0 2 0 1", "2 0 2 2 1"]
+    assert len(match["latencies_ms"]) == 2 and match["first_line_ms"] > 0
+    for key in ("turn", "line", "reason", "cpu_ms", "peak_mb", "stderr_tail", "replay", "input"):
+        assert key in match
+
+
+def test_lost_match_exits_1_explains_and_replays(tmp_path):
+    puzzle = tmp_path / "cross.txt"
+    case = ROOT / FAKEBOTS / "lines" / "crossing.txt"
+    puzzle.write_text(case.read_text().partition("\n\n")[0] + "\n")
+    run = referee("run", "--bot", f"python3 {FAKEBOTS}/replay.py {case}", *EASY, str(puzzle))
+    assert run.returncode == 1, run.stderr
+    assert last_line(run.stdout) == "0 passed, 1 failed"
+    assert ("LOST cross: crossing at line 2: the link (0,1)-(2,1) crosses the link "
+            "(1,0)-(1,2) at (1,1)") in run.stdout
+    assert "  line 2: '0 1 2 1 1'" in run.stdout
+    assert "    1***1" in run.stdout   # the drawing, offending link marked
+    replay = next(l for l in run.stdout.splitlines() if l.startswith("  replay: "))
+    again = subprocess.run(shlex.split(replay.removeprefix("  replay: ")), cwd=ROOT,
+                           capture_output=True, text=True, timeout=60)
+    assert again.returncode == 1 and "crossing at line 2" in again.stdout
+
+
+def test_sdk_json_puzzles_directories_jobs_and_quiet(tmp_path):
+    (tmp_path / "a.json").write_text(json.dumps({"testIn": "3\n3\n1.2\n...\n..1"}))
+    (tmp_path / "b.txt").write_text((ROOT / "puzzles/public/02_simpler.txt").read_text())
+    (tmp_path / "notes.md").write_text("not a puzzle")
+    run = referee("run", "--bot", WINNER, *EASY, "--jobs", "2", "--quiet", str(tmp_path))
+    assert run.returncode == 0, run.stderr
+    assert run.stdout == "2 passed, 0 failed\n"
+    assert run.stderr == ""
+
+
+def test_timeout_with_small_limits(tmp_path):
+    out = tmp_path / "r.json"
+    run = referee("run", "--bot", f"python3 {FAKEBOTS}/silent.py", "--first-line-ms", "300",
+                  "--json", str(out), FIRST_FOUR[0])
+    assert run.returncode == 1
+    assert "timeout awaiting line 1: no output line within 300 ms of the input" in run.stdout
+    assert "--first-line-ms 300" in run.stdout   # the replay keeps the limits
+    assert json.loads(out.read_text())["matches"][0]["verdict"] == "timeout"
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--bot", "no-such-program-xyz"], "bot program not found: no-such-program-xyz"),
+    (["--bot", "python3 no/such/bot.py"], "bot script not found: no/such/bot.py"),
+    (["--bot", "python3 'unbalanced"], "cannot parse --bot"),
+    (["--bot", WINNER, "no/such/puzzle.txt"], "no such puzzle file or directory"),
+    (["--bot", WINNER, "tests/fakebots/crash.py"], "crash.py: line 1: width must be"),
+    (["--bot", WINNER, "--jobs", "0", FIRST_FOUR[0]], "--jobs must be at least 1"),
+])
+def test_usage_errors_exit_2_with_one_line(args, message):
+    run = referee("run", *args)
+    assert run.returncode == 2
+    assert run.stdout == ""
+    assert message in run.stderr and "Traceback" not in run.stderr
+    assert len(run.stderr.strip().splitlines()) == 1
+
+
+def test_bad_option_value_exits_2():
+    run = referee("run", "--turn-ms", "-5")
+    assert run.returncode == 2 and "must be positive" in run.stderr
+
+
+def test_help_is_the_module_docstring():
+    top = referee("--help")
+    assert top.returncode == 0 and "run" in top.stdout and "Exit status" in top.stdout
+    run = referee("run", "--help")
+    assert run.returncode == 0 and "N passed, N failed" in run.stdout
+    assert "distort timings" in run.stdout

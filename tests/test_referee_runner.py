@@ -1,0 +1,180 @@
+"""The process runner with real fake-bot processes: one per verdict and per misbehaviour."""
+
+import json
+import os
+import statistics
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from referee.board import load_board, parse_board
+from referee.limits import STDERR_TAIL_BYTES, Limits
+from referee.rules import Verdict
+from referee.runner import BotProcess, BotStartError, descendants, run_match
+from tests.fakebots.procs import alive, wait_until_none_running
+
+FAKEBOTS = Path(__file__).parent / "fakebots"
+PUBLIC = Path(__file__).parent.parent / "puzzles" / "public"
+SIMPLEST = load_board(PUBLIC / "01_simplest.txt")
+# Python takes ~0.3 s to start on a slow machine: generous limits except where time is tested.
+EASY = Limits(first_line_s=5.0, turn_s=1.0, grace_s=0.05)
+QUICK = Limits(first_line_s=0.5, turn_s=0.1, grace_s=0.05)
+
+
+def bot(script, *args):
+    return [sys.executable, str(FAKEBOTS / script), *map(str, args)]
+
+
+@pytest.fixture(autouse=True, scope="module")
+def no_process_left_behind():
+    yield
+    assert wait_until_none_running() == []
+
+
+@pytest.mark.parametrize("name", ["01_simplest", "02_simpler", "03_simple", "04_basic"])
+def test_replayed_solution_wins(name):
+    board = load_board(PUBLIC / f"{name}.txt")
+    result = run_match(board, bot("replay.py", FAKEBOTS / "solutions"), EASY, name=name)
+    assert result.verdict is Verdict.WIN, result.reason
+    assert len(result.latencies_s) == len(result.lines) >= 2
+    assert result.usage.cpu_s > 0 and result.usage.peak_rss_bytes > 1_000_000
+
+
+@pytest.mark.parametrize("verdict", ["malformed", "not_a_link", "crossing", "third_link",
+                                     "over_capacity", "incomplete", "disconnected"])
+def test_each_rule_verdict_through_a_real_process(verdict):
+    case = FAKEBOTS / "lines" / f"{verdict}.txt"
+    board = parse_board(case.read_text().partition("\n\n")[0])
+    result = run_match(board, bot("replay.py", case), EASY)
+    assert result.verdict is Verdict(verdict), result.reason
+
+
+def test_crash_names_the_exception():
+    result = run_match(SIMPLEST, bot("crash.py"), EASY)
+    assert (result.verdict, result.turn, result.usage.exit_status) == (Verdict.CRASH, 2, 1)
+    assert "RuntimeError: boom" in result.reason
+    assert result.usage.stderr_tail.endswith("RuntimeError: boom\n")
+
+
+def test_nonzero_exit_after_incomplete_output_is_a_crash():
+    result = run_match(SIMPLEST, bot("replay.py", FAKEBOTS / "lines" / "incomplete.txt",
+                                     "--exit", 3), EASY)
+    assert result.verdict is Verdict.CRASH and "status 3" in result.reason
+
+
+def test_silent_bot_times_out_and_is_killed():
+    result = run_match(SIMPLEST, bot("silent.py"), QUICK)
+    assert (result.verdict, result.turn) == (Verdict.TIMEOUT, 1)
+    assert result.usage.exit_status == -9
+
+
+def test_bot_reading_stdin_to_eof_hangs_as_on_codingame():
+    result = run_match(SIMPLEST, bot("read_to_eof.py"), QUICK)
+    assert result.verdict is Verdict.TIMEOUT and result.lines == ()
+
+
+def test_unflushed_bot_times_out_even_if_the_caller_sets_pythonunbuffered(monkeypatch):
+    monkeypatch.setenv("PYTHONUNBUFFERED", "1")
+    result = run_match(SIMPLEST, bot("unflushed.py"), QUICK)
+    assert result.verdict is Verdict.TIMEOUT and result.lines == ()
+
+
+def test_slow_later_line_times_out_on_its_turn():
+    solution = FAKEBOTS / "solutions" / "01_simplest.txt"
+    result = run_match(SIMPLEST, bot("replay.py", solution, "--sleep-ms", "0,400"),
+                       Limits(first_line_s=5.0, turn_s=0.1, grace_s=0.05))
+    assert (result.verdict, result.turn, result.line) == (Verdict.TIMEOUT, 2, None)
+    assert result.reason == "no line 2 within 100 ms of line 1"
+
+
+def test_late_line_within_the_grace_is_recorded_and_judged_late():
+    solution = FAKEBOTS / "solutions" / "01_simplest.txt"
+    result = run_match(SIMPLEST, bot("replay.py", solution, "--sleep-ms", "0,200"),
+                       Limits(first_line_s=5.0, turn_s=0.1, grace_s=1.0))
+    assert (result.verdict, result.turn, result.line) == (Verdict.TIMEOUT, 2, "2 0 2 2 1")
+    assert result.latencies_s[1] >= 0.2
+    assert "over the 100 ms limit" in result.reason
+
+
+def test_closed_output_without_exit_is_a_timeout():
+    result = run_match(SIMPLEST, bot("close_and_hang.py"), QUICK)
+    assert result.verdict is Verdict.TIMEOUT and "closed its output" in result.reason
+
+
+def test_memory_hog_is_stopped_by_the_limit():
+    result = run_match(SIMPLEST, bot("hog_memory.py"), EASY)
+    assert result.verdict is Verdict.CRASH
+    assert "MemoryError" in result.reason
+
+
+def test_flood_is_cut_malformed_and_stderr_capped():
+    result = run_match(SIMPLEST, bot("flood.py"), EASY)
+    assert (result.verdict, result.turn) == (Verdict.MALFORMED, 1)
+    assert len(result.line) == 4096 and set(result.line) == {"x"}
+    assert len(result.usage.stderr_tail) <= STDERR_TAIL_BYTES
+    assert result.usage.exit_status == -9
+
+
+def test_children_of_a_hanging_bot_are_killed_even_if_they_left_the_group(tmp_path):
+    pidfile = tmp_path / "pids"
+    result = run_match(SIMPLEST, bot("spawn_and_hang.py", pidfile), QUICK)
+    assert result.verdict is Verdict.TIMEOUT
+    pids = [int(p) for p in pidfile.read_text().split()]
+    assert len(pids) == 3
+    assert wait_until_none_running() == []
+    assert not any(alive(pid) for pid in pids)
+
+
+def test_bot_gets_a_clean_environment_own_session_and_a_removed_tmpdir(monkeypatch):
+    monkeypatch.setenv("PYTHONUNBUFFERED", "1")
+    monkeypatch.setenv("REFEREE_TEST_SECRET", "x")
+    result = run_match(SIMPLEST, bot("env_probe.py"), QUICK)
+    probe = json.loads(result.usage.stderr_tail)
+    assert "PYTHONUNBUFFERED" not in probe["env"] and "REFEREE_TEST_SECRET" not in probe["env"]
+    assert probe["env"]["PATH"] == os.environ["PATH"]
+    assert probe["cwd"] == os.getcwd()
+    assert probe["tmp"] == probe["env"]["TMPDIR"] and "referee-bot-" in probe["tmp"]
+    assert probe["pgid"] == probe["sid"] == probe["pid"] != os.getpgid(0)
+    assert not Path(probe["tmp"]).exists()
+
+
+def test_latency_is_accurate_to_two_ms():
+    solution = FAKEBOTS / "solutions" / "04_basic.txt"   # five lines
+    sleeps_ms = [0, 40, 70, 20, 55]
+    result = run_match(load_board(PUBLIC / "04_basic.txt"),
+                       bot("replay.py", solution, "--sleep-ms", ",".join(map(str, sleeps_ms))),
+                       Limits(first_line_s=5.0, turn_s=1.0))
+    assert result.won
+    errors_ms = [latency * 1000 - sleep for latency, sleep in
+                 zip(result.latencies_s[1:], sleeps_ms[1:])]
+    assert abs(statistics.median(errors_ms)) < 2.0, errors_ms
+
+
+def test_missing_program_cannot_start():
+    with pytest.raises(BotStartError, match="cannot start"):
+        BotProcess(["/nonexistent/bot"])
+
+
+def test_close_is_idempotent_and_reaps():
+    process = BotProcess(bot("silent.py"))
+    first = process.close()
+    assert process.close() is first
+    assert first.exit_status == -9 and not alive(process.pid)
+
+
+def test_descendants_finds_children_and_grandchildren():
+    code = ("import subprocess, sys, time; p = subprocess.Popen(['sleep', '30']); "
+            "print(p.pid, flush=True); time.sleep(30)")
+    child = subprocess.Popen([sys.executable, "-c", code], stdout=subprocess.PIPE, text=True)
+    try:
+        grandchild = int(child.stdout.readline())
+        assert {child.pid, grandchild} <= set(descendants(os.getpid()))
+    finally:
+        os.kill(grandchild, 9)
+        child.kill()
+        child.wait()
+        child.stdout.close()
+    assert wait_until_none_running() == []
+    assert not alive(grandchild)
