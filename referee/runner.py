@@ -19,6 +19,7 @@ import signal
 import subprocess
 import tempfile
 import time
+from collections import deque
 from pathlib import Path
 from typing import Sequence
 
@@ -66,7 +67,7 @@ class BotProcess:
         self._stderr = self.proc.stderr.fileno()
         self._selector.register(self._stdout, selectors.EVENT_READ)
         self._selector.register(self._stderr, selectors.EVENT_READ)
-        self._pending: list[Event] = []   # complete lines read but not yet handed out
+        self._pending: deque[Event] = deque()   # complete lines read, not yet handed out
         self._partial = b""               # the start of a line not yet ended
         self._skipping = False            # dropping the rest of a cut line
         self._eof_at: float | None = None
@@ -96,7 +97,7 @@ class BotProcess:
             if remaining <= 0:
                 return Event(EventKind.TIMEOUT, deadline)
             self._pump(remaining)
-        return self._pending.pop(0)
+        return self._pending.popleft()
 
     def wait_exit(self, deadline: float) -> int | None:
         while not self._reap(os.WNOHANG):

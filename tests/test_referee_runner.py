@@ -20,7 +20,9 @@ PUBLIC = Path(__file__).parent.parent / "puzzles" / "public"
 SIMPLEST = load_board(PUBLIC / "01_simplest.txt")
 # Python takes ~0.3 s to start on a slow machine: generous limits except where time is tested.
 EASY = Limits(first_line_s=5.0, turn_s=1.0, grace_s=0.05)
-QUICK = Limits(first_line_s=0.5, turn_s=0.1, grace_s=0.05)
+QUICK = Limits(first_line_s=0.5, turn_s=0.1, grace_s=0.05)     # for bots that never answer
+PATIENT = Limits(first_line_s=5.0, turn_s=0.1, grace_s=0.05)   # answer once, then hang
+
 
 
 def bot(script, *args):
@@ -77,7 +79,8 @@ def test_bot_reading_stdin_to_eof_hangs_as_on_codingame():
 
 def test_unflushed_bot_times_out_even_if_the_caller_sets_pythonunbuffered(monkeypatch):
     monkeypatch.setenv("PYTHONUNBUFFERED", "1")
-    result = run_match(SIMPLEST, bot("unflushed.py"), QUICK)
+    # long enough that leaked PYTHONUNBUFFERED would let the answer arrive and win
+    result = run_match(SIMPLEST, bot("unflushed.py"), Limits(first_line_s=1.5))
     assert result.verdict is Verdict.TIMEOUT and result.lines == ()
 
 
@@ -99,7 +102,8 @@ def test_late_line_within_the_grace_is_recorded_and_judged_late():
 
 
 def test_closed_output_without_exit_is_a_timeout():
-    result = run_match(SIMPLEST, bot("close_and_hang.py"), QUICK)
+    # the limit leaves a slow machine time to start Python and close stdout
+    result = run_match(SIMPLEST, bot("close_and_hang.py"), Limits(first_line_s=1.5))
     assert result.verdict is Verdict.TIMEOUT and "closed its output" in result.reason
 
 
@@ -119,8 +123,8 @@ def test_flood_is_cut_malformed_and_stderr_capped():
 
 def test_children_of_a_hanging_bot_are_killed_even_if_they_left_the_group(tmp_path):
     pidfile = tmp_path / "pids"
-    result = run_match(SIMPLEST, bot("spawn_and_hang.py", pidfile), QUICK)
-    assert result.verdict is Verdict.TIMEOUT
+    result = run_match(SIMPLEST, bot("spawn_and_hang.py", pidfile), PATIENT)
+    assert (result.verdict, result.turn) == (Verdict.TIMEOUT, 2)
     pids = [int(p) for p in pidfile.read_text().split()]
     assert len(pids) == 3
     assert wait_until_none_running() == []
@@ -130,7 +134,8 @@ def test_children_of_a_hanging_bot_are_killed_even_if_they_left_the_group(tmp_pa
 def test_bot_gets_a_clean_environment_own_session_and_a_removed_tmpdir(monkeypatch):
     monkeypatch.setenv("PYTHONUNBUFFERED", "1")
     monkeypatch.setenv("REFEREE_TEST_SECRET", "x")
-    result = run_match(SIMPLEST, bot("env_probe.py"), QUICK)
+    result = run_match(SIMPLEST, bot("env_probe.py"), PATIENT)
+    assert (result.verdict, result.turn) == (Verdict.TIMEOUT, 2)
     probe = json.loads(result.usage.stderr_tail)
     assert "PYTHONUNBUFFERED" not in probe["env"] and "REFEREE_TEST_SECRET" not in probe["env"]
     assert probe["env"]["PATH"] == os.environ["PATH"]
@@ -141,12 +146,13 @@ def test_bot_gets_a_clean_environment_own_session_and_a_removed_tmpdir(monkeypat
 
 
 def test_latency_is_accurate_to_two_ms():
-    solution = FAKEBOTS / "solutions" / "04_basic.txt"   # five lines
-    sleeps_ms = [0, 40, 70, 20, 55]
-    result = run_match(load_board(PUBLIC / "04_basic.txt"),
-                       bot("replay.py", solution, "--sleep-ms", ",".join(map(str, sleeps_ms))),
+    """A bot sleeping known times: the median error of later-line latencies is under 2 ms."""
+    case = FAKEBOTS / "solutions" / "chain_11.txt"   # ten lines
+    sleeps_ms = [0, 40, 70, 20, 55, 10, 35, 60, 25, 45]
+    board = parse_board(case.read_text().partition("\n\n")[0])
+    result = run_match(board, bot("replay.py", case, "--sleep-ms", ",".join(map(str, sleeps_ms))),
                        Limits(first_line_s=5.0, turn_s=1.0))
-    assert result.won
+    assert result.won, result.reason
     errors_ms = [latency * 1000 - sleep for latency, sleep in
                  zip(result.latencies_s[1:], sleeps_ms[1:])]
     assert abs(statistics.median(errors_ms)) < 2.0, errors_ms

@@ -1,4 +1,5 @@
-"""Fake bot: reports its environment and cwd on stderr as JSON, leaves a file in TMPDIR, hangs."""
+"""Fake bot: reports its environment and cwd on stderr as JSON, leaves a file in TMPDIR,
+prints one legal line of 01_simplest (so the referee has seen the report), then hangs."""
 import json
 import os
 import sys
@@ -11,4 +12,5 @@ with open(os.path.join(tempfile.gettempdir(), "left-behind.txt"), "w") as f:
 print(json.dumps({"env": dict(os.environ), "cwd": os.getcwd(),
                   "tmp": tempfile.gettempdir(), "pgid": os.getpgid(0), "sid": os.getsid(0),
                   "pid": os.getpid()}), file=sys.stderr, flush=True)
+print("0 0 2 0 1", flush=True)
 time.sleep(600)
