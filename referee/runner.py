@@ -32,6 +32,7 @@ from referee.result import MatchResult, Usage
 # Variables passed to the bot; everything else (PYTHONUNBUFFERED, PYTHONPATH, ...) is dropped.
 ENV_KEPT = ("PATH", "HOME", "LANG", "LC_ALL", "LC_CTYPE", "USER", "LOGNAME")
 EXIT_POLL_S = 0.001   # how often wait_exit looks for the exit status
+STDERR_DRAIN_READS = 16   # reads of what a killed bot left in its stderr pipe (64 KiB each)
 
 
 class BotStartError(Exception):
@@ -183,7 +184,10 @@ class BotProcess:
             return
         os.set_blocking(self._stderr, False)
         try:
-            while data := os.read(self._stderr, READ_CHUNK_BYTES):
+            for _ in range(STDERR_DRAIN_READS):  # bounded: an escaped child may still write
+                data = os.read(self._stderr, READ_CHUNK_BYTES)
+                if not data:
+                    break
                 self._take_stderr(data)
         except BlockingIOError:
             pass  # a surviving escaped child still holds the pipe open
