@@ -58,6 +58,8 @@ def draw_result(result: MatchResult) -> str:
         links = dict(judge.links)
     text = draw(result.board, links, mark)
     if mark is not None:
+        held = links.get((mark.a, mark.b), 0)
+        under = f", drawn over the {held} link(s) it already has" if held else ""
         text += (f"\n({MARK} marks the offending link ({mark.a[0]},{mark.a[1]})-"
-                 f"({mark.b[0]},{mark.b[1]}) x{mark.amount})")
+                 f"({mark.b[0]},{mark.b[1]}) x{mark.amount}{under})")
     return text

@@ -33,7 +33,8 @@ def test_draw_result_marks_the_offending_link_over_the_links_placed_before():
     lost = result(BASIC, ["1 0 3 0 2", "1 0 3 0 1"], [0.1, 0.01], Verdict.THIRD_LINK,
                   "too many", 2, "1 0 3 0 1")
     assert draw_result(lost).splitlines()[0] == "1 4***3"
-    assert "(* marks the offending link (1,0)-(3,0) x1)" in draw_result(lost)
+    assert ("(* marks the offending link (1,0)-(3,0) x1, drawn over the 2 link(s) it "
+            "already has)") in draw_result(lost)
 
 
 def test_draw_result_without_a_link_to_mark():
