@@ -15,7 +15,6 @@ import os
 import resource
 import selectors
 import shutil
-import signal
 import subprocess
 import tempfile
 import time
@@ -27,6 +26,7 @@ from referee.board import Board
 from referee.limits import (MAX_LINE_BYTES, MEMORY_LIMIT_BYTES, READ_CHUNK_BYTES,
                             STDERR_TAIL_BYTES, Limits)
 from referee.match import Event, EventKind, play_match
+from referee.proctree import kill_orphans, kill_tree, killpg, starting_bot, track
 from referee.result import MatchResult, Usage
 
 # Variables passed to the bot; everything else (PYTHONUNBUFFERED, PYTHONPATH, ...) is dropped.
@@ -52,15 +52,9 @@ class BotProcess:
     def __init__(self, argv: Sequence[str], cwd: str | None = None,
                  memory_limit_bytes: int | None = MEMORY_LIMIT_BYTES):
         self._tmpdir = tempfile.mkdtemp(prefix="referee-bot-")
-        try:
-            self.proc = subprocess.Popen(
-                list(argv), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE, bufsize=0, cwd=cwd, env=bot_environment(self._tmpdir),
-                start_new_session=True, close_fds=True)
-        except OSError as error:
-            shutil.rmtree(self._tmpdir, ignore_errors=True)
-            raise BotStartError(f"cannot start {argv[0]!r}: {error.strerror or error}") from None
-        self.pid = self.proc.pid
+        with starting_bot():
+            self.proc = self._start(argv, cwd)
+            track(self.pid, alive=True)
         if memory_limit_bytes is not None:
             _limit_memory(self.pid, memory_limit_bytes)
         self._selector = selectors.DefaultSelector()
@@ -78,6 +72,19 @@ class BotProcess:
         self._rusage = None
         self._closed = False
         self._usage = Usage()
+
+    def _start(self, argv: Sequence[str], cwd: str | None) -> subprocess.Popen:
+        """Spawn the bot in its own session with pipes on all three streams."""
+        try:
+            proc = subprocess.Popen(
+                list(argv), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE, bufsize=0, cwd=cwd, env=bot_environment(self._tmpdir),
+                start_new_session=True, close_fds=True)
+        except OSError as error:
+            shutil.rmtree(self._tmpdir, ignore_errors=True)
+            raise BotStartError(f"cannot start {argv[0]!r}: {error.strerror or error}") from None
+        self.pid = proc.pid
+        return proc
 
     # -- Transport ---------------------------------------------------------
 
@@ -115,7 +122,9 @@ class BotProcess:
             kill_tree(self.pid)
             self._reap(0)
         else:
-            _killpg(self.pid)  # the bot is gone; children left in its group are not
+            killpg(self.pid)  # the bot is gone; children left in its group are not
+        track(self.pid, alive=False)
+        kill_orphans()
         self._drain_stderr()
         self._selector.close()
         for pipe in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
@@ -214,41 +223,6 @@ class BotProcess:
             exit_status=self._status,
             stderr_tail=self._stderr_tail.decode("utf-8", errors="replace"),
             stderr_bytes=self._stderr_bytes)
-
-
-def kill_tree(pid: int) -> None:
-    """Kill a bot's process group and every descendant, including ones that left the group."""
-    escaped = descendants(pid)  # found first: once the bot dies, its children are reparented
-    _killpg(pid)
-    for child in escaped:
-        try:
-            os.kill(child, signal.SIGKILL)
-        except (ProcessLookupError, PermissionError):
-            pass
-
-
-def _killpg(pgid: int) -> None:
-    try:
-        os.killpg(pgid, signal.SIGKILL)
-    except (ProcessLookupError, PermissionError):
-        pass
-
-
-def descendants(pid: int) -> list[int]:
-    """All live descendants of `pid`, from /proc (empty where /proc is missing)."""
-    children: dict[int, list[int]] = {}
-    for stat in Path("/proc").glob("[0-9]*/stat"):
-        try:
-            fields = stat.read_text().rpartition(")")[2].split()
-        except OSError:
-            continue  # exited while we looked
-        children.setdefault(int(fields[1]), []).append(int(stat.parent.name))
-    found, todo = [], [pid]
-    while todo:
-        for child in children.get(todo.pop(), []):
-            found.append(child)
-            todo.append(child)
-    return found
 
 
 def _limit_memory(pid: int, size: int) -> None:

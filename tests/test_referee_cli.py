@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.fakebots.procs import wait_until_none_running
+from tests.fakebots.procs import alive, wait_until_none_running
 
 ROOT = Path(__file__).parent.parent
 FAKEBOTS = "tests/fakebots"
@@ -87,6 +87,16 @@ def test_timeout_with_small_limits(tmp_path):
     assert "timeout awaiting line 1: no output line within 300 ms of the input" in run.stdout
     assert "--first-line-ms 300" in run.stdout   # the replay keeps the limits
     assert json.loads(out.read_text())["matches"][0]["verdict"] == "timeout"
+
+
+def test_child_that_escaped_the_group_and_outlived_the_bot_is_killed(tmp_path):
+    pidfile = tmp_path / "pid"
+    run = referee("run", "--bot", f"python3 {FAKEBOTS}/escape_and_win.py {pidfile}", *EASY,
+                  FIRST_FOUR[0])
+    assert run.returncode == 0, run.stdout + run.stderr
+    child = int(pidfile.read_text())
+    assert wait_until_none_running() == []
+    assert not alive(child)
 
 
 @pytest.mark.parametrize("args, message", [

@@ -12,7 +12,8 @@ import pytest
 from referee.board import load_board, parse_board
 from referee.limits import STDERR_TAIL_BYTES, Limits
 from referee.rules import Verdict
-from referee.runner import BotProcess, BotStartError, descendants, run_match
+from referee.proctree import descendants
+from referee.runner import BotProcess, BotStartError, run_match
 from tests.fakebots.procs import alive, wait_until_none_running
 
 FAKEBOTS = Path(__file__).parent / "fakebots"

@@ -30,6 +30,7 @@ from referee.commands import UsageError
 from referee.limits import FIRST_LINE_LIMIT_S, TURN_LIMIT_S, Limits
 from referee.report import latency_summary, loss_details, summary_line, table
 from referee.result import MatchResult
+from referee.proctree import adopt_orphans
 from referee.runner import BotStartError, run_match
 
 DEFAULT_BOT = "python3 dist/bot.py"
@@ -63,6 +64,7 @@ def execute(args: argparse.Namespace) -> int:
     if args.jobs < 1:
         raise UsageError(f"--jobs must be at least 1, got {args.jobs}")
     limits = Limits(first_line_s=args.first_line_ms / 1000, turn_s=args.turn_ms / 1000)
+    adopt_orphans()  # this process runs only bots: catch children that escape and outlive them
     progress = Progress(len(puzzles), enabled=not args.quiet)
     results = play_all(puzzles, argv, limits, args.jobs, progress)
     progress.done()
