@@ -106,6 +106,7 @@ def test_child_that_escaped_the_group_and_outlived_the_bot_is_killed(tmp_path):
     (["--bot", WINNER, "no/such/puzzle.txt"], "no such puzzle file or directory"),
     (["--bot", WINNER, "tests/fakebots/crash.py"], "crash.py: line 1: width must be"),
     (["--bot", WINNER, "--jobs", "0", FIRST_FOUR[0]], "--jobs must be at least 1"),
+    (["--bot", WINNER, "--json", "no/such/dir/r.json", FIRST_FOUR[0]], "no such directory"),
 ])
 def test_usage_errors_exit_2_with_one_line(args, message):
     run = referee("run", *args)

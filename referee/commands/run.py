@@ -63,6 +63,8 @@ def execute(args: argparse.Namespace) -> int:
     puzzles = [(path, _load(path)) for path in puzzle_paths(args.puzzles)]
     if args.jobs < 1:
         raise UsageError(f"--jobs must be at least 1, got {args.jobs}")
+    if args.json and not Path(args.json).resolve().parent.is_dir():
+        raise UsageError(f"cannot write --json {args.json}: no such directory")
     limits = Limits(first_line_s=args.first_line_ms / 1000, turn_s=args.turn_ms / 1000)
     adopt_orphans()  # this process runs only bots: catch children that escape and outlive them
     progress = Progress(len(puzzles), enabled=not args.quiet)
