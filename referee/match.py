@@ -14,6 +14,7 @@ closed its output but does not exit in time is a timeout.
 from __future__ import annotations
 
 import enum
+import signal
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -114,7 +115,6 @@ def describe_exit(status: int) -> str:
     """'exited with status 3' or 'was killed by signal 9 (SIGKILL)'."""
     if status >= 0:
         return f"exited with status {status}"
-    import signal
     try:
         signame = f" ({signal.Signals(-status).name})"
     except ValueError:

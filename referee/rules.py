@@ -135,12 +135,6 @@ class Judge:
         self.outcome = Outcome(Verdict.INCOMPLETE, reason, self.turn + 1, None)
         return self.outcome
 
-    def stop(self, verdict: Verdict, reason: str) -> Outcome:
-        """Record a decision made outside the rules (timeout, crash) at the awaited turn."""
-        if self.outcome is None:
-            self.outcome = Outcome(verdict, reason, self.turn + 1, None)
-        return self.outcome
-
     @property
     def all_full(self) -> bool:
         return self._full == len(self.board.nodes)

@@ -19,7 +19,6 @@ import subprocess
 import tempfile
 import time
 from collections import deque
-from pathlib import Path
 from typing import Sequence
 
 from referee.board import Board

@@ -101,13 +101,6 @@ def test_rejected_line_places_nothing_and_records_the_offending_link():
     assert (judge.offending.a, judge.offending.b, judge.offending.amount) == ((1, 0), (3, 0), 1)
 
 
-def test_stop_records_an_outside_decision_at_the_awaited_turn():
-    judge = Judge(SIMPLEST)
-    judge.feed("0 0 2 0 1")
-    outcome = judge.stop(Verdict.TIMEOUT, "no line within 100 ms")
-    assert (outcome.verdict, outcome.turn, outcome.line) == (Verdict.TIMEOUT, 2, None)
-
-
 def test_verdict_names_are_the_json_names():
     assert [v.value for v in Verdict] == [
         "win", "malformed", "not_a_link", "crossing", "third_link", "over_capacity",
