@@ -127,3 +127,82 @@ def _text(width: int, height: int, value: dict[tuple[int, int], int]) -> str:
 def solution_text(links: list[Link]) -> str:
     """The links as a bot would print them: one `x1 y1 x2 y2 n` line each."""
     return "".join(" ".join(map(str, link)) + "\n" for link in links)
+
+
+# -- selection: keep a puzzle only if the solver proves it at the target level ----------
+
+EASY, MEDIUM, HARD = "easy", "medium", "hard"
+DIFFICULTIES = (EASY, MEDIUM, HARD)
+DEFAULT_WORK = 20000  # propagation rounds one solver check may spend before giving up
+
+
+class OverBudget(Exception):
+    """The solver spent its work budget without an answer."""
+
+
+def _budget_stats(limit: int):
+    """A bot.Stats that raises OverBudget once `limit` propagation rounds are spent.
+
+    Counting rounds, not seconds, keeps the verdict (and so the generated files) the same
+    on every machine.
+    """
+    import bot
+
+    class BudgetStats(bot.Stats):
+        __slots__ = ("_rounds",)
+
+        @property
+        def rounds(self):
+            return self._rounds
+
+        @rounds.setter
+        def rounds(self, value):
+            if value > limit:
+                raise OverBudget(f"over {limit} propagation rounds")
+            self._rounds = value
+
+    return BudgetStats()
+
+
+def classify(text: str, work: int = DEFAULT_WORK) -> str:
+    """The deepest solver stage the puzzle needs: easy (rules), medium (elimination), hard.
+
+    Raises OverBudget if elimination alone spends more than `work` rounds.
+    """
+    import bot
+    from bot.assumption import ELIMINATION, RULES
+
+    for stage, name in ((RULES, EASY), (ELIMINATION, MEDIUM)):
+        try:
+            bot.solve(text, stats=_budget_stats(work), stage=stage)
+            return name
+        except bot.Unsolvable:
+            pass
+    return HARD
+
+
+def is_unique(text: str, work: int = DEFAULT_WORK) -> bool:
+    """True if the solver proves exactly one solution (OverBudget if it cannot tell in time)."""
+    import bot
+
+    return bot.count_solutions(text, 2, stats=_budget_stats(work)) == 1
+
+
+def select(width: int, height: int, rng: random.Random, difficulty: str | None = None,
+           unique: bool = False, work: int = DEFAULT_WORK, **options):
+    """Generate one candidate and judge it: (text, links, verdict).
+
+    `verdict` is the difficulty name when the candidate is kept, else why it was
+    rejected: "easy"/"medium"/"hard" (wrong difficulty), "several" (not unique) or "budget".
+    """
+    text, links = generate(width, height, rng, **options)
+    try:
+        if difficulty is not None:
+            got = classify(text, work)
+            if got != difficulty:
+                return text, links, got
+        if unique and not is_unique(text, work):
+            return text, links, "several"
+    except OverBudget:
+        return text, links, "budget"
+    return text, links, difficulty or "any"

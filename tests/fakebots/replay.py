@@ -1,9 +1,10 @@
 """Fake bot: replays output lines from a file, optionally slowly, then exits or hangs.
 
-usage: replay.py SOURCE [--sleep-ms MS[,MS...]] [--exit N] [--hang]
+usage: replay.py SOURCE [--sleep-ms MS[,MS...]] [--stamp] [--exit N] [--hang]
 SOURCE is a file of output lines, a solution file (puzzle, blank line, output lines),
 or a directory of solution files, searched for the puzzle read on stdin.
---sleep-ms: sleep before each line (the last value repeats); --exit N: exit status
+--sleep-ms: sleep before each line (the last value repeats); --stamp: write
+time.perf_counter() to stderr just before each line; --exit N: exit status
 after the lines; --hang: sleep instead of exiting (stdin stays open, so no EOF).
 """
 
@@ -41,11 +42,14 @@ def main():
     parser.add_argument("--sleep-ms", default="0")
     parser.add_argument("--exit", type=int, default=0)
     parser.add_argument("--hang", action="store_true")
+    parser.add_argument("--stamp", action="store_true")
     args = parser.parse_args()
     sleeps = [float(ms) / 1000 for ms in args.sleep_ms.split(",")]
     lines = lines_for(args.source, read_puzzle())
     for index, line in enumerate(lines):
         time.sleep(sleeps[min(index, len(sleeps) - 1)])
+        if args.stamp:
+            print(repr(time.perf_counter()), file=sys.stderr, flush=True)
         print(line, flush=True)
     if args.hang:
         time.sleep(600)
