@@ -107,14 +107,33 @@ def test_verdict_names_are_the_json_names():
         "incomplete", "disconnected", "timeout", "crash"]
 
 
-def test_no_referee_module_imports_the_bot():
+# The puzzle generator (another engineer's, not part of judging) imports the bot lazily to
+# check uniqueness; reported to the lead. Every module that judges must stay independent.
+NOT_JUDGING = {"generate.py"}
+
+
+def test_no_judging_module_imports_the_bot():
     """The referee is an independent judge: two implementations of the rules."""
     import ast
     for path in (Path(__file__).parent.parent / "referee").rglob("*.py"):
+        if path.name in NOT_JUDGING:
+            continue
         for node in ast.walk(ast.parse(path.read_text())):
             names = ([a.name for a in node.names] if isinstance(node, ast.Import) else
                      [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
             assert not any(n == "bot" or n.startswith("bot.") for n in names), path
+
+
+def test_judging_a_match_never_loads_the_bot():
+    import subprocess
+    import sys
+    code = ("import sys; from referee.__main__ import build_parser; build_parser(); "
+            "from referee.board import load_board; from referee.rules import judge_text; "
+            "judge_text(load_board('puzzles/public/01_simplest.txt'), '0 0 2 0 1'); "
+            "print('bot' in sys.modules)")
+    run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         cwd=Path(__file__).parent.parent, timeout=30)
+    assert run.stdout.strip() == "False", run.stderr
 
 
 # -- properties: whatever a bot prints, accepted links obey every rule -----------
