@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from referee.board import load_board, parse_board
-from referee.limits import STDERR_TAIL_BYTES, Limits
+from referee.limits import MEMORY_LIMIT_BYTES, STDERR_TAIL_BYTES, Limits
 from referee.rules import Verdict
 from referee.proctree import descendants
 from referee.runner import BotProcess, BotStartError, run_match
@@ -144,6 +144,7 @@ def test_bot_gets_a_clean_environment_own_session_and_a_removed_tmpdir(monkeypat
     assert probe["tmp"] == probe["env"]["TMPDIR"] and "referee-bot-" in probe["tmp"]
     assert probe["pgid"] == probe["sid"] == probe["pid"] != os.getpgid(0)
     assert not Path(probe["tmp"]).exists()
+    assert probe["rlimit_as"] == [MEMORY_LIMIT_BYTES, MEMORY_LIMIT_BYTES]
 
 
 def test_latency_is_accurate_to_two_ms():
