@@ -6,7 +6,7 @@ not passed on (an unflushed bot is caught); memory is capped with RLIMIT_AS.
 The bot runs in its own session and process group with a fresh TMPDIR (removed
 afterwards: a stickytape bundle that is killed leaves its modules there); on
 close the group and every descendant found in /proc are killed and the bot is
-reaped, so no process outlives its match.
+reaped, so no process outlives its match (see proctree for children that escape).
 """
 
 from __future__ import annotations
@@ -225,8 +225,8 @@ class BotProcess:
 
 
 def _limit_memory(pid: int, size: int) -> None:
-    """Cap the bot's address space. Set from the parent with prlimit rather than in a
-    preexec_fn, which is unsafe when matches run in threads (--jobs)."""
+    """Cap the bot's address space. Set from the parent with prlimit right after the exec
+    rather than in a preexec_fn, which is unsafe when matches run in threads (--jobs)."""
     try:
         resource.prlimit(pid, resource.RLIMIT_AS, (size, size))
     except (AttributeError, ValueError, OSError):
