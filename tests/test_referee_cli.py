@@ -91,8 +91,9 @@ def test_timeout_with_small_limits(tmp_path):
 
 def test_child_that_escaped_the_group_and_outlived_the_bot_is_killed(tmp_path):
     pidfile = tmp_path / "pid"
-    run = referee("run", "--bot", f"python3 {FAKEBOTS}/escape_and_win.py {pidfile}", *EASY,
-                  FIRST_FOUR[0])
+    # the child starts Python before it prints line 2: a long turn limit for a busy machine
+    run = referee("run", "--bot", f"python3 {FAKEBOTS}/escape_and_win.py {pidfile}",
+                  "--first-line-ms", "10000", "--turn-ms", "10000", FIRST_FOUR[0])
     assert run.returncode == 0, run.stdout + run.stderr
     child = int(pidfile.read_text())
     assert wait_until_none_running() == []
