@@ -248,7 +248,15 @@ def judge_lines(board: Board, lines: Iterable[str]) -> Outcome:
 
 def judge_text(board: Board, output_text: str) -> Outcome:
     """Judge a complete output text, ended cleanly (the bot exited with status 0)."""
-    return judge_lines(board, output_text.splitlines())
+    return judge_lines(board, output_lines(output_text))
+
+
+def output_lines(output_text: str) -> list[str]:
+    """Split output as the runner does: on '\n' only, a trailing '\r' dropped."""
+    lines = output_text.split("\n")
+    if lines[-1] == "":
+        lines.pop()  # the newline that ends the last line
+    return [line.removesuffix("\r") for line in lines]
 
 
 def _reading(cell: Cell) -> tuple[int, int]:

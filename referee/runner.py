@@ -178,7 +178,7 @@ class BotProcess:
 
     def _emit(self, line: bytes, now: float) -> None:
         cut = len(line) > MAX_LINE_BYTES
-        text = line[:MAX_LINE_BYTES].decode("utf-8", errors="replace").rstrip("\r")
+        text = line[:MAX_LINE_BYTES].decode("utf-8", errors="replace").removesuffix("\r")
         self._pending.append(Event(EventKind.LINE, now, text, cut))
 
     def _take_stderr(self, data: bytes) -> None:

@@ -72,6 +72,12 @@ def test_each_loss_has_its_verdict_turn_and_reason(board, output, verdict, turn,
     assert outcome.line == (lines[turn - 1] if turn <= len(lines) else None)
 
 
+def test_lines_split_on_newline_only_as_the_runner_does():
+    assert judge_text(SIMPLEST, "0 0 2 0 1\r\n2 0 2 2 1").verdict is Verdict.WIN
+    outcome = judge_text(SIMPLEST, "0 0 2 0 1\x0c2 0 2 2 1\n")
+    assert (outcome.verdict, outcome.turn) == (Verdict.MALFORMED, 1)
+
+
 def test_third_link_is_checked_before_over_capacity():
     board = parse_board("3\n2\n2.2\n1..\n")
     assert judge_text(board, "0 0 2 0 2\n0 0 2 0 1\n").verdict is Verdict.THIRD_LINK
