@@ -46,11 +46,15 @@ def target_islands(width: int, height: int, density: float) -> int:
 
 def generate(width: int, height: int, rng: random.Random, density: float = DEFAULT_DENSITY,
              join: float = DEFAULT_JOIN, double: float = DEFAULT_DOUBLE,
-             max_length: int | None = None) -> tuple[str, list[Link]]:
+             max_length: int | None = None, squares: bool = True,
+             touching: bool = True) -> tuple[str, list[Link]]:
     """Return (puzzle text in CodinGame's input format, its known solution as links).
 
     `max_length` caps a bridge's length in cells (None: the free run decides); short
-    bridges pack islands closer, which lets dense targets be reached.
+    bridges pack islands closer, which lets dense targets be reached. `squares=False`
+    never places four islands in a 2x2 block, whose links can often be rotated into a
+    second solution that no added island can rule out. `touching=False` never places a new
+    island next to another one, so every link has inner cells where an island can be added.
     """
     if not (1 <= width <= 30 and 1 <= height <= 30) or width * height < 2:
         raise ValueError(f"a board is 1..30 x 1..30 with at least 2 cells, got {width}x{height}")
@@ -75,11 +79,14 @@ def generate(width: int, height: int, rng: random.Random, density: float = DEFAU
         can_join = pair is not None and len(run) == _gap(island, end) and pair not in links
         if can_join and (not run or rng.random() < join):
             other, path = end, run
-        elif run:
-            k = rng.randrange(len(run))
-            other, path = run[k], run[:k]
         else:
-            continue
+            places = [k for k in range(len(run))
+                      if (squares or not _completes_square(run[k], value))
+                      and (touching or not _touches(run[k], value))]
+            if not places:
+                continue
+            k = rng.choice(places)
+            other, path = run[k], run[:k]
         n = 2 if rng.random() < double else 1
         value[island] += n
         value[other] = value.get(other, 0) + n
@@ -97,6 +104,19 @@ def _shuffled(rng: random.Random) -> list[tuple[int, int]]:
     directions = list(DIRECTIONS)
     rng.shuffle(directions)
     return directions
+
+
+def _completes_square(cell: tuple[int, int], value) -> bool:
+    """True if an island on `cell` would make a 2x2 block of islands."""
+    x, y = cell
+    return any((x + dx, y) in value and (x, y + dy) in value and (x + dx, y + dy) in value
+               for dx in (-1, 1) for dy in (-1, 1))
+
+
+def _touches(cell: tuple[int, int], value) -> bool:
+    """True if an island is next to `cell` (left, right, above or below)."""
+    x, y = cell
+    return any((x + dx, y + dy) in value for dx, dy in DIRECTIONS)
 
 
 def _gap(a: tuple[int, int], b: tuple[int, int]) -> int:
@@ -188,21 +208,127 @@ def is_unique(text: str, work: int = DEFAULT_WORK) -> bool:
     return bot.count_solutions(text, 2, stats=_budget_stats(work)) == 1
 
 
+def two_solutions(text: str, work: int = DEFAULT_WORK) -> list[list[Link]]:
+    """Up to two solutions of the puzzle, each a sorted list of links (OverBudget if slow)."""
+    import sys
+
+    from bot.assumption import solutions
+    from bot.grid import Grid
+    from bot.puzzle import parse
+
+    puzzle = parse(text)
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), 1000 + 8 * len(puzzle.ends)))
+    found: list[list[Link]] = []
+    search = solutions(Grid(puzzle), _budget_stats(work))
+    try:
+        for grid in search:
+            found.append(sorted(grid.links()))
+            if len(found) == 2:
+                break
+    finally:
+        search.close()
+    return found
+
+
+def links_text(width: int, height: int, links: list[Link]) -> str:
+    """The puzzle whose islands are the links' ends, valued by the sum of their links."""
+    value: dict[tuple[int, int], int] = {}
+    for x1, y1, x2, y2, n in links:
+        for cell in ((x1, y1), (x2, y2)):
+            value[cell] = value.get(cell, 0) + n
+    return _text(width, height, value)
+
+
+def _inner(link: Link) -> list[tuple[int, int]]:
+    x1, y1, x2, y2, _ = link
+    if y1 == y2:
+        return [(x, y1) for x in range(x1 + 1, x2)]
+    return [(x1, y) for y in range(y1 + 1, y2)]
+
+
+def _ordered(a: tuple[int, int], b: tuple[int, int], n: int) -> Link:
+    return (*min(a, b), *max(a, b), n)
+
+
+def apply_repair(links: list[Link], repair: tuple) -> list[Link]:
+    """Apply one repair; the known solution stays a solution of the new puzzle.
+
+    ("split", link, cell): a new island on `cell` of `link`'s path, linked to both ends.
+    ("leaf", end, cell, n): a new island on a free `cell`, linked to the island `end`.
+    """
+    if repair[0] == "split":
+        _, link, cell = repair
+        rest = [other for other in links if other != link]
+        return sorted(rest + [_ordered(link[:2], cell, link[4]), _ordered(cell, link[2:4], link[4])])
+    _, end, cell, n = repair
+    return sorted(links + [_ordered(end, cell, n)])
+
+
+def repair_choices(known: list[Link], other: list[Link]) -> list[tuple]:
+    """Ways to add an island that keep the known solution and break the other one.
+
+    A link of the other solution that the known one lacks is cut: by splitting a known link
+    where they cross, or by a new leaf island on its free path, linked to one of its ends.
+    A known link whose count differs is split at each of its inner cells.
+    """
+    mine = {link[:4] for link in known}
+    under = {cell: link for link in known for cell in _inner(link)}
+    counts = {link[:4]: link[4] for link in other}
+    choices: list[tuple] = []
+    for link in other:
+        if link[:4] in mine:
+            continue
+        cells = _inner(link)
+        choices += [("split", under[cell], cell) for cell in cells if cell in under]
+        for end, path in ((link[:2], cells), (link[2:4], cells[::-1])):
+            for cell in path:
+                if cell in under:
+                    break
+                choices += [("leaf", end, cell, 1), ("leaf", end, cell, 2)]
+    for link in known:
+        if counts.get(link[:4], 0) != link[4]:
+            choices += [("split", link, cell) for cell in _inner(link)]
+    return sorted(set(choices))
+
+
+def make_unique(width: int, height: int, links: list[Link], rng: random.Random,
+                work: int = DEFAULT_WORK, repairs: int = 0) -> tuple[str, list[Link]] | None:
+    """Add islands until the solver proves one solution; None if `repairs` run out."""
+    for _ in range(repairs + 1):
+        text = links_text(width, height, links)
+        found = two_solutions(text, work)
+        if len(found) < 2:
+            return text, links
+        other = found[1] if found[0] == links else found[0]
+        islands = {end for link in links for end in (link[:2], link[2:4])}
+        choices = [choice for choice in repair_choices(links, other)
+                   if not _completes_square(choice[2], islands)]
+        if not choices:
+            return None
+        links = apply_repair(links, rng.choice(choices))
+    return None
+
+
 def select(width: int, height: int, rng: random.Random, difficulty: str | None = None,
-           unique: bool = False, work: int = DEFAULT_WORK, **options):
+           unique: bool = False, work: int = DEFAULT_WORK, repairs: int = 0, **options):
     """Generate one candidate and judge it: (text, links, verdict).
 
-    `verdict` is the difficulty name when the candidate is kept, else why it was
-    rejected: "easy"/"medium"/"hard" (wrong difficulty), "several" (not unique) or "budget".
+    With `unique`, up to `repairs` islands are added on the known solution's links to rule
+    out other solutions. `verdict` is the difficulty name when the candidate is kept, else
+    why it was rejected: "easy"/"medium"/"hard" (wrong difficulty), "several" (not unique)
+    or "budget" (the solver spent `work` rounds without an answer).
     """
     text, links = generate(width, height, rng, **options)
     try:
+        if unique:
+            fixed = make_unique(width, height, links, rng, work, repairs)
+            if fixed is None:
+                return text, links, "several"
+            text, links = fixed
         if difficulty is not None:
             got = classify(text, work)
             if got != difficulty:
                 return text, links, got
-        if unique and not is_unique(text, work):
-            return text, links, "several"
     except OverBudget:
         return text, links, "budget"
     return text, links, difficulty or "any"
