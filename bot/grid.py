@@ -4,6 +4,11 @@ Edge `e` holds between `lo[e]` and `hi[e]` links (0..2); a solution is reached w
 `lo == hi`. `got[i]`/`cap[i]` are node i's sums of `lo`/`hi`, kept current as bounds move.
 Every change is recorded on a trail, so `revert(mark)` undoes back to a saved point without
 copying the state; `clone` makes an independent copy for callers that want one.
+
+Two flags tell the global rules whether they can find anything new: `joined` (some `lo`
+rose, so groups or their needs changed) and `cut` (some `hi` fell to 0, so the possible
+links lost a connection). The global rules are most of a solve's time, and most rounds
+change neither.
 """
 
 
@@ -14,7 +19,8 @@ class Contradiction(Exception):
 class Grid:
     """Mutable link bounds over an immutable Puzzle."""
 
-    __slots__ = ("puzzle", "lo", "hi", "got", "cap", "trail", "dirty", "queued")
+    __slots__ = ("puzzle", "lo", "hi", "got", "cap", "trail", "dirty", "queued", "joined",
+                 "cut", "conflicts")
 
     def __init__(self, puzzle):
         self.puzzle = puzzle
@@ -27,6 +33,10 @@ class Grid:
         # Nodes whose edges changed since the node rule last looked at them.
         self.dirty = list(range(len(puzzle)))
         self.queued = bytearray([1]) * len(puzzle)
+        self.joined = self.cut = True
+        # Contradictions met at each node (from 1): what the search has learned, so kept
+        # across revert.
+        self.conflicts = [1] * len(puzzle)
 
     def clone(self):
         """An independent copy sharing only the immutable puzzle (the trail starts empty)."""
@@ -36,17 +46,20 @@ class Grid:
         other.got, other.cap = self.got[:], self.cap[:]
         other.trail = []
         other.dirty, other.queued = self.dirty[:], bytearray(self.queued)
+        other.joined, other.cut = self.joined, self.cut
+        other.conflicts = self.conflicts[:]
         return other
 
     def mark(self):
         """A point to `revert` to."""
-        return len(self.trail)
+        return len(self.trail), self.joined, self.cut
 
     def revert(self, mark):
         """Undo every change made since `mark`."""
         trail, lo, hi, got, cap = self.trail, self.lo, self.hi, self.got, self.cap
         ends = self.puzzle.ends
-        while len(trail) > mark:
+        size, self.joined, self.cut = mark
+        while len(trail) > size:
             e, old_lo, old_hi = trail.pop()
             a, b = ends[e]
             d = lo[e] - old_lo
@@ -75,6 +88,7 @@ class Grid:
             raise Contradiction()
         self.trail.append((e, old, self.hi[e]))
         self.lo[e] = n
+        self.joined = True
         a, b = self.puzzle.ends[e]
         self.got[a] += n - old
         self.got[b] += n - old
@@ -95,6 +109,8 @@ class Grid:
             raise Contradiction()
         self.trail.append((e, self.lo[e], old))
         self.hi[e] = n
+        if n == 0:
+            self.cut = True
         a, b = self.puzzle.ends[e]
         self.cap[a] -= old - n
         self.cap[b] -= old - n

@@ -49,17 +49,29 @@ def sieve_links(grid, i):
 def settle(grid):
     """Run the node rules until no node's edges change."""
     dirty, queued = grid.dirty, grid.queued
-    got, cap = grid.got, grid.cap
+    got, cap, value = grid.got, grid.cap, grid.puzzle.value
     while dirty:
         i = dirty.pop()
         queued[i] = 0
-        if got[i] == cap[i]:
-            # Every edge decided: only the bounds check is left.
-            if got[i] != grid.puzzle.value[i]:
-                raise Contradiction()
-            continue
-        force_links(grid, i)
-        sieve_links(grid, i)
+        try:
+            if got[i] == cap[i]:
+                # Every edge decided: only the bounds check is left.
+                if got[i] != value[i]:
+                    raise Contradiction()
+                continue
+            force_links(grid, i)
+            sieve_links(grid, i)
+        except Contradiction:
+            _blame(grid, i)
+            raise
+
+
+def _blame(grid, i):
+    """Count a contradiction against node i and its neighbours: it steers the search."""
+    conflicts = grid.conflicts
+    conflicts[i] += 1
+    for _, j in grid.puzzle.node_edges[i]:
+        conflicts[j] += 1
 
 
 def isolate(grid):
@@ -141,15 +153,21 @@ def connect(grid):
 
 
 def propagate(grid, stats=None):
-    """Apply every rule until none finds anything more (or raise Contradiction)."""
+    """Apply every rule until none finds anything more (or raise Contradiction).
+
+    A global rule runs only when its input changed since it last ran (`Grid.joined`,
+    `Grid.cut`): it is the costly part of a round.
+    """
     while True:
         if stats is not None:
             stats.rounds += 1
         settle(grid)
-        if grid.solved():
-            # All decided: only connectivity can still be wrong.
-            connect(grid)
-            return
-        if isolate(grid) or connect(grid):
-            continue
+        if grid.joined and not grid.solved():
+            grid.joined = False
+            if isolate(grid):
+                continue
+        if grid.cut:
+            grid.cut = False
+            if connect(grid):
+                continue
         return

@@ -2,7 +2,7 @@
 
 import sys
 
-from bot.assumption import BRANCHING, Stats, solutions
+from bot.assumption import BRANCHING, Stats, first_solution, solutions
 from bot.grid import Grid
 from bot.puzzle import parse
 
@@ -11,11 +11,11 @@ class Unsolvable(Exception):
     """The puzzle has no solution."""
 
 
-def _search(text, stats, stage):
+def _grid(text):
     puzzle = parse(text)
-    # Each branch is one generator frame; keep deep searches on big boards legal.
+    # Each branch is a few generator frames; keep deep searches on big boards legal.
     sys.setrecursionlimit(max(sys.getrecursionlimit(), 1000 + 8 * len(puzzle.ends)))
-    return solutions(Grid(puzzle), stats, stage)
+    return Grid(puzzle)
 
 
 def solve(text, stats=None, stage=BRANCHING):
@@ -25,18 +25,22 @@ def solve(text, stats=None, stage=BRANCHING):
     is found within `stage`). Pass a Stats to collect counters.
     """
     stats = Stats() if stats is None else stats
-    found = _search(text, stats, stage)
-    # Read the links before the generator is closed: closing reverts the grid.
-    for grid in found:
-        return grid.links()
-    raise Unsolvable("the puzzle has no solution")
+    grid = _grid(text)
+    if stage == BRANCHING:
+        links = first_solution(grid, stats)
+    else:
+        # Read the links before the generator is closed: closing reverts the grid.
+        links = next((g.links() for g in solutions(grid, stats, stage)), None)
+    if links is None:
+        raise Unsolvable("the puzzle has no solution")
+    return links
 
 
 def count_solutions(text, limit=2, stats=None):
     """Count the puzzle's connected solutions, stopping at `limit`."""
     stats = Stats() if stats is None else stats
     count = 0
-    for _ in _search(text, stats, BRANCHING):
+    for _ in solutions(_grid(text), stats, BRANCHING):
         count += 1
         if count >= limit:
             break

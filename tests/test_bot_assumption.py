@@ -6,8 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.assumption import (BRANCHING, ELIMINATION, RULES, Stats, choose_edge, eliminate,
-                            solutions)
+import bot.assumption
+from bot.assumption import (BRANCHING, ELIMINATION, RULES, Stats, choose_node, eliminate,
+                            first_solution, options, solutions)
 from bot.grid import Contradiction, Grid
 from bot.intersection import propagate
 from bot.puzzle import parse
@@ -61,11 +62,38 @@ def test_eliminate_raises_on_a_dead_state():
         eliminate(grid, Stats())
 
 
-def test_choose_edge_picks_an_open_edge_at_the_tightest_node():
+def test_options_are_the_ways_a_node_can_complete():
+    p = parse("3\n2\n232\n.1.\n")
+    grid = Grid(p)
+    middle = p.pos.index((1, 0))
+    edges, choices = options(grid, middle)
+    assert len(edges) == 3
+    assert all(sum(c) == 3 for c in choices)
+    assert len(choices) == len(set(choices)) == 5  # (0,1,2) with the 1 capped at 1: 5 ways
+    grid.draw(edges[0], 2)
+    edges, choices = options(grid, middle)
+    assert len(edges) == 2 and sorted(choices) == [(0, 1), (1, 0)]
+
+
+def test_choose_node_picks_an_open_node_with_options():
     grid = Grid(parse(public("09_multiple_solutions_1.txt")))
     propagate(grid)
-    e = choose_edge(grid)
-    assert grid.lo[e] < grid.hi[e]
+    edges, choices = choose_node(grid)
+    assert edges and all(grid.lo[e] < grid.hi[e] for e in edges)
+    assert len(choices) >= 2
+
+
+def test_first_solution_survives_restarts(monkeypatch):
+    monkeypatch.setattr(bot.assumption, "FIRST_BUDGET", 1)
+    text = public("12_multiple_solutions_2.txt")
+    stats = Stats()
+    links = first_solution(Grid(parse(text)), stats)
+    assert fault(text, links_text(links)) is None
+    assert stats.branches > 1
+
+
+def test_first_solution_of_an_unsolvable_board_is_none():
+    assert first_solution(Grid(parse("3\n2\n2.1\n...\n")), Stats()) is None
 
 
 def test_solutions_finds_each_solution_once():
