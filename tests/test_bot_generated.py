@@ -1,0 +1,30 @@
+"""The bot on generated puzzles: every answer judged by the referee's rules."""
+
+import pytest
+
+import bot
+from judge import fault, links_text
+from referee.generate import generate, puzzle_rng
+
+SIZES = [(30, 30, 0.08), (30, 30, 0.15), (30, 30, 0.25), (12, 7, 0.3), (5, 30, 0.2)]
+
+
+@pytest.mark.parametrize("width, height, density", SIZES)
+@pytest.mark.parametrize("index", range(8))
+def test_solves_generated_puzzles(width, height, density, index):
+    text, known = generate(width, height, puzzle_rng("bot-tests", index), density=density)
+    assert fault(text, links_text(known)) is None  # the generator's own answer is sound
+    assert fault(text, links_text(bot.solve(text))) is None
+
+
+@pytest.mark.parametrize("index", range(10))
+def test_a_unique_puzzle_is_solved_with_the_generators_solution(index):
+    text, known = generate(8, 8, puzzle_rng("bot-count", index), density=0.2)
+    if bot.count_solutions(text, limit=2) == 1:
+        assert sorted(bot.solve(text)) == sorted(known)
+
+
+def test_the_count_test_sees_both_kinds_of_puzzle():
+    counts = {bot.count_solutions(generate(8, 8, puzzle_rng("bot-count", i), density=0.2)[0])
+              for i in range(10)}
+    assert counts == {1, 2}
