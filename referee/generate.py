@@ -21,6 +21,7 @@ Density is the target number of islands as a fraction of the cells: `density=0.1
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 
 DIRECTIONS = ((1, 0), (0, 1), (-1, 0), (0, -1))  # right, down, left, up
 DEFAULT_DENSITY = 0.15   # islands per cell
@@ -332,3 +333,169 @@ def select(width: int, height: int, rng: random.Random, difficulty: str | None =
     except OverBudget:
         return text, links, "budget"
     return text, links, difficulty or "any"
+
+
+# -- sets: many puzzles from one seed, as `gen` writes them and `bench --gen` reads them ----
+
+# Generator settings per difficulty, from measured rates (see the gen command's help):
+# more joins (loops) and fewer double links leave more for elimination and branching.
+PRESETS = {
+    None: {"join": 0.3, "double": 0.5},
+    EASY: {"join": 0.3, "double": 0.5},
+    MEDIUM: {"join": 1.0, "double": 0.1},
+    HARD: {"join": 1.0, "double": 0.1},
+}
+DEFAULT_ATTEMPTS_PER_PUZZLE = 100
+DEFAULT_REPAIRS = 40
+
+
+@dataclass(frozen=True)
+class SetSpec:
+    """What to generate: `count` puzzles of `width` x `height` from `seed`, and the filters."""
+
+    width: int = 10
+    height: int = 10
+    count: int = 10
+    seed: int = 1
+    density: float = DEFAULT_DENSITY
+    difficulty: str | None = None
+    unique: bool = False
+    join: float | None = None     # None: the difficulty's preset
+    double: float | None = None   # None: the difficulty's preset
+    attempts: int | None = None   # None: DEFAULT_ATTEMPTS_PER_PUZZLE per puzzle asked
+    work: int = DEFAULT_WORK
+    repairs: int = DEFAULT_REPAIRS
+
+    @property
+    def name(self) -> str:
+        """A short name for the set, used as the file-name prefix and the suite name."""
+        parts = [f"{self.width}x{self.height}", self.difficulty or "any"]
+        if self.unique:
+            parts.append("unique")
+        parts.append(f"s{self.seed}")
+        return "_".join(parts)
+
+    @property
+    def max_attempts(self) -> int:
+        return self.attempts if self.attempts is not None else DEFAULT_ATTEMPTS_PER_PUZZLE * self.count
+
+    def options(self) -> dict:
+        """Keyword arguments for `select` beyond the board size and rng."""
+        preset = PRESETS[self.difficulty]
+        return {
+            "difficulty": self.difficulty, "unique": self.unique, "work": self.work,
+            "repairs": self.repairs if self.unique else 0, "density": self.density,
+            "join": preset["join"] if self.join is None else self.join,
+            "double": preset["double"] if self.double is None else self.double,
+            # Unique sets avoid islands side by side: their links could swap with nothing
+            # in between where a repair island could go.
+            "squares": not self.unique, "touching": not self.unique,
+        }
+
+
+@dataclass(frozen=True)
+class Generated:
+    """One kept puzzle: its name, text, known solution and the attempt index that made it."""
+
+    name: str
+    text: str
+    links: list
+    attempt: int
+    difficulty: str
+
+    @property
+    def islands(self) -> int:
+        return sum(ch.isdigit() for ch in self.text.split("\n", 2)[2])
+
+
+def generate_set(spec: SetSpec, on_attempt=None) -> tuple[list[Generated], dict[str, int]]:
+    """Rejection-sample `spec.count` puzzles within `spec.max_attempts` candidates.
+
+    Returns the kept puzzles (possibly fewer than asked when the attempts run out) and how
+    many candidates got each verdict. Candidate i always uses `puzzle_rng(seed, i)`, so the
+    same spec always gives the same puzzles. `on_attempt(tried, kept)` reports progress.
+    """
+    kept: list[Generated] = []
+    seen: set[str] = set()
+    verdicts: dict[str, int] = {}
+    options = spec.options()
+    for attempt in range(spec.max_attempts):
+        if len(kept) == spec.count:
+            break
+        text, links, verdict = select(spec.width, spec.height, puzzle_rng(spec.seed, attempt), **options)
+        if verdict == (spec.difficulty or "any") and text in seen:
+            verdict = "duplicate"
+        verdicts[verdict] = verdicts.get(verdict, 0) + 1
+        if verdict == (spec.difficulty or "any"):
+            seen.add(text)
+            kept.append(Generated(f"{spec.name}_{len(kept):03d}", text, links, attempt,
+                                  spec.difficulty or classify_or_none(text, spec.work)))
+        if on_attempt is not None:
+            on_attempt(attempt + 1, len(kept))
+    return kept, verdicts
+
+
+def classify_or_none(text: str, work: int) -> str:
+    """The difficulty, or "unknown" when the solver runs over budget."""
+    try:
+        return classify(text, work)
+    except OverBudget:
+        return "unknown"
+
+
+_SPEC_FLAGS = {EASY: ("difficulty", EASY), MEDIUM: ("difficulty", MEDIUM), HARD: ("difficulty", HARD),
+               "unique": ("unique", True)}
+_SPEC_KEYS = {"count": int, "seed": int, "density": float, "join": float, "double": float,
+              "attempts": int, "work": int, "repairs": int}
+
+
+def parse_spec(text: str) -> SetSpec:
+    """Parse `WxH[:easy|medium|hard][:unique][:key=value...]`, e.g. `30x30:hard:unique:count=50:seed=1`.
+
+    Keys: count, seed, density, join, double, attempts, work, repairs (as in `gen`).
+    Raises ValueError naming the bad part.
+    """
+    size, *parts = text.split(":")
+    width, height = parse_size(size)
+    fields: dict = {"width": width, "height": height}
+    for part in parts:
+        key, eq, value = part.partition("=")
+        if not eq and key in _SPEC_FLAGS:
+            field, flag = _SPEC_FLAGS[key]
+            fields[field] = flag
+        elif eq and key in _SPEC_KEYS:
+            try:
+                fields[key] = _SPEC_KEYS[key](value)
+            except ValueError:
+                raise ValueError(f"{key}={value!r} in {text!r} is not a {_SPEC_KEYS[key].__name__}") from None
+        else:
+            raise ValueError(f"unknown part {part!r} in {text!r}: expected easy, medium, hard, "
+                             f"unique or one of {', '.join(k + '=' for k in _SPEC_KEYS)}")
+    spec = SetSpec(**fields)
+    check_spec(spec)
+    return spec
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    """`WxH` -> (W, H), each 1..30."""
+    w, x, h = text.lower().partition("x")
+    if not (x and w.isdigit() and h.isdigit()):
+        raise ValueError(f"size {text!r} is not WxH, e.g. 30x30")
+    width, height = int(w), int(h)
+    if not (1 <= width <= 30 and 1 <= height <= 30) or width * height < 2:
+        raise ValueError(f"size {text!r}: each side is 1..30 and the board needs 2 cells")
+    return width, height
+
+
+def check_spec(spec: SetSpec) -> None:
+    """Raise ValueError for settings no generator run could use."""
+    if spec.count < 1:
+        raise ValueError(f"count must be at least 1, got {spec.count}")
+    if not 0 < spec.density <= 1:
+        raise ValueError(f"density must be in (0, 1], got {spec.density}")
+    for name in ("join", "double"):
+        value = getattr(spec, name)
+        if value is not None and not 0 <= value <= 1:
+            raise ValueError(f"{name} must be in [0, 1], got {value}")
+    if spec.max_attempts < 1 or spec.work < 1 or spec.repairs < 0:
+        raise ValueError("attempts and work must be positive, repairs not negative")
