@@ -1,0 +1,370 @@
+"""Benchmark the bot's solver in-process, per suite, and the bundle's start-up time.
+
+A suite is a directory of puzzles (.txt or SDK .json files), the puzzle files named on the
+command line (one suite, "files"), or a generated set: --gen SPEC, where SPEC is
+    WxH[:easy|medium|hard][:unique][:key=value...]     keys: count, seed, density,
+                                                       join, double, attempts, work, repairs
+e.g. --gen 30x30:hard:unique:count=50:seed=1 (the same set `referee gen` would write
+with those flags; generated in memory). Without puzzles or --gen: puzzles/public.
+
+Each puzzle is solved --repeat times with bot.solve (time.perf_counter; the median
+counts) and the answer is judged by referee.rules: a wrong answer, an exception or a
+solve over --timeout seconds counts as not solved. Prints, per suite: solved/total,
+median, p90, p99 and max time and the slowest puzzle; the solver's counters (propagation
+rounds, assumptions, eliminations, branches, maximum depth; mean and max per puzzle) and
+how many solves went to each stage; then one table of time by node count over all
+puzzles; then the bundle's time to its first output line (`python3 dist/bot.py` on a
+two-island puzzle, median of --startup-runs) against a bare `python3 -c pass`.
+
+--json FILE writes every figure (per puzzle and per suite); --compare OLD.json prints
+new/old time ratios puzzle by puzzle and per suite (below 1.0 is faster now).
+
+Progress goes to stderr (a bar on a terminal, plain lines otherwise).
+
+Exit status: 0 every puzzle solved, 1 some puzzle not solved, 2 usage error (missing
+path, bad --gen spec, unreadable --compare file).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import os
+import shlex
+import signal
+import statistics
+import subprocess
+import sys
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from referee.board import BoardError, load_board, parse_board
+from referee.commands import UsageError
+from referee.generate import generate_set, parse_spec, solution_text
+from referee.progress import Progress
+from referee.rules import judge_text
+
+EXIT_OK, EXIT_UNSOLVED, EXIT_USAGE = 0, 1, 2
+ROOT = Path(__file__).resolve().parents[2]
+DEFAULT_PUZZLES = ROOT / "puzzles" / "public"
+DEFAULT_BUNDLE = "python3 dist/bot.py"
+PUZZLE_SUFFIXES = (".txt", ".json")
+COUNTERS = ("rounds", "assumptions", "eliminations", "branches", "max_depth")
+NODE_BUCKETS = (0, 25, 50, 100, 150, 200)   # lower bounds of the node-count rows
+STARTUP_PUZZLE = "3\n1\n1.1\n"
+JSON_VERSION = 1
+
+
+@dataclass
+class PuzzleRun:
+    """One puzzle's figures: median solve seconds, verdict, counters of the last solve."""
+
+    suite: str
+    name: str
+    nodes: int
+    seconds: float
+    solved: bool
+    error: str = ""
+    stage: str = ""
+    counters: dict = field(default_factory=dict)
+
+    @property
+    def key(self) -> str:
+        return f"{self.suite}/{self.name}"
+
+
+class SolveTimeout(Exception):
+    """The solve ran past --timeout."""
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("puzzles", nargs="*", metavar="PUZZLE_OR_DIR",
+                        help="puzzle files or directories (default: puzzles/public unless --gen)")
+    parser.add_argument("--gen", action="append", default=[], metavar="SPEC",
+                        help="a generated suite, e.g. 30x30:hard:unique:count=50:seed=1 "
+                             "(repeatable; default: none)")
+    parser.add_argument("--repeat", type=int, default=3, metavar="K",
+                        help="solves per puzzle, the median counts (default: 3)")
+    parser.add_argument("--timeout", type=float, default=60.0, metavar="S",
+                        help="seconds one solve may take before it counts as unsolved (default: 60)")
+    parser.add_argument("--json", default=None, metavar="FILE",
+                        help="write every figure as JSON (default: no file)")
+    parser.add_argument("--compare", default=None, metavar="OLD.json",
+                        help="print time ratios against an earlier --json run (default: none)")
+    parser.add_argument("--bundle", default=DEFAULT_BUNDLE, metavar="CMD",
+                        help=f"the bundled bot whose start-up is timed (default: {DEFAULT_BUNDLE})")
+    parser.add_argument("--startup-runs", type=int, default=5, metavar="N",
+                        help="start-up measurements, the median counts; 0 skips them (default: 5)")
+
+
+# -- loading ----------------------------------------------------------------------------
+
+def load_suites(args: argparse.Namespace) -> list[tuple[str, list[tuple[str, str]]]]:
+    """[(suite name, [(puzzle name, text)])] from the paths and --gen specs."""
+    suites: list[tuple[str, list[tuple[str, str]]]] = []
+    files: list[tuple[str, str]] = []
+    paths = [Path(p) for p in args.puzzles]
+    if not paths and not args.gen:
+        paths = [DEFAULT_PUZZLES]
+    for path in paths:
+        if path.is_dir():
+            members = sorted(p for p in path.iterdir() if p.suffix in PUZZLE_SUFFIXES)
+            if not members:
+                raise UsageError(f"{path} holds no .txt or .json puzzle")
+            suites.append((path.name or str(path), [(p.stem, _read(p)) for p in members]))
+        elif path.is_file():
+            files.append((path.stem, _read(path)))
+        else:
+            raise UsageError(f"{path}: no such file or directory")
+    if files:
+        suites.append(("files", files))
+    for text in args.gen:
+        try:
+            spec = parse_spec(text)
+        except ValueError as error:
+            raise UsageError(f"--gen: {error}") from None
+        progress = Progress(f"gen {text}", spec.max_attempts)
+        kept, verdicts = generate_set(spec, lambda tried, n: progress.update(tried, f"kept {n}"))
+        progress.close(f"tried {sum(verdicts.values())}, kept {len(kept)} of {spec.count}")
+        if not kept:
+            raise UsageError(f"--gen {text}: no puzzle found within the attempts")
+        suites.append((text, [(g.name, g.text) for g in kept]))
+    return suites
+
+
+def _read(path: Path) -> str:
+    """The puzzle text in CodinGame's input format (SDK .json files are converted)."""
+    try:
+        return load_board(path).to_text()
+    except (OSError, BoardError) as error:
+        raise UsageError(f"{path}: {error}") from None
+
+
+# -- measuring --------------------------------------------------------------------------
+
+def _alarm(signum, frame):
+    raise SolveTimeout()
+
+
+def measure(suite: str, name: str, text: str, repeat: int, timeout: float) -> PuzzleRun:
+    """Solve `repeat` times; the median time, the judged answer and the last counters."""
+    import bot
+    from bot.assumption import STAGE_NAMES
+
+    board = parse_board(text)
+    times, links, error, stats = [], None, "", None
+    use_alarm = timeout > 0 and hasattr(signal, "setitimer")
+    old = signal.signal(signal.SIGALRM, _alarm) if use_alarm else None
+    try:
+        for _ in range(repeat):
+            stats = bot.Stats()
+            if use_alarm:
+                signal.setitimer(signal.ITIMER_REAL, timeout)
+            start = time.perf_counter()
+            try:
+                links = bot.solve(text, stats=stats)
+            except SolveTimeout:
+                error = f"over {timeout:g} s"
+            except Exception as exc:  # any crash of the solver is a result, not our failure
+                error = f"{type(exc).__name__}: {exc}"
+            finally:
+                elapsed = time.perf_counter() - start
+                if use_alarm:
+                    signal.setitimer(signal.ITIMER_REAL, 0)
+            times.append(elapsed)
+            if error:
+                break
+    finally:
+        if use_alarm:
+            signal.signal(signal.SIGALRM, old)
+    solved = False
+    if not error:
+        outcome = judge_text(board, solution_text(links))
+        solved = outcome.won
+        if not solved:
+            error = f"wrong answer: {outcome.reason}"
+    counters = {k: getattr(stats, k) for k in COUNTERS}
+    return PuzzleRun(suite, name, len(board.nodes), statistics.median(times), solved, error,
+                     STAGE_NAMES.get(stats.stage, str(stats.stage)), counters)
+
+
+def first_line_seconds(command: list[str], text: str, runs: int) -> float | None:
+    """Median seconds from start to the first stdout line (to exit if it prints none)."""
+    times = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        try:
+            proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                    stderr=subprocess.DEVNULL, cwd=ROOT, text=True)
+        except OSError:
+            return None
+        try:
+            proc.stdin.write(text)
+            proc.stdin.flush()
+            proc.stdout.readline()
+            times.append(time.perf_counter() - start)
+        except BrokenPipeError:
+            times.append(time.perf_counter() - start)
+        finally:
+            proc.kill()
+            proc.wait()
+            for stream in (proc.stdin, proc.stdout):
+                try:
+                    stream.close()
+                except OSError:
+                    pass
+    return statistics.median(times)
+
+
+# -- figures ----------------------------------------------------------------------------
+
+def percentile(values: list[float], q: float) -> float:
+    """Nearest-rank percentile (q in 0..100) of a non-empty list."""
+    ordered = sorted(values)
+    return ordered[max(0, math.ceil(q / 100 * len(ordered)) - 1)]
+
+
+def suite_summary(runs: list[PuzzleRun]) -> dict:
+    """Solved/total, time percentiles, the slowest puzzle, counters and stages of one suite."""
+    times = [r.seconds for r in runs]
+    slowest = max(runs, key=lambda r: r.seconds)
+    stages: dict[str, int] = {}
+    for r in runs:
+        stages[r.stage] = stages.get(r.stage, 0) + 1
+    return {
+        "solved": sum(r.solved for r in runs), "total": len(runs),
+        "median": statistics.median(times), "p90": percentile(times, 90),
+        "p99": percentile(times, 99), "max": slowest.seconds, "slowest": slowest.name,
+        "mean_nodes": statistics.mean(r.nodes for r in runs),
+        "counters_mean": {k: statistics.mean(r.counters[k] for r in runs) for k in COUNTERS},
+        "counters_max": {k: max(r.counters[k] for r in runs) for k in COUNTERS},
+        "stages": stages,
+    }
+
+
+def node_table(runs: list[PuzzleRun]) -> list[tuple[str, int, float, float]]:
+    """(node range, puzzles, median s, max s) per node-count bucket that has puzzles."""
+    rows = []
+    bounds = list(NODE_BUCKETS) + [math.inf]
+    for low, high in zip(bounds, bounds[1:]):
+        times = [r.seconds for r in runs if low <= r.nodes < high]
+        if times:
+            label = f"{low}-{high - 1}" if high != math.inf else f"{low}+"
+            rows.append((label, len(times), statistics.median(times), max(times)))
+    return rows
+
+
+def ms(seconds: float) -> str:
+    return f"{seconds * 1000:.1f}"
+
+
+def print_report(suites: dict[str, dict], runs: list[PuzzleRun], startup: dict | None) -> None:
+    out = sys.stdout
+    for name, s in suites.items():
+        print(f"suite {name}: solved {s['solved']}/{s['total']}  nodes(mean) {s['mean_nodes']:.0f}  "
+              f"median {ms(s['median'])} ms  p90 {ms(s['p90'])} ms  p99 {ms(s['p99'])} ms  "
+              f"max {ms(s['max'])} ms  slowest {s['slowest']}", file=out)
+        mean, top = s["counters_mean"], s["counters_max"]
+        print("  counters (mean/max per puzzle): " + "  ".join(
+            f"{k} {mean[k]:.1f}/{top[k]}" for k in COUNTERS), file=out)
+        print("  deepest stage the solve used: " + "  ".join(f"{k} {v}" for k, v in sorted(s["stages"].items())),
+              file=out)
+    failed = [r for r in runs if not r.solved]
+    for r in failed:
+        print(f"NOT SOLVED {r.key}: {r.error}", file=out)
+    print("time by node count:", file=out)
+    print(f"  {'nodes':>9} {'puzzles':>8} {'median ms':>10} {'max ms':>10}", file=out)
+    for label, count, median, top in node_table(runs):
+        print(f"  {label:>9} {count:>8} {ms(median):>10} {ms(top):>10}", file=out)
+    if startup is not None:
+        bundle, bare = startup["bundle_first_line"], startup["python_pass"]
+        if bundle is None or bare is None:
+            print("start-up: could not start the bundle or python3", file=out)
+        else:
+            print(f"start-up: bundle first line {ms(bundle)} ms  python3 -c pass {ms(bare)} ms  "
+                  f"difference {ms(bundle - bare)} ms  (median of {startup['runs']})", file=out)
+    total = len(runs)
+    print(f"{total - len(failed)}/{total} solved", file=out)
+
+
+def compare(old: dict, suites: dict[str, dict], runs: list[PuzzleRun]) -> None:
+    """Print new/old ratios of time, puzzle by puzzle and per suite."""
+    old_puzzles, old_suites = old.get("puzzles", {}), old.get("suites", {})
+    print("compare (new/old, below 1.0 is faster now):")
+    common = [r for r in runs if r.key in old_puzzles]
+    for r in sorted(common, key=lambda r: r.key):
+        before = old_puzzles[r.key]["seconds"]
+        print(f"  {r.key}: {ms(before)} -> {ms(r.seconds)} ms  x{_ratio(r.seconds, before)}")
+    for name, s in suites.items():
+        if name in old_suites:
+            o = old_suites[name]
+            print(f"  suite {name}: " + "  ".join(
+                f"{k} x{_ratio(s[k], o[k])}" for k in ("median", "p90", "p99", "max"))
+                + f"  solved {o['solved']}/{o['total']} -> {s['solved']}/{s['total']}")
+    missing = len(runs) - len(common)
+    if missing:
+        print(f"  ({missing} puzzle(s) not in the old run)")
+
+
+def _ratio(new: float, old: float) -> str:
+    return f"{new / old:.2f}" if old > 0 else "inf"
+
+
+# -- command ----------------------------------------------------------------------------
+
+def execute(args: argparse.Namespace) -> int:
+    if args.repeat < 1:
+        raise UsageError("--repeat must be at least 1")
+    old = None
+    if args.compare:
+        try:
+            old = json.loads(Path(args.compare).read_text())
+        except (OSError, ValueError) as error:
+            raise UsageError(f"--compare {args.compare}: {error}") from None
+    suites_in = load_suites(args)
+    total = sum(len(puzzles) for _, puzzles in suites_in)
+    progress = Progress("bench", total)
+    runs: list[PuzzleRun] = []
+    for suite, puzzles in suites_in:
+        for name, text in puzzles:
+            progress.update(len(runs), f"{suite}/{name}")
+            runs.append(measure(suite, name, text, args.repeat, args.timeout))
+    progress.close(f"{len(runs)} puzzles timed")
+    suites = {suite: suite_summary([r for r in runs if r.suite == suite]) for suite, _ in suites_in}
+    startup = None
+    if args.startup_runs > 0:
+        startup = {"runs": args.startup_runs,
+                   "bundle_first_line": first_line_seconds(shlex.split(args.bundle), STARTUP_PUZZLE,
+                                                           args.startup_runs),
+                   "python_pass": first_line_seconds(["python3", "-c", "pass"],
+                                                     "", args.startup_runs)}
+    print_report(suites, runs, startup)
+    if old is not None:
+        compare(old, suites, runs)
+    if args.json:
+        data = {"version": JSON_VERSION, "repeat": args.repeat,
+                "puzzles": {r.key: asdict(r) for r in runs}, "suites": suites, "startup": startup}
+        try:
+            Path(args.json).write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
+        except OSError as error:
+            raise UsageError(f"--json {args.json}: {error.strerror}") from None
+    return EXIT_OK if all(r.solved for r in runs) else EXIT_UNSOLVED
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run this command alone: `python -m referee.commands.bench ...`."""
+    parser = argparse.ArgumentParser(prog="python -m referee bench", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    configure(parser)
+    args = parser.parse_args(argv)
+    try:
+        return execute(args)
+    except UsageError as error:
+        print(f"{parser.prog}: error: {error}", file=sys.stderr)
+        return EXIT_USAGE
+
+
+if __name__ == "__main__":
+    sys.exit(main())
