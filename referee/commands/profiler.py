@@ -1,0 +1,216 @@
+"""Profile one solve: where the bot's time goes, by phase, by module and by function.
+
+Solves PUZZLE (a .txt or SDK .json file; default puzzles/public/13_expert.txt) --repeat
+times in-process under cProfile, then prints:
+  - the wall time of one solve without the profiler (median of --repeat);
+  - phases, as cProfile's cumulative time per solve: parse (bot.puzzle.parse), grid set-up
+    (bot.grid.Grid.__init__), intersection rules (bot.intersection.propagate, every
+    call, also those inside the search), the assumption search (bot.assumption's entry
+    points first_solution, solutions, eliminate; the outermost one's time) and the output (formatting the links
+    as the bot's CLI prints them);
+  - own time per module of bot/ (where the time is spent, not passed through);
+  - the --top functions by own time, with calls and cumulative time;
+  - the solver's counters (propagation rounds, assumptions, eliminations, branches,
+    maximum depth, deepest stage).
+Times under the profiler are inflated by its overhead; compare them with each other.
+--what count profiles bot.count_solutions(text, 2) (the uniqueness check `gen --unique`
+runs) instead of bot.solve.
+
+Exit status: 0 solved (or counted), 1 the solver found no solution or a wrong one, 2
+usage error (missing or malformed puzzle).
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import io
+import os
+import pstats
+import statistics
+import sys
+import time
+from pathlib import Path
+
+from referee.board import BoardError, load_board
+from referee.commands import UsageError
+from referee.generate import solution_text
+from referee.rules import judge_text
+
+EXIT_OK, EXIT_UNSOLVED, EXIT_USAGE = 0, 1, 2
+ROOT = Path(__file__).resolve().parents[2]
+DEFAULT_PUZZLE = ROOT / "puzzles" / "public" / "13_expert.txt"
+COUNTERS = ("rounds", "assumptions", "eliminations", "branches", "max_depth")
+
+# (label, module file, function names): the phases, by cProfile's cumulative time.
+PHASES = (
+    ("parse", "puzzle.py", ("parse",)),
+    ("grid set-up", "grid.py", ("__init__",)),
+    ("intersection rules", "intersection.py", ("propagate",)),
+    ("assumption search", "assumption.py", ("first_solution", "solutions", "eliminate")),
+    ("output", "profiler.py", ("format_output",)),
+)
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("puzzle", nargs="?", default=str(DEFAULT_PUZZLE), metavar="PUZZLE",
+                        help="the puzzle file (default: puzzles/public/13_expert.txt)")
+    parser.add_argument("--repeat", type=int, default=5, metavar="K",
+                        help="solves to profile, figures are per solve (default: 5)")
+    parser.add_argument("--top", type=int, default=15, metavar="N",
+                        help="functions to list by own time (default: 15)")
+    parser.add_argument("--what", choices=("solve", "count"), default="solve",
+                        help="profile bot.solve or bot.count_solutions(text, 2) (default: solve)")
+
+
+def format_output(links) -> str:
+    """The bot's output lines, printed as its CLI prints them (one flushed print per link)."""
+    buffer = io.StringIO()
+    for link in links:
+        print(*link, file=buffer, flush=True)
+    return buffer.getvalue()
+
+
+def _bot_dir() -> str:
+    import bot
+    return os.path.dirname(os.path.abspath(bot.__file__))
+
+
+def run_once(text: str, what: str):
+    """One solve (or count) with fresh counters: (result, stats)."""
+    import bot
+
+    stats = bot.Stats()
+    if what == "count":
+        return bot.count_solutions(text, 2, stats=stats), stats
+    links = bot.solve(text, stats=stats)
+    format_output(links)
+    return links, stats
+
+
+def profile(text: str, repeat: int, what: str):
+    """(median wall seconds unprofiled, pstats.Stats over `repeat` profiled runs, result, stats)."""
+    walls = []
+    for _ in range(repeat):
+        start = time.perf_counter()
+        run_once(text, what)
+        walls.append(time.perf_counter() - start)
+    profiler = cProfile.Profile()
+    for _ in range(repeat):
+        profiler.enable()
+        result, stats = run_once(text, what)
+        profiler.disable()
+    return statistics.median(walls), pstats.Stats(profiler), result, stats
+
+
+def phase_rows(table: dict, repeat: int) -> list[tuple[str, float, int]]:
+    """(phase label, cumulative seconds per solve, calls per solve) for each phase."""
+    bot_dir = _bot_dir()
+    rows = []
+    for label, module, names in PHASES:
+        seconds = calls = 0
+        for (filename, _, name), (_, ncalls, _, cumtime, _) in table.items():
+            in_module = os.path.basename(filename) == module and (
+                module == "profiler.py" or os.path.dirname(os.path.abspath(filename)) == bot_dir)
+            if in_module and name in names:
+                # The search's entry points call each other: the outermost one's
+                # cumulative time holds the others', so take the largest, not the sum.
+                seconds = max(seconds, cumtime)
+                calls += ncalls
+        rows.append((label, seconds / repeat, calls // repeat))
+    return rows
+
+
+def module_rows(table: dict, repeat: int) -> list[tuple[str, float]]:
+    """(bot module, own seconds per solve), largest first."""
+    bot_dir = _bot_dir()
+    own: dict[str, float] = {}
+    for (filename, _, _), (_, _, tottime, _, _) in table.items():
+        if os.path.dirname(os.path.abspath(filename)) == bot_dir:
+            name = "bot/" + os.path.basename(filename)
+            own[name] = own.get(name, 0.0) + tottime
+    return sorted(((m, s / repeat) for m, s in own.items()), key=lambda row: -row[1])
+
+
+def top_rows(table: dict, repeat: int, n: int) -> list[tuple[str, float, int, float]]:
+    """(function, own seconds, calls, cumulative seconds) per solve, by own time."""
+    rows = []
+    for (filename, line, name), (_, ncalls, tottime, cumtime, _) in table.items():
+        where = f"{_short(filename)}:{line}({name})" if line else name
+        rows.append((where, tottime / repeat, ncalls // repeat, cumtime / repeat))
+    rows.sort(key=lambda row: -row[1])
+    return rows[:n]
+
+
+def _short(filename: str) -> str:
+    path = Path(filename)
+    try:
+        return str(path.resolve().relative_to(ROOT))
+    except ValueError:
+        return path.name
+
+
+def ms(seconds: float) -> str:
+    return f"{seconds * 1000:.2f}"
+
+
+def execute(args: argparse.Namespace) -> int:
+    if args.repeat < 1 or args.top < 0:
+        raise UsageError("--repeat must be at least 1 and --top not negative")
+    try:
+        board = load_board(args.puzzle)
+    except BoardError as error:
+        raise UsageError(str(error)) from None
+    text = board.to_text()
+    import bot
+
+    try:
+        wall, profiled, result, stats = profile(text, args.repeat, args.what)
+    except (bot.Unsolvable, bot.PuzzleError) as error:
+        print(f"profile: {args.puzzle}: {error}", file=sys.stderr)
+        return EXIT_UNSOLVED
+    table = profiled.stats  # (file, line, function) -> (cc, ncalls, tottime, cumtime, callers)
+    total = profiled.total_tt / args.repeat
+    print(f"puzzle {args.puzzle}: {board.width}x{board.height}, {len(board.nodes)} nodes; "
+          f"{args.what} x{args.repeat}")
+    print(f"wall time per {args.what}: {ms(wall)} ms unprofiled (median), "
+          f"{ms(total)} ms under cProfile")
+    print("phases (cumulative ms per solve; the search includes the rules it calls):")
+    for label, seconds, calls in phase_rows(table, args.repeat):
+        share = 100 * seconds / total if total else 0.0
+        print(f"  {label:<20} {ms(seconds):>10} ms {share:5.1f}%  calls {calls}")
+    print("own time by module (ms per solve):")
+    for module, seconds in module_rows(table, args.repeat):
+        share = 100 * seconds / total if total else 0.0
+        print(f"  {module:<20} {ms(seconds):>10} ms {share:5.1f}%")
+    if args.top:
+        print(f"top {args.top} functions by own time (per solve):")
+        print(f"  {'own ms':>9} {'calls':>8} {'cum ms':>9}  function")
+        for where, own, calls, cum in top_rows(table, args.repeat, args.top):
+            print(f"  {ms(own):>9} {calls:>8} {ms(cum):>9}  {where}")
+    counters = "  ".join(f"{k} {getattr(stats, k)}" for k in COUNTERS)
+    from bot.assumption import STAGE_NAMES
+    print(f"counters: {counters}  stage {STAGE_NAMES.get(stats.stage, stats.stage)}")
+    if args.what == "count":
+        print(f"solutions: {result}{' or more' if result >= 2 else ''}")
+        return EXIT_OK
+    outcome = judge_text(board, solution_text(result))
+    print(f"answer: {outcome.verdict.value}" + ("" if outcome.won else f" ({outcome.reason})"))
+    return EXIT_OK if outcome.won else EXIT_UNSOLVED
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run this command alone: `python -m referee.commands.profiler ...`."""
+    parser = argparse.ArgumentParser(prog="python -m referee profile", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    configure(parser)
+    args = parser.parse_args(argv)
+    try:
+        return execute(args)
+    except UsageError as error:
+        print(f"{parser.prog}: error: {error}", file=sys.stderr)
+        return EXIT_USAGE
+
+
+if __name__ == "__main__":
+    sys.exit(main())
