@@ -59,3 +59,113 @@ def test_the_bot_solves_generated_puzzles(index):
     links = bot.solve(text)
     outcome = judge_text(parse_board(text), solution_text(links))
     assert outcome.verdict is Verdict.WIN, outcome.reason
+
+
+# -- selection and sets ---------------------------------------------------------------
+
+import subprocess
+import sys
+from pathlib import Path
+
+from referee.generate import (OverBudget, SetSpec, classify, generate_set, is_unique,
+                              parse_spec, select)
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_classify_matches_the_solver_stages():
+    from bot.assumption import ELIMINATION, RULES
+
+    spec = SetSpec(width=12, height=12, count=12, seed=2, join=1.0, double=0.1, unique=True)
+    kept, _ = generate_set(spec)
+    seen = set()
+    for puzzle in kept:
+        level = classify(puzzle.text)
+        seen.add(level)
+        rules_ok = _solves(puzzle.text, RULES)
+        assert rules_ok == (level == "easy")
+        if level != "easy":
+            assert _solves(puzzle.text, ELIMINATION) == (level == "medium")
+    assert {"easy", "medium"} <= seen
+
+
+def _solves(text, stage):
+    try:
+        bot.solve(text, stage=stage)
+        return True
+    except bot.Unsolvable:
+        return False
+
+
+def test_a_two_solution_square_is_hard_and_not_unique():
+    square = "3\n3\n3.3\n...\n3.3\n"   # a ring of four 3s: either opposite pair doubled
+    assert bot.count_solutions(square, 2) == 2
+    assert not is_unique(square)
+    assert classify(square) == "hard"
+
+
+def test_budget_is_counted_in_rounds():
+    text, _ = generate(30, 30, puzzle_rng(1, 0), density=0.15)
+    with pytest.raises(OverBudget):
+        is_unique(text, work=1)
+
+
+@pytest.mark.parametrize("difficulty", ["easy", "medium"])
+def test_unique_sets_are_unique_of_their_difficulty_and_solved_by_their_links(difficulty):
+    spec = parse_spec(f"14x14:{difficulty}:unique:count=3:seed=4")
+    kept, verdicts = generate_set(spec)
+    assert len(kept) == 3 and verdicts[difficulty] == 3
+    for puzzle in kept:
+        assert bot.count_solutions(puzzle.text, 2) == 1
+        assert classify(puzzle.text) == difficulty == puzzle.difficulty
+        outcome = judge_text(parse_board(puzzle.text), solution_text(puzzle.links))
+        assert outcome.verdict is Verdict.WIN, outcome.reason
+
+
+def test_select_reports_why_it_rejects():
+    verdicts = {select(8, 8, puzzle_rng(5, i), difficulty="hard")[2] for i in range(30)}
+    assert verdicts <= {"easy", "medium", "hard", "budget"}
+    assert "easy" in verdicts
+
+
+def test_spec_syntax():
+    spec = parse_spec("30x20:hard:unique:count=50:seed=1:density=0.1")
+    assert (spec.width, spec.height, spec.difficulty, spec.unique, spec.count, spec.seed,
+            spec.density) == (30, 20, "hard", True, 50, 1, 0.1)
+    assert spec.name == "30x20_hard_unique_s1"
+    for bad in ("30x31", "30", "10x10:tough", "10x10:count=x", "10x10:density=2"):
+        with pytest.raises(ValueError):
+            parse_spec(bad)
+
+
+def _gen(out, *extra):
+    return subprocess.run([sys.executable, "-m", "referee.commands.gen", "--size", "10x10",
+                           "--count", "3", "--seed", "9", "--out", str(out), *extra],
+                          cwd=ROOT, capture_output=True, text=True, timeout=60)
+
+
+def test_gen_cli_writes_identical_files_for_identical_arguments(tmp_path):
+    first, second = _gen(tmp_path / "a", "--unique"), _gen(tmp_path / "b", "--unique")
+    assert first.returncode == second.returncode == 0, first.stderr
+    names = sorted(p.name for p in (tmp_path / "a").iterdir())
+    assert names == sorted(p.name for p in (tmp_path / "b").iterdir())
+    assert len([n for n in names if n.endswith(".txt")]) == 3
+    assert len([n for n in names if n.endswith(".solution")]) == 3
+    for name in names:
+        assert (tmp_path / "a" / name).read_bytes() == (tmp_path / "b" / name).read_bytes()
+    assert "tried" in first.stderr and "kept 3 of 3" in first.stderr
+    assert first.stdout.count(".txt") == 3
+    for puzzle in (tmp_path / "a").glob("*.txt"):
+        board = parse_board(puzzle.read_text())
+        outcome = judge_text(board, puzzle.with_suffix(".solution").read_text())
+        assert outcome.verdict is Verdict.WIN, outcome.reason
+        assert bot.count_solutions(puzzle.read_text(), 2) == 1
+
+
+def test_gen_cli_exit_codes(tmp_path):
+    out_of_budget = _gen(tmp_path / "c", "--size", "3x3", "--difficulty", "medium",
+                         "--attempts", "5")
+    assert out_of_budget.returncode == 1
+    assert "only" in out_of_budget.stderr and "attempts" in out_of_budget.stderr
+    usage = _gen(tmp_path / "d", "--size", "31x2")
+    assert usage.returncode == 2 and "31x2" in usage.stderr
