@@ -1,0 +1,44 @@
+"""The profile command end to end: phases, modules, top functions and counters are printed."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PUBLIC = ROOT / "puzzles" / "public"
+
+
+def profile(*args):
+    return subprocess.run([sys.executable, "-m", "referee.commands.profiler", *args], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_profile_expert_prints_every_section():
+    result = profile(str(PUBLIC / "13_expert.txt"), "--repeat", "2", "--top", "5")
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert "23x23, 87 nodes" in out
+    for phase in ("parse", "grid set-up", "intersection rules", "assumption search", "output"):
+        assert f"  {phase} " in out
+    assert "bot/puzzle.py" in out and "bot/intersection.py" in out
+    assert "top 5 functions by own time" in out
+    assert "counters: rounds" in out and "max_depth" in out
+    assert "answer: win" in out
+
+
+def test_profile_count_solutions():
+    result = profile(str(PUBLIC / "09_multiple_solutions_1.txt"), "--what", "count",
+                     "--repeat", "1")
+    assert result.returncode == 0, result.stderr
+    assert "solutions: 2 or more" in result.stdout
+
+
+def test_profile_exit_codes(tmp_path):
+    impossible = tmp_path / "impossible.txt"
+    impossible.write_text("3\n1\n1.2\n")
+    assert profile(str(impossible), "--repeat", "1").returncode == 1
+    malformed = tmp_path / "bad.txt"
+    malformed.write_text("3\n1\n1x2\n")
+    bad = profile(str(malformed))
+    assert bad.returncode == 2 and "bad.txt" in bad.stderr
+    assert profile(str(tmp_path / "missing.txt")).returncode == 2
