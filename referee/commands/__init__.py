@@ -7,6 +7,9 @@ module and register it with one line in COMMANDS.
 
 COMMANDS = {
     "run": "referee.commands.run",
+    "gen": "referee.commands.gen",
+    "bench": "referee.commands.bench",
+    "profile": "referee.commands.profiler",
 }
 
 
