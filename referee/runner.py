@@ -49,8 +49,9 @@ class BotProcess:
     """A running bot; implements the match's Transport."""
 
     def __init__(self, argv: Sequence[str], cwd: str | None = None,
-                 memory_limit_bytes: int | None = MEMORY_LIMIT_BYTES):
-        self._tmpdir = tempfile.mkdtemp(prefix="referee-bot-")
+                 memory_limit_bytes: int | None = MEMORY_LIMIT_BYTES,
+                 tmp_parent: str | None = None):
+        self._tmpdir = tempfile.mkdtemp(prefix="referee-bot-", dir=tmp_parent)
         with starting_bot():
             self.proc = self._start(argv, cwd)
             track(self.pid, alive=True)
@@ -235,7 +236,12 @@ def _limit_memory(pid: int, size: int) -> None:
 
 def run_match(board: Board, argv: Sequence[str], limits: Limits = Limits(), name: str = "",
               path: str = "", cwd: str | None = None,
-              memory_limit_bytes: int | None = MEMORY_LIMIT_BYTES) -> MatchResult:
-    """Start the bot, play one match, and leave nothing running."""
-    bot = BotProcess(argv, cwd=cwd, memory_limit_bytes=memory_limit_bytes)
+              memory_limit_bytes: int | None = MEMORY_LIMIT_BYTES,
+              tmp_parent: str | None = None) -> MatchResult:
+    """Start the bot, play one match, and leave nothing running.
+
+    The bot's TMPDIR is a fresh directory in `tmp_parent` (default: the system's).
+    """
+    bot = BotProcess(argv, cwd=cwd, memory_limit_bytes=memory_limit_bytes,
+                     tmp_parent=tmp_parent)
     return play_match(board, bot, limits, name=name, path=path)

@@ -1,6 +1,7 @@
 """`python -m referee run` end to end, as a subprocess, on fake bots."""
 
 import json
+import os
 import shlex
 import subprocess
 import sys
@@ -8,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.fakebots.procs import alive, wait_until_none_running
+from tests.fakebots.procs import SESSION_TMP, alive, wait_until_none_running
 
 ROOT = Path(__file__).parent.parent
 FAKEBOTS = "tests/fakebots"
@@ -19,7 +20,9 @@ FIRST_FOUR = [f"puzzles/public/{n}.txt" for n in
 
 
 def referee(*args, cwd=ROOT):
+    """Run the CLI; its bots' TMPDIRs go in this session's directory (see procs)."""
     return subprocess.run([sys.executable, "-m", "referee", *args], cwd=cwd,
+                          env=dict(os.environ, TMPDIR=SESSION_TMP),
                           capture_output=True, text=True, timeout=60)
 
 

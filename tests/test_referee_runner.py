@@ -13,8 +13,9 @@ from referee.board import load_board, parse_board
 from referee.limits import MEMORY_LIMIT_BYTES, STDERR_TAIL_BYTES, Limits
 from referee.rules import Verdict
 from referee.proctree import descendants
-from referee.runner import BotProcess, BotStartError, run_match
-from tests.fakebots.procs import alive, wait_until_none_running
+from referee import runner
+from referee.runner import BotProcess, BotStartError
+from tests.fakebots.procs import SESSION_TMP, alive, wait_until_none_running
 
 FAKEBOTS = Path(__file__).parent / "fakebots"
 PUBLIC = Path(__file__).parent.parent / "puzzles" / "public"
@@ -24,6 +25,11 @@ EASY = Limits(first_line_s=5.0, turn_s=1.0, grace_s=0.05)
 QUICK = Limits(first_line_s=0.5, turn_s=0.1, grace_s=0.05)     # for bots that never answer
 PATIENT = Limits(first_line_s=5.0, turn_s=0.1, grace_s=0.05)   # answer once, then hang
 
+
+
+def run_match(*args, **kwargs):
+    """The runner's run_match, the bot's TMPDIR in this session's directory (see procs)."""
+    return runner.run_match(*args, tmp_parent=SESSION_TMP, **kwargs)
 
 
 def bot(script, *args):
@@ -141,7 +147,8 @@ def test_bot_gets_a_clean_environment_own_session_and_a_removed_tmpdir(monkeypat
     assert "PYTHONUNBUFFERED" not in probe["env"] and "REFEREE_TEST_SECRET" not in probe["env"]
     assert probe["env"]["PATH"] == os.environ["PATH"]
     assert probe["cwd"] == os.getcwd()
-    assert probe["tmp"] == probe["env"]["TMPDIR"] and "referee-bot-" in probe["tmp"]
+    assert probe["tmp"] == probe["env"]["TMPDIR"]
+    assert Path(probe["tmp"]).parent == Path(SESSION_TMP) and "referee-bot-" in probe["tmp"]
     assert probe["pgid"] == probe["sid"] == probe["pid"] != os.getpgid(0)
     assert not Path(probe["tmp"]).exists()
     assert probe["rlimit_as"] == [MEMORY_LIMIT_BYTES, MEMORY_LIMIT_BYTES]
@@ -186,7 +193,7 @@ def test_missing_program_cannot_start():
 
 
 def test_close_is_idempotent_and_reaps():
-    process = BotProcess(bot("silent.py"))
+    process = BotProcess(bot("silent.py"), tmp_parent=SESSION_TMP)
     first = process.close()
     assert process.close() is first
     assert first.exit_status == -9 and not alive(process.pid)

@@ -1,25 +1,43 @@
-"""Find fake-bot processes still running: the referee must leave none behind."""
+"""Find fake-bot processes still running: the referee must leave none behind.
 
-import os
+Bots started by this test process get their TMPDIR inside SESSION_TMP (the runner's
+`tmp_parent`, or TMPDIR for a `python -m referee` subprocess); their children inherit
+it. A process is counted by that environment, so a test run going on at the same
+time on the machine is never mistaken for a leak of this one.
+"""
+
+import atexit
+import shutil
+import tempfile
 import time
 from pathlib import Path
 
-MARK = "fakebots"
+SESSION_TMP = tempfile.mkdtemp(prefix="referee-tests-")
+atexit.register(shutil.rmtree, SESSION_TMP, ignore_errors=True)
+
+
+def _state(proc: Path) -> str:
+    return (proc / "stat").read_text().rpartition(")")[2].split()[0]
+
+
+def _tmpdir(proc: Path) -> str:
+    for item in (proc / "environ").read_bytes().split(b"\0"):
+        if item.startswith(b"TMPDIR="):
+            return item[len(b"TMPDIR="):].decode(errors="replace")
+    return ""
 
 
 def running_fakebots() -> list[str]:
-    """'pid: cmdline' of live (not zombie) processes whose command line names a fake bot."""
+    """'pid: cmdline' of live (not zombie) processes started as bots by this test session."""
     found = []
     for proc in Path("/proc").glob("[0-9]*"):
-        if int(proc.name) in (os.getpid(), os.getppid()):
-            continue
         try:
-            state = (proc / "stat").read_text().rpartition(")")[2].split()[0]
+            if _state(proc) == "Z" or not _tmpdir(proc).startswith(SESSION_TMP + "/"):
+                continue
             cmdline = (proc / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
         except OSError:
             continue
-        if state != "Z" and MARK in cmdline and "-m referee" not in cmdline and "pytest" not in cmdline:
-            found.append(f"{proc.name}: {cmdline}")
+        found.append(f"{proc.name}: {cmdline}")
     return found
 
 
@@ -34,6 +52,6 @@ def wait_until_none_running(timeout_s: float = 3.0) -> list[str]:
 def alive(pid: int) -> bool:
     """True if the process exists and is not a zombie."""
     try:
-        return Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0] != "Z"
+        return _state(Path(f"/proc/{pid}")) != "Z"
     except OSError:
         return False
