@@ -56,13 +56,31 @@ def percentile(values: Sequence[float], p: float) -> float:
     return ordered[max(0, math.ceil(p / 100 * len(ordered)) - 1)]
 
 
+def latency_samples(results: Sequence[MatchResult]) -> dict[str, list[tuple[float, str, int]]]:
+    """(seconds, puzzle, line) of every first line and of every later line."""
+    return {
+        "first line": [(r.first_line_s, r.name, 1) for r in results if r.first_line_s is not None],
+        "per turn": [(s, r.name, i + 2) for r in results for i, s in enumerate(r.turn_latencies_s)],
+    }
+
+
+def latency_stats(results: Sequence[MatchResult]) -> dict[str, dict | None]:
+    """The percentiles, max and slowest puzzle as JSON-ready data (ms)."""
+    stats: dict[str, dict | None] = {}
+    for title, samples in latency_samples(results).items():
+        values = [s for s, _, _ in samples]
+        worst = max(samples, default=None)
+        stats[title.replace(" ", "_")] = None if worst is None else {
+            **{f"p{p}": round(percentile(values, p) * 1000, 3) for p in PERCENTILES},
+            "max": round(worst[0] * 1000, 3), "slowest_puzzle": worst[1], "slowest_line": worst[2]}
+    return stats
+
+
 def latency_summary(results: Sequence[MatchResult]) -> str:
     """p50/p90/p99/max of first-line and per-turn latencies, with the slowest puzzle named."""
     head = ["latency ms", *(f"p{p}" for p in PERCENTILES), "max", "slowest"]
     rows = [head]
-    first = [(r.first_line_s, r.name, 1) for r in results if r.first_line_s is not None]
-    turns = [(s, r.name, i + 2) for r in results for i, s in enumerate(r.turn_latencies_s)]
-    for title, samples in (("first line", first), ("per turn", turns)):
+    for title, samples in latency_samples(results).items():
         if not samples:
             rows.append([title, *["-"] * (len(PERCENTILES) + 1), "-"])
             continue

@@ -47,6 +47,8 @@ def test_all_won_exits_0_with_table_and_json(tmp_path):
     assert "[4/4] 04_basic: win" in run.stderr   # progress, plain: stderr is not a terminal
     data = json.loads(out.read_text())
     assert (data["passed"], data["failed"], data["bot"]) == (4, 0, WINNER)
+    assert set(data["latency_ms"]["first_line"]) == {"p50", "p90", "p99", "max",
+                                                     "slowest_puzzle", "slowest_line"}
     match = data["matches"][0]
     assert match["puzzle"] == "01_simplest" and match["verdict"] == "win"
     assert match["lines"] == ["0 0 2 0 1", "2 0 2 2 1"]

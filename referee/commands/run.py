@@ -27,8 +27,8 @@ from pathlib import Path
 
 from referee.board import Board, BoardError, load_board
 from referee.commands import UsageError
-from referee.limits import FIRST_LINE_LIMIT_S, TURN_LIMIT_S, Limits
-from referee.report import latency_summary, loss_details, summary_line, table
+from referee.limits import FIRST_LINE_LIMIT_S, KILL_GRACE_S, TURN_LIMIT_S, Limits
+from referee.report import latency_stats, latency_summary, loss_details, summary_line, table
 from referee.result import MatchResult
 from referee.proctree import adopt_orphans
 from referee.runner import BotStartError, run_match
@@ -157,9 +157,11 @@ def write_json(args: argparse.Namespace, results: list[MatchResult], replays: li
     matches = [dict(r.to_json(), replay=c) for r, c in zip(results, replays)]
     data = {
         "bot": args.bot,
-        "limits": {"first_line_ms": args.first_line_ms, "turn_ms": args.turn_ms},
+        "limits": {"first_line_ms": args.first_line_ms, "turn_ms": args.turn_ms,
+                   "kill_grace_ms": KILL_GRACE_S * 1000},
         "passed": sum(r.won for r in results),
         "failed": sum(not r.won for r in results),
+        "latency_ms": latency_stats(results),
         "matches": matches,
     }
     try:
