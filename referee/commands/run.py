@@ -33,7 +33,9 @@ from referee.result import MatchResult
 from referee.proctree import adopt_orphans
 from referee.runner import BotStartError, run_match
 
-DEFAULT_BOT = "python3 dist/bot.py"
+# The bundle, run by the Python that runs the referee: a `python3` found on PATH can be a
+# wrapper script (pyenv's shim took 0.2 s a start here) whose delay CodinGame never has.
+DEFAULT_BOT = shlex.join([sys.executable, "dist/bot.py"])
 DEFAULT_PUZZLES = Path(__file__).resolve().parents[2] / "puzzles" / "public"
 PUZZLE_SUFFIXES = (".txt", ".json")
 
@@ -42,7 +44,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("puzzles", nargs="*", metavar="PUZZLE_OR_DIR",
                         help="puzzle files or directories (default: the public tests)")
     parser.add_argument("--bot", default=DEFAULT_BOT, metavar="CMD",
-                        help=f"the command that starts the bot (default: {DEFAULT_BOT})")
+                        help="the command that starts the bot (default: dist/bot.py run by the "
+                             "Python that runs the referee)")
     parser.add_argument("--first-line-ms", type=_positive, default=FIRST_LINE_LIMIT_S * 1000,
                         metavar="MS", help="limit for the first line, from the input "
                         "(default: %(default)g)")
