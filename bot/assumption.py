@@ -132,15 +132,28 @@ def choose_node(grid):
     Squared, the learned weight wins over the option count sooner (measured on dense 30x30
     boards: fewer slow outliers than the plain ratio).
     """
+    lo, hi, got, cap = grid.lo, grid.hi, grid.got, grid.cap
+    value, node_edges, conflicts = grid.puzzle.value, grid.puzzle.node_edges, grid.conflicts
     best, best_key = None, None
-    conflicts = grid.conflicts
-    for i in range(len(grid.puzzle)):
-        if grid.got[i] != grid.cap[i]:
-            edges, choices = options(grid, i)
-            key = len(choices) / conflicts[i] ** 2
-            if best_key is None or key < best_key:
-                best, best_key = (edges, choices), key
-    return best
+    for i in range(len(value)):
+        if got[i] == cap[i]:
+            continue
+        # Count the options from a packed key rather than building them: this loop runs
+        # over every node at every branch (profiled: a quarter of a dense solve).
+        key = value[i] - got[i]
+        for e, _ in node_edges[i]:
+            if lo[e] != hi[e]:
+                key = key * 16 + lo[e] * 4 + hi[e]
+        count = _COUNTS.get(key)
+        if count is None:
+            count = _COUNTS[key] = len(options(grid, i)[1])
+        score = count / conflicts[i] ** 2
+        if best_key is None or score < best_key:
+            best, best_key = i, score
+    return options(grid, best)
+
+
+_COUNTS = {}
 
 
 class _OutOfBranches(Exception):

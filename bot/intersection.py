@@ -90,19 +90,23 @@ def isolate(grid):
         return False
     lo, hi = grid.lo, grid.hi
     changed = False
-    for e, (a, b) in enumerate(p.ends):
-        low, high = lo[e], hi[e]
-        if low == high:
+    # Links come at most two to an edge, so only a group needing 4 or fewer can be closed.
+    for i, group in enumerate(label):
+        if need[group] > 4:
             continue
-        ga, gb = label[a], label[b]
-        if ga == gb:
-            total, joined = need[ga], size[ga]
-        else:
-            total, joined = need[ga] + need[gb], size[ga] + size[gb]
-        if joined == whole or total > 2 * (high - low):
-            continue
-        if total % 2 == 0 and total > 0:
-            changed |= grid.lower_hi(e, low + total // 2 - 1)
+        for e, j in p.node_edges[i]:
+            low, high = lo[e], hi[e]
+            if low == high:
+                continue
+            other = label[j]
+            if other == group:
+                total, joined = need[group], size[group]
+            else:
+                total, joined = need[group] + need[other], size[group] + size[other]
+            if joined == whole or total > 2 * (high - low):
+                continue
+            if total % 2 == 0 and total > 0:
+                changed |= grid.lower_hi(e, low + total // 2 - 1)
     return changed
 
 
