@@ -3,6 +3,9 @@
 Cell (x, y) is drawn at column 2x, row 2y, so a link between neighbours has a
 character of its own: nodes as digits, empty cells '.', single links '-' and '|',
 double links '=' and '"', and the offending link as '*'.
+
+`render` is the same drawing with ANSI colour for a terminal: nodes that still lack
+links in yellow, full nodes in green, links in cyan, the offending link in red.
 """
 
 from __future__ import annotations
@@ -18,20 +21,58 @@ _GLYPHS = {(True, 1): "-", (True, 2): "=", (False, 1): "|", (False, 2): '"'}
 _RULE_LOSSES = {Verdict.NOT_A_LINK, Verdict.CROSSING, Verdict.THIRD_LINK, Verdict.OVER_CAPACITY}
 
 
+# ANSI styles by what a character shows (render with colour=True).
+_ANSI = {"short": "\033[1;33m", "full": "\033[32m", "link": "\033[36m", "mark": "\033[1;31m"}
+_RESET = "\033[0m"
+
+
 def draw(board: Board, links: dict[tuple[Cell, Cell], int], mark: Link | None = None) -> str:
     """The board with `links` {(a, b): count} drawn, and `mark` drawn over them."""
+    return render(board, links, mark)
+
+
+def render(board: Board, links: dict[tuple[Cell, Cell], int], mark: Link | None = None,
+           colour: bool = False) -> str:
+    """`draw`, with ANSI colour when `colour`: short nodes, full nodes, links, the mark."""
     canvas = [[" "] * (2 * board.width - 1) for _ in range(2 * board.height - 1)]
+    styles: dict[tuple[int, int], str] = {}
+    held = degrees(board, links)
     for y in range(board.height):
         for x in range(board.width):
-            canvas[2 * y][2 * x] = str(board.nodes.get((x, y), "."))
+            value = board.nodes.get((x, y))
+            canvas[2 * y][2 * x] = "." if value is None else str(value)
+            if value is not None:
+                styles[(2 * y, 2 * x)] = "full" if held[(x, y)] >= value else "short"
     for (a, b), count in links.items():
-        _stroke(canvas, a, b, _GLYPHS[(a[1] == b[1], count)])
+        _stroke(canvas, styles, a, b, _GLYPHS[(a[1] == b[1], count)], "link")
     if mark is not None and (mark.a[0] == mark.b[0] or mark.a[1] == mark.b[1]):
-        _stroke(canvas, mark.a, mark.b, MARK)
-    return "\n".join("".join(row).rstrip() for row in canvas)
+        _stroke(canvas, styles, mark.a, mark.b, MARK, "mark")
+    if not colour:
+        return "\n".join("".join(row).rstrip() for row in canvas)
+    return "\n".join("".join(_ANSI[styles[(r, c)]] + ch + _RESET if (r, c) in styles else ch
+                              for c, ch in enumerate(row)).rstrip()
+                     for r, row in enumerate(canvas))
 
 
-def _stroke(canvas: list[list[str]], a: Cell, b: Cell, glyph: str) -> None:
+def degrees(board: Board, links: dict[tuple[Cell, Cell], int]) -> dict[Cell, int]:
+    """How many links each node holds."""
+    held = {cell: 0 for cell in board.nodes}
+    for (a, b), count in links.items():
+        held[a] += count
+        held[b] += count
+    return held
+
+
+def short_nodes(board: Board, links: dict[tuple[Cell, Cell], int]) -> list[tuple[Cell, int, int]]:
+    """(cell, links held, value) of every node that still lacks links, in reading order."""
+    held = degrees(board, links)
+    return [(cell, held[cell], value)
+            for cell, value in sorted(board.nodes.items(), key=lambda item: item[0][::-1])
+            if held[cell] < value]
+
+
+def _stroke(canvas: list[list[str]], styles: dict[tuple[int, int], str], a: Cell, b: Cell,
+            glyph: str, style: str) -> None:
     """Draw a straight link between two cells, leaving nodes as they are."""
     (x1, y1), (x2, y2) = sorted([a, b])
     if y1 == y2:
@@ -41,6 +82,7 @@ def _stroke(canvas: list[list[str]], a: Cell, b: Cell, glyph: str) -> None:
     for row, col in points:
         if not canvas[row][col].isdigit():
             canvas[row][col] = glyph
+            styles[(row, col)] = style
 
 
 def draw_result(result: MatchResult) -> str:

@@ -10,6 +10,7 @@ COMMANDS = {
     "gen": "referee.commands.gen",
     "bench": "referee.commands.bench",
     "profile": "referee.commands.profiler",
+    "show": "referee.commands.show",
 }
 
 

@@ -10,6 +10,11 @@ slowest puzzle, and for each lost match the reason, the offending line, the
 board with the links placed so far, and the command that replays just that
 match. Progress goes to stderr. The last line is `N passed, N failed`.
 
+--html FILE writes one self-contained page (no network, no external asset) with the
+table and every match replayable: the board as SVG, a turn slider and step buttons,
+the losing link in red with the verdict and reason, each line's latency against its
+limit. Open it in any browser.
+
 Exit status: 0 when every match is won, 1 when any is lost, 2 on a usage error
 (missing bot, unreadable or malformed puzzle).
 """
@@ -57,6 +62,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         "compete for the CPU and distort timings")
     parser.add_argument("--json", metavar="FILE", help="also write every result, with all "
                         "output lines and latencies, as JSON to FILE")
+    parser.add_argument("--html", metavar="FILE", help="also write a self-contained HTML "
+                        "report to FILE: every match replayable in a browser")
     parser.add_argument("--quiet", action="store_true",
                         help="no progress, table or latency summary: only losses and the last line")
 
@@ -68,6 +75,8 @@ def execute(args: argparse.Namespace) -> int:
         raise UsageError(f"--jobs must be at least 1, got {args.jobs}")
     if args.json and not Path(args.json).resolve().parent.is_dir():
         raise UsageError(f"cannot write --json {args.json}: no such directory")
+    if args.html and not Path(args.html).resolve().parent.is_dir():
+        raise UsageError(f"cannot write --html {args.html}: no such directory")
     limits = Limits(first_line_s=args.first_line_ms / 1000, turn_s=args.turn_ms / 1000)
     adopt_orphans()  # this process runs only bots: catch children that escape and outlive them
     progress = Progress(len(puzzles), enabled=not args.quiet)
@@ -77,6 +86,8 @@ def execute(args: argparse.Namespace) -> int:
     print_report(results, replays, quiet=args.quiet)
     if args.json:
         write_json(args, results, replays)
+    if args.html:
+        write_html(args, results, replays, limits)
     return 0 if all(r.won for r in results) else 1
 
 
@@ -171,6 +182,17 @@ def write_json(args: argparse.Namespace, results: list[MatchResult], replays: li
         Path(args.json).write_text(json.dumps(data, indent=1) + "\n")
     except OSError as error:
         raise UsageError(f"cannot write --json {args.json}: {error.strerror or error}") from None
+
+
+def write_html(args: argparse.Namespace, results: list[MatchResult], replays: list[str],
+               limits: Limits) -> None:
+    from referee.viewer import build_html
+    page = build_html(results, replays, limits, bot=args.bot,
+                      title=f"referee run: {summary_line(results)}")
+    try:
+        Path(args.html).write_text(page, encoding="utf-8")
+    except OSError as error:
+        raise UsageError(f"cannot write --html {args.html}: {error.strerror or error}") from None
 
 
 class Progress:

@@ -1,0 +1,125 @@
+"""Draw a puzzle in the terminal, with a bot's links replayed through the rules.
+
+  python -m referee show PUZZLE                      the board alone
+  python -m referee show PUZZLE --links out.txt      the board after a bot's output
+  python3 dist/bot.py < p.txt | python -m referee show p.txt --links -
+
+PUZZLE is a .txt puzzle or a CodinGame SDK .json test file. --links FILE is a bot's
+output (lines `x1 y1 x2 y2 n`, '-' for stdin); its lines are judged one by one by the
+referee's rules, as `run` judges them. When a line loses, the board is shown with the
+links placed before it, the losing link drawn as '*', and the verdict, reason and line.
+When the output ends before a win, the verdict is `incomplete`. --upto N stops after
+line N, to look at a match part way.
+
+Drawing: nodes are their digits, '.' an empty cell; '-' and '|' a single link, '=' and
+'"' a double link. Below the board, the nodes that still lack links (`(x,y) held/value`).
+On a terminal, short nodes are yellow, full nodes green, links cyan and the losing link
+red; --colour always/never overrides (NO_COLOR in the environment means never).
+
+Exit status: 0 the board is shown and the links (if any) win or are not yet decided
+(--upto); 1 the links lose; 2 usage error (unreadable or malformed puzzle or links file).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+from referee.board import Board, BoardError, load_board
+from referee.commands import UsageError
+from referee.drawing import MARK, render, short_nodes
+from referee.rules import Judge, Outcome, output_lines
+
+SHORT_NODES_LISTED = 12   # the list of short nodes below the board is cut after this many
+EXIT_SHOWN, EXIT_LOST = 0, 1
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("puzzle", metavar="PUZZLE", help="a .txt puzzle or an SDK .json test")
+    parser.add_argument("--links", metavar="FILE", default=None,
+                        help="a bot's output to replay, '-' for stdin (default: none, the "
+                             "board alone)")
+    parser.add_argument("--upto", type=int, default=None, metavar="N",
+                        help="replay only the first N lines (default: all)")
+    parser.add_argument("--colour", "--color", choices=("auto", "always", "never"),
+                        default="auto", help="ANSI colour (default: auto, when stdout is a "
+                        "terminal and NO_COLOR is unset)")
+
+
+def execute(args: argparse.Namespace) -> int:
+    try:
+        board = load_board(args.puzzle)
+    except BoardError as error:
+        raise UsageError(str(error)) from None
+    if args.upto is not None and args.upto < 0:
+        raise UsageError(f"--upto must be 0 or more, got {args.upto}")
+    lines = None if args.links is None else read_links(args.links)
+    colour = use_colour(args.colour, sys.stdout)
+    text, outcome = show(board, Path(args.puzzle).stem, lines, args.upto, colour)
+    try:
+        print(text, flush=True)
+    except BrokenPipeError:   # `| head`: the reader has gone, which is not an error here
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    return EXIT_LOST if outcome is not None and not outcome.won else EXIT_SHOWN
+
+
+def read_links(name: str) -> list[str]:
+    """The output lines of FILE, or of stdin for '-'."""
+    try:
+        text = sys.stdin.read() if name == "-" else Path(name).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as error:
+        raise UsageError(f"cannot read --links {name}: {error}") from None
+    return output_lines(text) if text else []
+
+
+def use_colour(choice: str, stream) -> bool:
+    if choice != "auto":
+        return choice == "always"
+    return stream.isatty() and not os.environ.get("NO_COLOR")
+
+
+def show(board: Board, name: str, lines: list[str] | None, upto: int | None = None,
+         colour: bool = False) -> tuple[str, Outcome | None]:
+    """The drawing and the text under it, and the outcome (None: board alone or undecided)."""
+    judge = Judge(board)
+    outcome = None
+    fed = lines if lines is None or upto is None else lines[:upto]
+    for line in fed or []:
+        outcome = judge.feed(line)
+        if outcome is not None:
+            break
+    if lines is not None and outcome is None and (upto is None or upto >= len(lines)):
+        outcome = judge.finish()
+    mark = judge.offending if outcome is not None and not outcome.won else None
+    head = f"{name}: {board.width}x{board.height}, {len(board.nodes)} nodes"
+    if lines is not None:
+        head += f", {len(lines)} output line(s)"
+    parts = [head, render(board, judge.links, mark, colour)]
+    short = short_nodes(board, judge.links)
+    if short:
+        listed = ", ".join(f"({x},{y}) {held}/{value}" for (x, y), held, value
+                           in short[:SHORT_NODES_LISTED])
+        more = f" and {len(short) - SHORT_NODES_LISTED} more" if len(short) > SHORT_NODES_LISTED else ""
+        parts.append(f"short of links ({len(short)}): {listed}{more}")
+    if mark is not None and (mark.a[0] == mark.b[0] or mark.a[1] == mark.b[1]):
+        held = judge.links.get((mark.a, mark.b), 0)
+        under = f", drawn over the {held} link(s) it already has" if held else ""
+        parts.append(f"{MARK} marks the losing link ({mark.a[0]},{mark.a[1]})-"
+                     f"({mark.b[0]},{mark.b[1]}) x{mark.amount}{under}")
+    parts.extend(verdict_lines(outcome, judge.turn, lines is not None))
+    return "\n".join(parts), outcome
+
+
+def verdict_lines(outcome: Outcome | None, fed: int, replayed: bool) -> list[str]:
+    """'WIN at line 12: ...', 'LOST: crossing at line 7: ...' and the line, or progress."""
+    if outcome is None:
+        return [f"after line {fed}: not decided yet"] if replayed else []
+    if outcome.won:
+        return [f"WIN at line {outcome.turn}: {outcome.reason}"]
+    where = f"at line {outcome.turn}" if outcome.line is not None else f"awaiting line {outcome.turn}"
+    text = [f"LOST: {outcome.verdict.value} {where}: {outcome.reason}"]
+    if outcome.line is not None:
+        text.append(f"  line {outcome.turn}: {outcome.line!r}")
+    return text
