@@ -171,6 +171,14 @@ def test_stepping_through_the_replay_draws_the_links_placed_so_far(browser, repo
     browser.find_element("tag name", "body").send_keys("\ue010")     # End
     assert browser.find_element("id", "frame").text == "line 56 / 56"
     assert count(browser, "#offending line") == 1
+    # Play from the start: frames advance on their own until paused.
+    click(browser, "btn-play")
+    time.sleep(0.5)
+    click(browser, "btn-play")
+    shown = int(browser.find_element("id", "frame").text.split()[1])
+    assert 0 < shown < 56
+    time.sleep(0.3)
+    assert int(browser.find_element("id", "frame").text.split()[1]) == shown
     assert severe_logs(browser) == []
 
 

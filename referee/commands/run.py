@@ -37,6 +37,7 @@ from referee.report import latency_stats, latency_summary, loss_details, summary
 from referee.result import MatchResult
 from referee.proctree import adopt_orphans
 from referee.runner import BotStartError, run_match
+from referee.viewer import build_html
 
 # The bundle, run by the Python that runs the referee: a `python3` found on PATH can be a
 # wrapper script (pyenv's shim took 0.2 s a start here) whose delay CodinGame never has.
@@ -186,7 +187,6 @@ def write_json(args: argparse.Namespace, results: list[MatchResult], replays: li
 
 def write_html(args: argparse.Namespace, results: list[MatchResult], replays: list[str],
                limits: Limits) -> None:
-    from referee.viewer import build_html
     page = build_html(results, replays, limits, bot=args.bot,
                       title=f"referee run: {summary_line(results)}")
     try:
