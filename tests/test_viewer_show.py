@@ -81,6 +81,16 @@ def test_every_rule_verdict_is_named_and_exits_1(tmp_path, name, verdict):
     assert f"LOST: {verdict} " in run.stdout
 
 
+def test_lines_after_the_deciding_one_are_counted_not_judged():
+    run = referee_show("puzzles/public/13_expert.txt", "--links", "docs/expert_crossing.txt")
+    assert run.returncode == 1
+    assert run.stdout.splitlines()[-3:] == [
+        "LOST: crossing at line 56: the link (12,8)-(12,16) crosses the link (11,10)-(15,10) "
+        "at (12,10)",
+        "  line 56: '12 8 12 16 1'",
+        "(33 later line(s) not judged: the match was decided)"]
+
+
 def test_output_that_ends_early_is_incomplete_with_the_short_nodes_listed(tmp_path):
     (tmp_path / "out.txt").write_text("\n".join(BASIC_SOLUTION.splitlines()[:3]) + "\n")
     run = referee_show(BASIC, "--links", str(tmp_path / "out.txt"))

@@ -109,6 +109,8 @@ def show(board: Board, name: str, lines: list[str] | None, upto: int | None = No
         parts.append(f"{MARK} marks the losing link ({mark.a[0]},{mark.a[1]})-"
                      f"({mark.b[0]},{mark.b[1]}) x{mark.amount}{under}")
     parts.extend(verdict_lines(outcome, judge.turn, lines is not None))
+    if outcome is not None and outcome.line is not None and outcome.turn < len(lines):
+        parts.append(f"({len(lines) - outcome.turn} later line(s) not judged: the match was decided)")
     return "\n".join(parts), outcome
 
 
