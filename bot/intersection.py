@@ -9,9 +9,12 @@ after any change a global rule makes:
    - `sieve_links`: a direction carries at most `value - (links already drawn elsewhere)`,
      so a saturated node or a saturated neighbour blocks the edge.
    Links crossing a drawn link are blocked by `Grid.raise_lo` itself.
-2. `isolate`: no link may close a finished group smaller than the whole puzzle
+2. `balance`: within each region joined by undecided edges, the links still missing must
+   pair up (an even total) and fit on those edges. Without it, a region that cannot
+   complete was found only after the search had varied every other region's choices.
+3. `isolate`: no link may close a finished group smaller than the whole puzzle
    (two 1s, a 2=2 and every larger case alike).
-3. `connect`: the edges that can still carry links must connect every node, and an edge whose
+4. `connect`: the edges that can still carry links must connect every node, and an edge whose
    loss would split them (a bridge) must carry at least one link.
 
 A rule that meets a dead end raises `Contradiction`.
@@ -72,6 +75,34 @@ def _blame(grid, i):
     conflicts[i] += 1
     for _, j in grid.puzzle.node_edges[i]:
         conflicts[j] += 1
+
+
+def balance(grid):
+    """Each region of undecided edges must be able to place exactly the links it lacks.
+
+    Every link still to come joins two nodes of one region, so a region's missing total is
+    even and at most twice what its edges can still take. Raises Contradiction otherwise.
+    """
+    p = grid.puzzle
+    lo, hi, got, value, node_edges = grid.lo, grid.hi, grid.got, p.value, p.node_edges
+    seen = bytearray(len(p))
+    for start in range(len(p)):
+        if seen[start] or got[start] == value[start]:
+            continue
+        seen[start] = 1
+        stack = [start]
+        missing = room = 0
+        while stack:
+            i = stack.pop()
+            missing += value[i] - got[i]
+            for e, j in node_edges[i]:
+                if lo[e] != hi[e]:
+                    room += hi[e] - lo[e]  # met from both ends: twice the edge's room
+                    if not seen[j]:
+                        seen[j] = 1
+                        stack.append(j)
+        if missing % 2 or missing > room:
+            raise Contradiction()
 
 
 def isolate(grid):
@@ -166,6 +197,7 @@ def propagate(grid, stats=None):
         if stats is not None:
             stats.rounds += 1
         settle(grid)
+        balance(grid)
         if grid.joined and not grid.solved():
             grid.joined = False
             if isolate(grid):

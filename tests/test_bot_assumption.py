@@ -92,6 +92,22 @@ def test_first_solution_survives_restarts(monkeypatch):
     assert stats.branches > 1
 
 
+def test_first_solution_is_the_same_every_time(monkeypatch):
+    # Restarts jitter the search with a seeded generator: answers must not vary.
+    monkeypatch.setattr(bot.assumption, "FIRST_BUDGET", 1)
+    text = public("12_multiple_solutions_2.txt")
+    answers = {tuple(first_solution(Grid(parse(text)), Stats())) for _ in range(3)}
+    assert len(answers) == 1
+
+
+def test_options_that_spread_links_come_first():
+    p = parse("3\n3\n2.2\n...\n2..\n")
+    grid = Grid(p)
+    edges, choices = options(grid, p.pos.index((0, 0)))
+    assert sorted(choices) == [(0, 2), (1, 1), (2, 0)]
+    assert bot.assumption._ordered(grid, edges, choices)[0] == (1, 1)
+
+
 def test_first_solution_of_an_unsolvable_board_is_none():
     assert first_solution(Grid(parse("3\n2\n2.1\n...\n")), Stats()) is None
 

@@ -5,7 +5,8 @@ from pathlib import Path
 import pytest
 
 from bot.grid import Contradiction, Grid
-from bot.intersection import connect, force_links, isolate, propagate, settle, sieve_links
+from bot.intersection import (balance, connect, force_links, isolate, propagate, settle,
+                              sieve_links)
 from bot.puzzle import parse
 
 PUBLIC = Path(__file__).resolve().parent.parent / "puzzles" / "public"
@@ -62,6 +63,27 @@ def test_settle_runs_node_rules_to_a_fixed_point():
     g = Grid(p)
     settle(g)
     assert g.solved() and g.lo == [2, 2]
+
+
+def test_balance_refuses_a_region_with_an_odd_total():
+    # Three 1s: every link serves two of them, so one is always left over.
+    with pytest.raises(Contradiction):
+        balance(Grid(parse("5\n1\n1.1.1\n")))
+
+
+def test_balance_refuses_a_region_whose_edges_cannot_carry_its_total():
+    with pytest.raises(Contradiction):
+        balance(Grid(parse("3\n1\n3.3\n")))
+
+
+def test_balance_judges_each_region_alone():
+    p = parse("3\n3\n2.1\n...\n1.2\n")
+    g = Grid(p)
+    balance(g)  # one region: 6 links' worth, room for 8
+    g.lower_hi(edge(p, (0, 0), (0, 2)), 0)
+    g.lower_hi(edge(p, (2, 0), (2, 2)), 0)
+    with pytest.raises(Contradiction):
+        balance(g)  # two regions of 3 each: odd
 
 
 def test_isolate_two_ones_and_two_twos():
