@@ -133,3 +133,20 @@ def test_help_is_the_module_docstring():
     run = referee("run", "--help")
     assert run.returncode == 0 and "N passed, N failed" in run.stdout
     assert "distort timings" in run.stdout
+
+
+def test_a_reader_that_stops_early_costs_neither_the_files_nor_the_status(tmp_path):
+    out = tmp_path / "r.json"
+    command = [sys.executable, "-m", "referee", "run", "--bot",
+               f"python3 {FAKEBOTS}/replay.py {FAKEBOTS}/lines/over_capacity.txt",
+               "--json", str(out), *EASY, *FIRST_FOUR]
+    process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True,
+                               env=dict(os.environ, TMPDIR=SESSION_TMP))
+    process.stdout.close()  # like `| head -0`: every write to stdout fails
+    status = process.wait(timeout=120)
+    stderr = process.stderr.read()
+    process.stderr.close()
+    assert status == 1, stderr
+    assert "Traceback" not in stderr and "BrokenPipe" not in stderr
+    assert json.loads(out.read_text())

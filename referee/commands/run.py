@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import shlex
 import shutil
 import sys
@@ -84,12 +85,17 @@ def execute(args: argparse.Namespace) -> int:
     results = play_all(puzzles, argv, limits, args.jobs, progress)
     progress.done()
     replays = [replay_command(args, r) for r in results]
-    print_report(results, replays, quiet=args.quiet)
+    # Files first: a reader that closes stdout early (`| head`) must not cost them.
     if args.json:
         write_json(args, results, replays)
     if args.html:
         write_html(args, results, replays, limits)
-    return 0 if all(r.won for r in results) else 1
+    status = 0 if all(r.won for r in results) else 1
+    try:
+        print_report(results, replays, quiet=args.quiet)
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    return status
 
 
 def bot_argv(command: str) -> list[str]:
