@@ -310,12 +310,140 @@ def make_unique(width: int, height: int, links: list[Link], rng: random.Random,
     return None
 
 
+# -- hardening: a local search from a unique puzzle towards one that needs branching -------
+
+DEFAULT_CLIMB = 400  # mutations `harden` may try on one candidate
+
+
+def grade(text: str, work: int = DEFAULT_WORK) -> tuple[int, int] | None:
+    """(0 easy / 1 medium / 2 hard, assumptions elimination tried): higher is harder; None
+    when the puzzle is not unique or the solver runs over budget.
+
+    Cheapest first: the rules, then the uniqueness proof, then elimination (its probes are
+    90% of a walk's time: cProfile of `harden` on 20x20), which a non-unique puzzle skips.
+    """
+    import bot
+    from bot.assumption import ELIMINATION, RULES
+
+    try:
+        try:
+            bot.solve(text, stats=_budget_stats(work), stage=RULES)
+            return 0, 0
+        except bot.Unsolvable:
+            pass
+        if not is_unique(text, work):
+            return None
+        stats = _budget_stats(work)
+        try:
+            bot.solve(text, stats=stats, stage=ELIMINATION)
+            return 1, stats.assumptions
+        except bot.Unsolvable:
+            return 2, 0
+    except OverBudget:
+        return None
+
+
+def mutations(links: list[Link]) -> list[tuple]:
+    """Every change that keeps `links` a solution of the changed puzzle, in a fixed order.
+
+    ("toggle", link): a single link becomes double or back; ("drop", link): a link whose
+    ends keep other links and whose removal keeps the islands connected; ("leaf", cell):
+    an island with one link goes; ("merge", cell): an island between two equal links in
+    one line goes, the links become one; ("split", link, cell): a new island on a link.
+    """
+    ends: dict[tuple[int, int], list[Link]] = {}
+    for link in links:
+        for cell in (link[:2], link[2:4]):
+            ends.setdefault(cell, []).append(link)
+    found: list[tuple] = []
+    for cell, touching in ends.items():
+        if len(touching) == 1 and len(ends) > 2:
+            found.append(("leaf", cell))
+        if len(touching) == 2:
+            a, b = touching
+            in_line = (a[1] == a[3] == b[1] == b[3]) or (a[0] == a[2] == b[0] == b[2])
+            if in_line and a[4] == b[4]:
+                found.append(("merge", cell))
+    for link in links:
+        found.append(("toggle", link))
+        if len(ends[link[:2]]) > 1 and len(ends[link[2:4]]) > 1:
+            found.append(("drop", link))
+        found += [("split", link, cell) for cell in _inner(link)]
+    return sorted(found)
+
+
+def mutate(links: list[Link], change: tuple) -> list[Link] | None:
+    """Apply one of `mutations`; None if it would disconnect the islands."""
+    kind = change[0]
+    if kind == "toggle":
+        link = change[1]
+        return sorted([other for other in links if other != link] + [(*link[:4], 3 - link[4])])
+    if kind == "drop":
+        rest = [other for other in links if other != change[1]]
+        return rest if _connected(rest) else None
+    if kind == "leaf":
+        return [link for link in links if change[1] not in (link[:2], link[2:4])]
+    if kind == "merge":
+        a, b = [link for link in links if change[1] in (link[:2], link[2:4])]
+        far = sorted({a[:2], a[2:4], b[:2], b[2:4]} - {change[1]})
+        return sorted([link for link in links if link not in (a, b)] + [(*far[0], *far[1], a[4])])
+    return apply_repair(links, change)
+
+
+def _connected(links: list[Link]) -> bool:
+    neighbours: dict[tuple[int, int], list[tuple[int, int]]] = {}
+    for link in links:
+        a, b = link[:2], link[2:4]
+        neighbours.setdefault(a, []).append(b)
+        neighbours.setdefault(b, []).append(a)
+    start = next(iter(neighbours))
+    seen, todo = {start}, [start]
+    while todo:
+        for other in neighbours[todo.pop()]:
+            if other not in seen:
+                seen.add(other)
+                todo.append(other)
+    return len(seen) == len(neighbours)
+
+
+def harden(width: int, height: int, links: list[Link], rng: random.Random,
+           work: int = DEFAULT_WORK, steps: int = DEFAULT_CLIMB) -> tuple[str, list[Link], str]:
+    """Random local search over unique puzzles towards one that needs branching.
+
+    Each step applies a random mutation; all keep the known solution.
+    The change is kept if the puzzle stays unique, needs at least the same stage, and
+    elimination tries at least 80% as many assumptions (so the walk drifts as it climbs).
+    Stops at the first hard puzzle. Returns the last puzzle kept, its links and difficulty.
+    """
+    text = links_text(width, height, links)
+    current = grade(text, work)
+    if current is None:
+        return text, links, "several"
+    for _ in range(steps):
+        if current[0] == 2:
+            break
+        # Uniform over all mutations, so mostly splits (one per inner cell): measured on
+        # 12x12, that finds hard puzzles several times as often as choosing the kind first.
+        changed = mutate(links, rng.choice(mutations(links)))
+        if changed is None:
+            continue
+        candidate = links_text(width, height, changed)
+        score = grade(candidate, work)
+        if score is None or score[0] < current[0] or (
+                score[0] == current[0] and score[1] < 0.8 * current[1]):
+            continue
+        text, links, current = candidate, changed, score
+    return text, links, DIFFICULTIES[current[0]]
+
+
 def select(width: int, height: int, rng: random.Random, difficulty: str | None = None,
-           unique: bool = False, work: int = DEFAULT_WORK, repairs: int = 0, **options):
+           unique: bool = False, work: int = DEFAULT_WORK, repairs: int = 0, climb: int = 0,
+           **options):
     """Generate one candidate and judge it: (text, links, verdict).
 
     With `unique`, up to `repairs` islands are added on the known solution's links to rule
-    out other solutions. `verdict` is the difficulty name when the candidate is kept, else
+    out other solutions; for a hard target, a unique candidate that is not hard gets up to
+    `climb` steps of `harden`. `verdict` is the difficulty name when the candidate is kept, else
     why it was rejected: "easy"/"medium"/"hard" (wrong difficulty), "several" (not unique)
     or "budget" (the solver spent `work` rounds without an answer).
     """
@@ -328,6 +456,8 @@ def select(width: int, height: int, rng: random.Random, difficulty: str | None =
             text, links = fixed
         if difficulty is not None:
             got = classify(text, work)
+            if unique and climb and difficulty == HARD and got != HARD:
+                text, links, got = harden(width, height, links, rng, work, climb)
             if got != difficulty:
                 return text, links, got
     except OverBudget:
@@ -365,6 +495,7 @@ class SetSpec:
     attempts: int | None = None   # None: DEFAULT_ATTEMPTS_PER_PUZZLE per puzzle asked
     work: int = DEFAULT_WORK
     repairs: int = DEFAULT_REPAIRS
+    climb: int = DEFAULT_CLIMB
 
     @property
     def name(self) -> str:
@@ -385,6 +516,7 @@ class SetSpec:
         return {
             "difficulty": self.difficulty, "unique": self.unique, "work": self.work,
             "repairs": self.repairs if self.unique else 0, "density": self.density,
+            "climb": self.climb if self.unique else 0,
             "join": preset["join"] if self.join is None else self.join,
             "double": preset["double"] if self.double is None else self.double,
             # Unique sets avoid islands side by side: their links could swap with nothing
@@ -408,12 +540,13 @@ class Generated:
         return sum(ch.isdigit() for ch in self.text.split("\n", 2)[2])
 
 
-def generate_set(spec: SetSpec, on_attempt=None) -> tuple[list[Generated], dict[str, int]]:
+def generate_set(spec: SetSpec, on_attempt=None, on_keep=None) -> tuple[list[Generated], dict[str, int]]:
     """Rejection-sample `spec.count` puzzles within `spec.max_attempts` candidates.
 
     Returns the kept puzzles (possibly fewer than asked when the attempts run out) and how
     many candidates got each verdict. Candidate i always uses `puzzle_rng(seed, i)`, so the
-    same spec always gives the same puzzles. `on_attempt(tried, kept)` reports progress.
+    same spec always gives the same puzzles. `on_attempt(tried, kept)` reports progress;
+    `on_keep(puzzle)` sees each puzzle as soon as it is kept.
     """
     kept: list[Generated] = []
     seen: set[str] = set()
@@ -430,6 +563,8 @@ def generate_set(spec: SetSpec, on_attempt=None) -> tuple[list[Generated], dict[
             seen.add(text)
             kept.append(Generated(f"{spec.name}_{len(kept):03d}", text, links, attempt,
                                   spec.difficulty or classify_or_none(text, spec.work)))
+            if on_keep is not None:
+                on_keep(kept[-1])
         if on_attempt is not None:
             on_attempt(attempt + 1, len(kept))
     return kept, verdicts
@@ -446,13 +581,13 @@ def classify_or_none(text: str, work: int) -> str:
 _SPEC_FLAGS = {EASY: ("difficulty", EASY), MEDIUM: ("difficulty", MEDIUM), HARD: ("difficulty", HARD),
                "unique": ("unique", True)}
 _SPEC_KEYS = {"count": int, "seed": int, "density": float, "join": float, "double": float,
-              "attempts": int, "work": int, "repairs": int}
+              "attempts": int, "work": int, "repairs": int, "climb": int}
 
 
 def parse_spec(text: str) -> SetSpec:
     """Parse `WxH[:easy|medium|hard][:unique][:key=value...]`, e.g. `30x30:hard:unique:count=50:seed=1`.
 
-    Keys: count, seed, density, join, double, attempts, work, repairs (as in `gen`).
+    Keys: count, seed, density, join, double, attempts, work, repairs, climb (as in `gen`).
     Raises ValueError naming the bad part.
     """
     size, *parts = text.split(":")
@@ -497,5 +632,5 @@ def check_spec(spec: SetSpec) -> None:
         value = getattr(spec, name)
         if value is not None and not 0 <= value <= 1:
             raise ValueError(f"{name} must be in [0, 1], got {value}")
-    if spec.max_attempts < 1 or spec.work < 1 or spec.repairs < 0:
-        raise ValueError("attempts and work must be positive, repairs not negative")
+    if spec.max_attempts < 1 or spec.work < 1 or spec.repairs < 0 or spec.climb < 0:
+        raise ValueError("attempts and work must be positive, repairs and climb not negative")

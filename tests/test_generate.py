@@ -169,3 +169,31 @@ def test_gen_cli_exit_codes(tmp_path):
     assert "only" in out_of_budget.stderr and "attempts" in out_of_budget.stderr
     usage = _gen(tmp_path / "d", "--size", "31x2")
     assert usage.returncode == 2 and "31x2" in usage.stderr
+
+
+def test_every_mutation_keeps_the_known_solution():
+    from referee.generate import links_text, mutate, mutations
+
+    text, links = generate(10, 10, puzzle_rng(2, 0), density=0.2, squares=False, touching=False)
+    rng = random.Random(0)
+    for _ in range(60):
+        changed = mutate(links, rng.choice(mutations(links)))
+        if changed is None:
+            continue
+        links = changed
+        outcome = judge_text(parse_board(links_text(10, 10, links)), solution_text(links))
+        assert outcome.verdict is Verdict.WIN, outcome.reason
+
+
+def test_hard_unique_puzzles_need_branching():
+    from bot.assumption import ELIMINATION
+
+    kept, _ = generate_set(parse_spec("12x12:hard:unique:count=1:seed=6"))
+    assert len(kept) == 1
+    text = kept[0].text
+    assert bot.count_solutions(text, 2) == 1
+    with pytest.raises(bot.Unsolvable):
+        bot.solve(text, stage=ELIMINATION)
+    for links in (kept[0].links, bot.solve(text)):
+        outcome = judge_text(parse_board(text), solution_text(links))
+        assert outcome.verdict is Verdict.WIN, outcome.reason
