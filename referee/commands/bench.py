@@ -14,7 +14,8 @@ median, p90, p99 and max time and the slowest puzzle; the solver's counters (pro
 rounds, assumptions, eliminations, branches, maximum depth; mean and max per puzzle) and
 how many solves went to each stage; then one table of time by node count over all
 puzzles; then the bundle's time to its first output line (`python3 dist/bot.py` on a
-two-island puzzle, median of --startup-runs) against a bare `python3 -c pass`.
+two-island puzzle, median of --startup-runs) against a bare `python3 -c pass`, and on
+the slowest puzzle of the run (once).
 
 --json FILE writes every figure (per puzzle and per suite); --compare OLD.json prints
 new/old time ratios puzzle by puzzle and per suite (below 1.0 is faster now).
@@ -294,6 +295,10 @@ def print_report(suites: dict[str, dict], runs: list[PuzzleRun], startup: dict |
         else:
             print(f"start-up: bundle first line {ms(bundle)} ms  python3 -c pass (to exit) {ms(bare)} ms  "
                   f"difference {ms(bundle - bare)} ms  (median of {startup['runs']})", file=out)
+        if startup.get("slowest_first_line") is not None:
+            print(f"bundle first line on the slowest puzzle ({startup['slowest']}): "
+                  f"{ms(startup['slowest_first_line'])} ms (one run; CodinGame allows 1000 ms)",
+                  file=out)
     total = len(runs)
     print(f"{total - len(failed)}/{total} solved", file=out)
 
@@ -345,6 +350,10 @@ def execute(args: argparse.Namespace) -> int:
     startup = None
     if args.startup_runs > 0:
         startup = startup_times(shlex.split(args.bundle), args.startup_runs)
+        texts = {f"{suite}/{name}": text for suite, puzzles in suites_in for name, text in puzzles}
+        slowest = max(runs, key=lambda r: r.seconds)
+        startup["slowest"] = slowest.key
+        startup["slowest_first_line"] = first_line_seconds(shlex.split(args.bundle), texts[slowest.key])
     print_report(suites, runs, startup)
     if old is not None:
         compare(old, suites, runs)
