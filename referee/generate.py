@@ -16,6 +16,15 @@ per-puzzle generator, so the same arguments always give the same puzzle.
 Density is the target number of islands as a fraction of the cells: `density=0.15` on
 30x30 asks for 135 islands. The walk stops there, or earlier when no island can grow
 (about 0.2 to 0.3 of the cells is the most a walk reaches; 1.0 is the densest legal board).
+
+Selection (Tatham's rule: keep a puzzle only if the solver at the target level proves it):
+`classify` names the deepest solver stage a puzzle needs; `make_unique` adds islands on
+the known solution's links until `bot.count_solutions` proves it unique (`two_solutions`
+reads a second solution through bot.assumption.solutions, to know where to add one);
+`harden` walks from a unique puzzle towards one that needs branching; `generate_set`
+rejection-samples a whole set from a `SetSpec` (also parsed from `WxH:hard:unique:...`).
+Every solver call has a budget in propagation rounds (`OverBudget`), never in seconds,
+so the same arguments give the same puzzles on any machine.
 """
 
 from __future__ import annotations
