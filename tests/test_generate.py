@@ -188,7 +188,7 @@ def test_every_mutation_keeps_the_known_solution():
 def test_hard_unique_puzzles_need_branching():
     from bot.assumption import ELIMINATION
 
-    kept, _ = generate_set(parse_spec("12x12:hard:unique:count=1:seed=6"))
+    kept, _ = generate_set(parse_spec("12x12:hard:unique:count=1:seed=6:density=0.15"))
     assert len(kept) == 1
     text = kept[0].text
     assert bot.count_solutions(text, 2) == 1

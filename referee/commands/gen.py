@@ -14,7 +14,7 @@ spend --work propagation rounds (counted, not timed, so results never depend on 
 machine); a candidate over budget is rejected.
 
 --density is the number of islands as a fraction of the cells (0.15 on 30x30 asks for
-135 islands). The walk stops at that count or when no island can grow; walks reach
+135 islands; hard sets default to 0.08, see below). The walk stops at that count or when no island can grow; walks reach
 about 0.2-0.3 of the cells (1.0 would be every cell, the densest legal board).
 
 Files: DIR/NAME.txt in CodinGame's input format and DIR/NAME.solution beside it (the
@@ -34,7 +34,8 @@ its known solution (a link single/double, a link or a leaf island removed, an is
 merged into a link or added on one), kept while the puzzle stays unique, needs no
 easier stage, and elimination needs at least 80% as many assumptions; it stops at the
 first hard puzzle. Then most 12x12 and 30x30 candidates end hard: about 1-10 s per
-puzzle on 12x12 and 2-3 min on 30x30 (the walk adds islands: 135 asked, ~200 result).
+puzzle on 12x12; on 30x30 about 46 s at the hard default density 0.08 (72 islands
+asked, 119-145 in the end: the walk adds islands) and 4 min at 0.15 (~200 in the end).
 
 Exit status: 0 all puzzles written, 1 the attempts ran out first (the puzzles kept are
 still written), 2 usage error or unwritable directory.
@@ -48,7 +49,7 @@ import time
 from pathlib import Path
 
 from referee.commands import UsageError
-from referee.generate import (DEFAULT_ATTEMPTS_PER_PUZZLE, DEFAULT_CLIMB, DEFAULT_DENSITY,
+from referee.generate import (DEFAULT_ATTEMPTS_PER_PUZZLE, DEFAULT_CLIMB,
                               DEFAULT_REPAIRS,
                               DEFAULT_WORK, DIFFICULTIES, PRESETS, Generated, SetSpec,
                               check_spec, generate_set, parse_size, solution_text)
@@ -64,8 +65,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="board size, each side 1..30 (default: 10x10)")
     parser.add_argument("--count", type=int, default=10, help="puzzles to keep (default: 10)")
     parser.add_argument("--seed", type=int, default=1, help="the set's seed (default: 1)")
-    parser.add_argument("--density", type=float, default=DEFAULT_DENSITY,
-                        help=f"islands per cell, in (0, 1] (default: {DEFAULT_DENSITY})")
+    parser.add_argument("--density", type=float, default=None,
+                        help="islands per cell, in (0, 1] (default: "
+                             + ", ".join(f"{k or 'any'} {v['density']}" for k, v in PRESETS.items()) + ")")
     parser.add_argument("--difficulty", choices=DIFFICULTIES, default=None,
                         help="keep only puzzles the solver needs exactly this stage for "
                              "(default: any)")
