@@ -49,7 +49,7 @@ def test_bench_public_files_and_generated_suite(tmp_path):
     assert "suite 8x8:unique:count=3:seed=2: solved 3/3" in out
     assert "counters (mean/max per puzzle): rounds" in out
     assert "time by node count:" in out and "50-99" in out
-    assert "start-up: bundle first line" in out and "python3 -c pass" in out
+    assert "start-up: bundle first line" in out and "python -c pass" in out
     assert "bundle first line on the slowest puzzle (files/13_expert)" in out
     assert out.rstrip().endswith("5/5 solved")
     data = json.loads((tmp_path / "run.json").read_text())

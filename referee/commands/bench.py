@@ -13,9 +13,9 @@ solve over --timeout seconds counts as not solved. Prints, per suite: solved/tot
 median, p90, p99 and max time and the slowest puzzle; the solver's counters (propagation
 rounds, assumptions, eliminations, branches, maximum depth; mean and max per puzzle) and
 how many solves went to each stage; then one table of time by node count over all
-puzzles; then the bundle's time to its first output line (`python3 dist/bot.py` on a
-two-island puzzle, median of --startup-runs) against a bare `python3 -c pass`, and on
-the slowest puzzle of the run (once).
+puzzles; then the bundle's time to its first output line (`python dist/bot.py` with this
+Python, on a two-island puzzle, median of --startup-runs) against a bare `python -c pass`,
+and on the slowest puzzle of the run (once).
 
 --json FILE writes every figure (per puzzle and per suite); --compare OLD.json prints
 new/old time ratios puzzle by puzzle and per suite (below 1.0 is faster now).
@@ -50,7 +50,7 @@ from referee.rules import judge_text
 EXIT_OK, EXIT_UNSOLVED, EXIT_USAGE = 0, 1, 2
 ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_PUZZLES = ROOT / "puzzles" / "public"
-DEFAULT_BUNDLE = "python3 dist/bot.py"
+DEFAULT_BUNDLE = None  # this Python on dist/bot.py: a pyenv shim would add ~70 ms to each start
 PUZZLE_SUFFIXES = (".txt", ".json")
 COUNTERS = ("rounds", "assumptions", "eliminations", "branches", "max_depth")
 NODE_BUCKETS = (0, 25, 50, 100, 150, 200)   # lower bounds of the node-count rows
@@ -95,7 +95,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--compare", default=None, metavar="OLD.json",
                         help="print time ratios against an earlier --json run (default: none)")
     parser.add_argument("--bundle", default=DEFAULT_BUNDLE, metavar="CMD",
-                        help=f"the bundled bot whose start-up is timed (default: {DEFAULT_BUNDLE})")
+                        help="the bundled bot whose start-up is timed; its first word runs "
+                             "`-c pass` for comparison (default: this Python on dist/bot.py)")
     parser.add_argument("--startup-runs", type=int, default=5, metavar="N",
                         help="start-up measurements, the median counts; 0 skips them (default: 5)")
 
@@ -218,11 +219,12 @@ def first_line_seconds(command: list[str], text: str) -> float | None:
 
 
 def startup_times(bundle: list[str], runs: int) -> dict:
-    """Median bundle time to first line and `python3 -c pass` time to exit, runs interleaved."""
+    """Median bundle time to first line and `PYTHON -c pass` time to exit, runs interleaved
+    (PYTHON is the bundle command's first word)."""
     bundle_times, bare_times = [], []
     for _ in range(runs):
         bundle_times.append(first_line_seconds(bundle, STARTUP_PUZZLE))
-        bare_times.append(first_line_seconds(["python3", "-c", "pass"], ""))
+        bare_times.append(first_line_seconds([bundle[0], "-c", "pass"], ""))
     median = (lambda xs: None if None in xs else statistics.median(xs))
     return {"runs": runs, "bundle_first_line": median(bundle_times),
             "python_pass": median(bare_times)}
@@ -293,7 +295,7 @@ def print_report(suites: dict[str, dict], runs: list[PuzzleRun], startup: dict |
         if bundle is None or bare is None:
             print("start-up: could not start the bundle or python3", file=out)
         else:
-            print(f"start-up: bundle first line {ms(bundle)} ms  python3 -c pass (to exit) {ms(bare)} ms  "
+            print(f"start-up: bundle first line {ms(bundle)} ms  python -c pass (to exit) {ms(bare)} ms  "
                   f"difference {ms(bundle - bare)} ms  (median of {startup['runs']})", file=out)
         if startup.get("slowest_first_line") is not None:
             print(f"bundle first line on the slowest puzzle ({startup['slowest']}): "
@@ -349,11 +351,12 @@ def execute(args: argparse.Namespace) -> int:
     suites = {suite: suite_summary([r for r in runs if r.suite == suite]) for suite, _ in suites_in}
     startup = None
     if args.startup_runs > 0:
-        startup = startup_times(shlex.split(args.bundle), args.startup_runs)
+        bundle = shlex.split(args.bundle) if args.bundle else [sys.executable, "dist/bot.py"]
+        startup = startup_times(bundle, args.startup_runs)
         texts = {f"{suite}/{name}": text for suite, puzzles in suites_in for name, text in puzzles}
         slowest = max(runs, key=lambda r: r.seconds)
         startup["slowest"] = slowest.key
-        startup["slowest_first_line"] = first_line_seconds(shlex.split(args.bundle), texts[slowest.key])
+        startup["slowest_first_line"] = first_line_seconds(bundle, texts[slowest.key])
     print_report(suites, runs, startup)
     if old is not None:
         compare(old, suites, runs)
