@@ -12,7 +12,7 @@ PUBLIC = ROOT / "puzzles" / "public"
 
 
 def bench(*args):
-    return subprocess.run([sys.executable, "-m", "referee.commands.bench", *args], cwd=ROOT,
+    return subprocess.run([sys.executable, "-m", "referee", "bench", *args], cwd=ROOT,
                           capture_output=True, text=True, timeout=120)
 
 

@@ -1,5 +1,7 @@
 """The bot on generated puzzles: every answer judged by the referee's rules."""
 
+from pathlib import Path
+
 import pytest
 
 import bot
@@ -28,3 +30,18 @@ def test_the_count_test_sees_both_kinds_of_puzzle():
     counts = {bot.count_solutions(generate(8, 8, puzzle_rng("bot-count", i), density=0.2)[0])
               for i in range(10)}
     assert counts == {1, 2}
+
+
+HARD = sorted((Path(__file__).resolve().parent.parent / "puzzles" / "hard30").glob("*.txt"))
+
+
+@pytest.mark.parametrize("path", HARD, ids=lambda p: p.stem)
+def test_solves_the_hard_unique_set_with_its_one_solution(path):
+    """puzzles/hard30: 20 unique 30x30 puzzles that need branching (`make hard30` remakes them)."""
+    known = [tuple(map(int, line.split()))
+             for line in path.with_suffix(".solution").read_text().splitlines() if line.strip()]
+    assert sorted(bot.solve(path.read_text())) == sorted(known)
+
+
+def test_the_hard_set_is_there():
+    assert len(HARD) == 20

@@ -139,7 +139,7 @@ def test_spec_syntax():
 
 
 def _gen(out, *extra):
-    return subprocess.run([sys.executable, "-m", "referee.commands.gen", "--size", "10x10",
+    return subprocess.run([sys.executable, "-m", "referee", "gen", "--size", "10x10",
                            "--count", "3", "--seed", "9", "--out", str(out), *extra],
                           cwd=ROOT, capture_output=True, text=True, timeout=60)
 

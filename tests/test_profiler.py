@@ -9,7 +9,7 @@ PUBLIC = ROOT / "puzzles" / "public"
 
 
 def profile(*args):
-    return subprocess.run([sys.executable, "-m", "referee.commands.profiler", *args], cwd=ROOT,
+    return subprocess.run([sys.executable, "-m", "referee", "profile", *args], cwd=ROOT,
                           capture_output=True, text=True, timeout=120)
 
 

@@ -31,7 +31,6 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import os
 import shlex
 import signal
 import statistics
@@ -47,7 +46,7 @@ from referee.generate import generate_set, parse_spec, solution_text
 from referee.progress import Progress
 from referee.rules import judge_text
 
-EXIT_OK, EXIT_UNSOLVED, EXIT_USAGE = 0, 1, 2
+EXIT_OK, EXIT_UNSOLVED = 0, 1  # usage errors exit 2 from the dispatcher
 ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_PUZZLES = ROOT / "puzzles" / "public"
 DEFAULT_BUNDLE = None  # this Python on dist/bot.py: a pyenv shim would add ~70 ms to each start
@@ -369,19 +368,3 @@ def execute(args: argparse.Namespace) -> int:
             raise UsageError(f"--json {args.json}: {error.strerror}") from None
     return EXIT_OK if all(r.solved for r in runs) else EXIT_UNSOLVED
 
-
-def main(argv: list[str] | None = None) -> int:
-    """Run this command alone: `python -m referee.commands.bench ...`."""
-    parser = argparse.ArgumentParser(prog="python -m referee bench", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    configure(parser)
-    args = parser.parse_args(argv)
-    try:
-        return execute(args)
-    except UsageError as error:
-        print(f"{parser.prog}: error: {error}", file=sys.stderr)
-        return EXIT_USAGE
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -55,7 +55,7 @@ from referee.generate import (DEFAULT_ATTEMPTS_PER_PUZZLE, DEFAULT_CLIMB,
                               check_spec, generate_set, parse_size, solution_text)
 from referee.progress import Progress
 
-EXIT_OK, EXIT_BUDGET, EXIT_USAGE = 0, 1, 2
+EXIT_OK, EXIT_BUDGET = 0, 1  # usage errors exit 2 from the dispatcher
 DEFAULT_OUT = "generated"
 SOLUTION_SUFFIX = ".solution"
 
@@ -140,19 +140,3 @@ def execute(args: argparse.Namespace) -> int:
         return EXIT_BUDGET
     return EXIT_OK
 
-
-def main(argv: list[str] | None = None) -> int:
-    """Run this command alone: `python -m referee.commands.gen ...`."""
-    parser = argparse.ArgumentParser(prog="python -m referee gen", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    configure(parser)
-    args = parser.parse_args(argv)
-    try:
-        return execute(args)
-    except UsageError as error:
-        print(f"{parser.prog}: error: {error}", file=sys.stderr)
-        return EXIT_USAGE
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -37,7 +37,7 @@ from referee.commands import UsageError
 from referee.generate import solution_text
 from referee.rules import judge_text
 
-EXIT_OK, EXIT_UNSOLVED, EXIT_USAGE = 0, 1, 2
+EXIT_OK, EXIT_UNSOLVED = 0, 1  # usage errors exit 2 from the dispatcher
 ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_PUZZLE = ROOT / "puzzles" / "public" / "13_expert.txt"
 COUNTERS = ("rounds", "assumptions", "eliminations", "branches", "max_depth")
@@ -198,19 +198,3 @@ def execute(args: argparse.Namespace) -> int:
     print(f"answer: {outcome.verdict.value}" + ("" if outcome.won else f" ({outcome.reason})"))
     return EXIT_OK if outcome.won else EXIT_UNSOLVED
 
-
-def main(argv: list[str] | None = None) -> int:
-    """Run this command alone: `python -m referee.commands.profiler ...`."""
-    parser = argparse.ArgumentParser(prog="python -m referee profile", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    configure(parser)
-    args = parser.parse_args(argv)
-    try:
-        return execute(args)
-    except UsageError as error:
-        print(f"{parser.prog}: error: {error}", file=sys.stderr)
-        return EXIT_USAGE
-
-
-if __name__ == "__main__":
-    sys.exit(main())
