@@ -174,9 +174,10 @@ class _OutOfBranches(Exception):
     """A restart's branch budget is spent."""
 
 
-# Tuned on two sets in one sitting (CPU time, /tmp scripts over bot.solve), as the worst
-# solve on 500 dense 30x30 boards / on 20 hard unique 30x30 boards: 50 and 1.5 gave
-# 169 / 1197 ms, 100 and 2 gave 584 / 402 ms, 60 and 1.8 gave 292 / 629 ms.
+# Tuned in one sitting (CPU time of bot.solve) on puzzles/hard30, 100 boards of
+# `--gen 30x30:count=100:seed=7:density=0.3` and 500 more at density 0.3; the worst solve
+# of the three sets: 50 and 1.5 gave 1197 / 263 / 169 ms, 60 and 1.8 gave 359 / 330 /
+# 771 ms. Luby's restart sequence was far worse (up to 35 s): restarts cost the learning.
 FIRST_BUDGET = 60      # branches before the first restart
 BUDGET_GROWTH = 1.8
 SHAKE = 0.5            # at most this much random weight added to each node at a restart
@@ -194,6 +195,7 @@ def first_solution(grid, stats):
     still heavy: which puzzle is slowest moves with every setting.
     """
     budget = FIRST_BUDGET
+    restarts = 0
     while True:
         try:
             for found in solutions(grid, stats, BRANCHING, budget=stats.branches + budget):
@@ -201,9 +203,10 @@ def first_solution(grid, stats):
             return None
         except _OutOfBranches:
             budget = max(budget + 1, int(budget * BUDGET_GROWTH))
+            restarts += 1
             # Jitter the learned weights so the next search takes another path; seeded, so
             # a puzzle always gets the same answer.
-            rng = random.Random(budget)
+            rng = random.Random(restarts)
             grid.conflicts = [c + SHAKE * rng.random() for c in grid.conflicts]
 
 
