@@ -1,7 +1,8 @@
 """A There Is No Spoon - Episode 2 (Hashi) solver: `solve(text)` returns the links."""
 
 from bot.puzzle import PuzzleError, Puzzle, parse
-from bot.solver import Unsolvable, count_solutions, solve
+from bot.solver import Unsolvable, count_solutions, find_solutions, solve
 from bot.assumption import Stats
 
-__all__ = ["PuzzleError", "Puzzle", "Stats", "Unsolvable", "count_solutions", "parse", "solve"]
+__all__ = ["PuzzleError", "Puzzle", "Stats", "Unsolvable", "count_solutions", "find_solutions",
+           "parse", "solve"]

@@ -36,12 +36,21 @@ def solve(text, stats=None, stage=BRANCHING):
     return links
 
 
+def find_solutions(text, limit=2, stats=None):
+    """Up to `limit` of the puzzle's connected solutions, each a sorted list of links."""
+    stats = Stats() if stats is None else stats
+    found = []
+    search = solutions(_grid(text), stats, BRANCHING)
+    try:
+        for grid in search:
+            found.append(sorted(grid.links()))
+            if len(found) >= limit:
+                break
+    finally:
+        search.close()
+    return found
+
+
 def count_solutions(text, limit=2, stats=None):
     """Count the puzzle's connected solutions, stopping at `limit`."""
-    stats = Stats() if stats is None else stats
-    count = 0
-    for _ in solutions(_grid(text), stats, BRANCHING):
-        count += 1
-        if count >= limit:
-            break
-    return count
+    return len(find_solutions(text, limit, stats))

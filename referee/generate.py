@@ -220,24 +220,9 @@ def is_unique(text: str, work: int = DEFAULT_WORK) -> bool:
 
 def two_solutions(text: str, work: int = DEFAULT_WORK) -> list[list[Link]]:
     """Up to two solutions of the puzzle, each a sorted list of links (OverBudget if slow)."""
-    import sys
+    import bot
 
-    from bot.assumption import solutions
-    from bot.grid import Grid
-    from bot.puzzle import parse
-
-    puzzle = parse(text)
-    sys.setrecursionlimit(max(sys.getrecursionlimit(), 1000 + 8 * len(puzzle.ends)))
-    found: list[list[Link]] = []
-    search = solutions(Grid(puzzle), _budget_stats(work))
-    try:
-        for grid in search:
-            found.append(sorted(grid.links()))
-            if len(found) == 2:
-                break
-    finally:
-        search.close()
-    return found
+    return bot.find_solutions(text, 2, stats=_budget_stats(work))
 
 
 def links_text(width: int, height: int, links: list[Link]) -> str:

@@ -128,6 +128,13 @@ def test_count_solutions_stops_at_the_limit():
     assert bot.count_solutions(UNSOLVABLE) == 0
 
 
+def test_find_solutions_returns_distinct_valid_solutions():
+    text = (ROOT / "puzzles" / "public" / "09_multiple_solutions_1.txt").read_text()
+    found = bot.find_solutions(text, limit=5)
+    assert len(found) == 2 and found[0] != found[1]
+    assert all(fault(text, links_text(links)) is None for links in found)
+
+
 def test_a_board_larger_than_codingame_allows_is_solved():
     # 40 columns (the referee stops at 30): a chain of 2s closed by 1s has one solution.
     text = "40\n1\n1" + "2" * 38 + "1\n"
