@@ -187,16 +187,23 @@ def connect(grid):
     return changed
 
 
-def propagate(grid, stats=None):
+def propagate(grid, stats=None, whole=True):
     """Apply every rule until none finds anything more (or raise Contradiction).
 
     A global rule runs only when its input changed since it last ran (`Grid.joined`,
-    `Grid.cut`): it is the costly part of a round.
+    `Grid.cut`): it is the costly part of a round. With `whole` false only the node rules
+    run, and the connectivity check once every edge is decided; the flags stay set, so the
+    next whole propagation catches up.
     """
     while True:
         if stats is not None:
             stats.rounds += 1
         settle(grid)
+        if not whole:
+            if grid.solved() and grid.cut:
+                grid.cut = False
+                connect(grid)
+            return
         balance(grid)
         if grid.joined and not grid.solved():
             grid.joined = False

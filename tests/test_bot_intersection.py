@@ -150,6 +150,25 @@ def test_propagate_solves_the_expert_test_by_rules_alone():
     assert g.solved() and g.valid()
 
 
+def test_propagate_in_part_leaves_the_global_rules_their_flags():
+    # A square of 2s: only `isolate` sees that a double link would close a pair.
+    g = Grid(parse("3\n3\n2.2\n...\n2.2\n"))
+    propagate(g, whole=False)
+    assert g.hi == [2, 2, 2, 2] and g.joined and g.cut
+    propagate(g)
+    assert g.solved() and g.lo == [1, 1, 1, 1] and not g.cut
+
+
+def test_propagate_in_part_still_checks_a_finished_board_is_connected():
+    # Four 1s in a square, both pairs drawn: every node full, two groups.
+    p = parse("2\n2\n11\n11\n")
+    g = Grid(p)
+    g.draw(edge(p, (0, 0), (1, 0)), 1)
+    g.draw(edge(p, (0, 1), (1, 1)), 1)
+    with pytest.raises(Contradiction):
+        propagate(g, whole=False)
+
+
 def test_propagate_stops_short_on_a_puzzle_with_several_solutions():
     g = Grid(parse((PUBLIC / "09_multiple_solutions_1.txt").read_text()))
     propagate(g)
