@@ -126,11 +126,6 @@ class Grid:
         """Every edge's link count is decided."""
         return self.lo == self.hi
 
-    def open_edges(self):
-        """Edges whose link count is still undecided."""
-        lo, hi = self.lo, self.hi
-        return [e for e in range(len(lo)) if lo[e] != hi[e]]
-
     def links(self):
         """The drawn links as (x1, y1, x2, y2, n) tuples."""
         pos = self.puzzle.pos

@@ -20,7 +20,7 @@ class Puzzle:
     """
 
     __slots__ = ("width", "height", "pos", "value", "ends", "horizontal",
-                 "crossings", "node_edges", "total")
+                 "crossings", "node_edges")
 
     def __init__(self, width, height, nodes):
         """Build the geometry from `nodes`: a list of (x, y, value) in reading order."""
@@ -28,7 +28,6 @@ class Puzzle:
         self.height = height
         self.pos = tuple((x, y) for x, y, _ in nodes)
         self.value = tuple(v for _, _, v in nodes)
-        self.total = sum(self.value)
         ends, horizontal = _find_edges(width, height, self.pos)
         self.ends = tuple(ends)
         self.horizontal = tuple(horizontal)

@@ -10,7 +10,6 @@ def test_parse_reads_nodes_in_reading_order():
     assert (p.width, p.height) == (3, 2)
     assert p.pos == ((0, 0), (2, 0), (1, 1))
     assert p.value == (1, 2, 3)
-    assert p.total == 6
 
 
 def test_edges_join_nearest_neighbours_only():
