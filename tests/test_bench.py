@@ -1,19 +1,14 @@
 """The bench command end to end on small inputs: figures printed, exit codes, JSON and compare."""
 
 import json
-import subprocess
-import sys
-from pathlib import Path
 
 from referee.commands.bench import PuzzleRun, node_table, percentile, suite_summary
 
-ROOT = Path(__file__).resolve().parent.parent
-PUBLIC = ROOT / "puzzles" / "public"
+from project import PUBLIC, run_referee
 
 
 def bench(*args):
-    return subprocess.run([sys.executable, "-m", "referee", "bench", *args], cwd=ROOT,
-                          capture_output=True, text=True, timeout=120)
+    return run_referee("bench", *args)
 
 
 def test_percentile_is_nearest_rank():

@@ -2,7 +2,6 @@
 
 import itertools
 import random
-from pathlib import Path
 
 import pytest
 
@@ -13,8 +12,7 @@ from bot.grid import Contradiction, Grid
 from bot.intersection import propagate
 from bot.puzzle import parse
 from judge import fault, links_text
-
-PUBLIC = Path(__file__).resolve().parent.parent / "puzzles" / "public"
+from project import PUBLIC
 
 
 def public(name):

@@ -4,15 +4,14 @@ import io
 import os
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
 import bot
 from bot import cli
 from judge import fault, links_text
+from project import ROOT
 
-ROOT = Path(__file__).resolve().parent.parent
 PUBLIC = sorted((ROOT / "puzzles" / "public").glob("*.txt"))
 COMMANDS = {
     "module": [sys.executable, "-m", "bot"],

@@ -1,11 +1,10 @@
 """The bot on generated puzzles: every answer judged by the referee's rules."""
 
-from pathlib import Path
-
 import pytest
 
 import bot
 from judge import fault, links_text
+from project import ROOT
 from referee.generate import generate, puzzle_rng
 
 SIZES = [(30, 30, 0.08), (30, 30, 0.15), (30, 30, 0.25), (12, 7, 0.3), (5, 30, 0.2)]
@@ -32,7 +31,7 @@ def test_the_count_test_sees_both_kinds_of_puzzle():
     assert counts == {1, 2}
 
 
-HARD = sorted((Path(__file__).resolve().parent.parent / "puzzles" / "hard30").glob("*.txt"))
+HARD = sorted((ROOT / "puzzles" / "hard30").glob("*.txt"))
 
 
 @pytest.mark.parametrize("path", HARD, ids=lambda p: p.stem)

@@ -1,15 +1,12 @@
 """Deduction rules, one test (or more) each: bot/intersection.py."""
 
-from pathlib import Path
-
 import pytest
 
 from bot.grid import Contradiction, Grid
 from bot.intersection import (balance, connect, force_links, isolate, propagate, settle,
                               sieve_links)
 from bot.puzzle import parse
-
-PUBLIC = Path(__file__).resolve().parent.parent / "puzzles" / "public"
+from project import PUBLIC
 
 
 def at(p, xy):

@@ -2,11 +2,11 @@
 
 import subprocess
 import sys
-from pathlib import Path
+
+import pytest
 
 import build
-
-ROOT = Path(__file__).resolve().parent.parent
+from project import ROOT
 
 
 def test_committed_bundle_is_what_bot_builds_now():
@@ -36,20 +36,12 @@ def test_bundle_uses_only_the_standard_library():
 
 def test_build_refuses_an_oversized_bundle(monkeypatch):
     monkeypatch.setattr(build, "CODINGAME_MAX_CHARS", 1000)
-    try:
+    with pytest.raises(build.BuildError, match="over CodinGame's 1,000"):
         build.bundle()
-    except build.BuildError as error:
-        assert "over CodinGame's 1,000" in str(error)
-    else:
-        raise AssertionError("an oversized bundle was accepted")
 
 
 def test_build_refuses_non_ascii(monkeypatch):
     real = build.stickytape.script
     monkeypatch.setattr(build.stickytape, "script", lambda *a, **k: real(*a, **k) + "# \u00e9\n")
-    try:
+    with pytest.raises(build.BuildError, match="non-ASCII"):
         build.bundle()
-    except build.BuildError as error:
-        assert "non-ASCII" in str(error)
-    else:
-        raise AssertionError("a non-ASCII bundle was accepted")

@@ -63,14 +63,10 @@ def test_the_bot_solves_generated_puzzles(index):
 
 # -- selection and sets ---------------------------------------------------------------
 
-import subprocess
-import sys
-from pathlib import Path
-
 from referee.generate import (OverBudget, SetSpec, classify, generate_set, is_unique,
                               parse_spec, select)
 
-ROOT = Path(__file__).resolve().parent.parent
+from project import run_referee
 
 
 def test_classify_matches_the_solver_stages():
@@ -139,9 +135,8 @@ def test_spec_syntax():
 
 
 def _gen(out, *extra):
-    return subprocess.run([sys.executable, "-m", "referee", "gen", "--size", "10x10",
-                           "--count", "3", "--seed", "9", "--out", str(out), *extra],
-                          cwd=ROOT, capture_output=True, text=True, timeout=60)
+    return run_referee("gen", "--size", "10x10", "--count", "3", "--seed", "9",
+                       "--out", str(out), *extra, timeout=60)
 
 
 def test_gen_cli_writes_identical_files_for_identical_arguments(tmp_path):

@@ -1,16 +1,10 @@
 """The profile command end to end: phases, modules, top functions and counters are printed."""
 
-import subprocess
-import sys
-from pathlib import Path
-
-ROOT = Path(__file__).resolve().parent.parent
-PUBLIC = ROOT / "puzzles" / "public"
+from project import PUBLIC, run_referee
 
 
 def profile(*args):
-    return subprocess.run([sys.executable, "-m", "referee", "profile", *args], cwd=ROOT,
-                          capture_output=True, text=True, timeout=120)
+    return run_referee("profile", *args)
 
 
 def test_profile_expert_prints_every_section():

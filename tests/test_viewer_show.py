@@ -2,9 +2,6 @@
 
 import ast
 import re
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
 
@@ -13,15 +10,15 @@ from referee.commands.show import show
 from referee.drawing import draw, render, short_nodes
 from referee.rules import Judge
 
-ROOT = Path(__file__).parent.parent
+from project import ROOT, run_referee
+
 BASIC = "puzzles/public/04_basic.txt"
 BASIC_SOLUTION = (ROOT / "tests/fakebots/solutions/04_basic.txt").read_text().partition("\n\n")[2]
 ANSI = re.compile(r"\033\[[0-9;]*m")
 
 
 def referee_show(*args, stdin=None):
-    return subprocess.run([sys.executable, "-m", "referee", "show", *args], cwd=ROOT,
-                          input=stdin, capture_output=True, text=True, timeout=60)
+    return run_referee("show", *args, stdin=stdin, timeout=60)
 
 
 def puzzle_and_lines(tmp_path, name):
