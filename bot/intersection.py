@@ -3,11 +3,11 @@
 Rules run cheapest first to a fixed point (`propagate`), going back to the cheap local rules
 after any change a global rule makes:
 
-1. `settle` - per node, from the nodes whose edges changed:
-   - `force_links`, the magicVal rule: a direction must carry at least
-     `need - (capacity of the other directions)` links;
-   - `sieve_links`: a direction carries at most `value - (links already drawn elsewhere)`,
-     so a saturated node or a saturated neighbour blocks the edge.
+1. `settle` - `tighten` each node whose edges changed:
+   - magicVal: a direction must carry at least `need - (capacity of the other directions)`
+     links;
+   - sieve: a direction carries at most `value - (links already drawn elsewhere)`, so a
+     saturated node or a saturated neighbour blocks the edge.
    Links crossing a drawn link are blocked by `Grid.raise_lo` itself.
 2. `balance`: within each region joined by undecided edges, the links still missing must
    pair up (an even total) and fit on those edges. Without it, a region that cannot
@@ -23,30 +23,30 @@ A rule that meets a dead end raises `Contradiction`.
 from bot.grid import Contradiction, components
 
 
-def force_links(grid, i):
-    """magicVal: each edge of node i carries what the other edges cannot."""
+def tighten(grid, i):
+    """Both node rules for node i, in one pass over its open edges.
+
+    - magicVal (links that must exist): an edge carries at least what the node's other edges
+      cannot, `hi[e] - (cap - value)`;
+    - sieve (links that cannot): an edge carries at most what the node has left after its
+      other links, `lo[e] + (value - got)`, so a saturated node or neighbour blocks it.
+    A change re-queues the node, so bounds read before it are caught up on the next visit.
+    """
     value = grid.puzzle.value[i]
-    cap = grid.cap[i]
-    if cap < value:
+    got, cap = grid.got[i], grid.cap[i]
+    if got > value or cap < value:
         raise Contradiction()
+    spare = cap - value   # links the node's edges can still lose
+    room = value - got    # links the node can still gain
     lo, hi = grid.lo, grid.hi
     for e, _ in grid.puzzle.node_edges[i]:
-        forced = value - (cap - hi[e])
-        if forced > lo[e]:
-            grid.raise_lo(e, forced)
-
-
-def sieve_links(grid, i):
-    """Each edge of node i carries at most what the node has left after its other links."""
-    value = grid.puzzle.value[i]
-    got = grid.got[i]
-    if got > value:
-        raise Contradiction()
-    lo, hi = grid.lo, grid.hi
-    for e, _ in grid.puzzle.node_edges[i]:
-        room = value - (got - lo[e])
-        if room < hi[e]:
-            grid.lower_hi(e, room)
+        low, high = lo[e], hi[e]
+        if low == high:
+            continue
+        if high - spare > low:
+            grid.raise_lo(e, high - spare)
+        if low + room < high:
+            grid.lower_hi(e, low + room)
 
 
 def settle(grid):
@@ -62,8 +62,7 @@ def settle(grid):
                 if got[i] != value[i]:
                     raise Contradiction()
                 continue
-            force_links(grid, i)
-            sieve_links(grid, i)
+            tighten(grid, i)
         except Contradiction:
             _blame(grid, i)
             raise

@@ -3,8 +3,7 @@
 import pytest
 
 from bot.grid import Contradiction, Grid
-from bot.intersection import (balance, connect, force_links, isolate, propagate, settle,
-                              sieve_links)
+from bot.intersection import balance, connect, isolate, propagate, settle, tighten
 from bot.puzzle import parse
 from project import PUBLIC
 
@@ -17,41 +16,41 @@ def edge(p, a, b):
     return p.edge_between(at(p, a), at(p, b))
 
 
-def test_force_links_magicval_fills_what_others_cannot():
+def test_tighten_magicval_fills_what_others_cannot():
     p = parse("3\n1\n242\n")
     g = Grid(p)
-    force_links(g, at(p, (1, 0)))
+    tighten(g, at(p, (1, 0)))
     assert g.lo == [2, 2]
 
 
-def test_force_links_partial_magicval():
+def test_tighten_partial_magicval():
     # A 3 with two neighbours that can take 2 each: one link at least in each direction.
     p = parse("3\n2\n232\n...\n")
     g = Grid(p)
-    force_links(g, at(p, (1, 0)))
+    tighten(g, at(p, (1, 0)))
     assert g.lo == [1, 1]
 
 
-def test_force_links_contradiction_when_capacity_is_short():
+def test_tighten_contradiction_when_capacity_is_short():
     p = parse("2\n1\n13\n")
     with pytest.raises(Contradiction):
-        force_links(Grid(p), at(p, (1, 0)))
+        tighten(Grid(p), at(p, (1, 0)))
 
 
-def test_sieve_links_blocks_edges_of_a_saturated_node():
+def test_tighten_blocks_edges_of_a_saturated_node():
     p = parse("3\n1\n111\n")
     g = Grid(p)
     left, right = edge(p, (0, 0), (1, 0)), edge(p, (1, 0), (2, 0))
     g.draw(left, 1)
-    sieve_links(g, at(p, (1, 0)))
+    tighten(g, at(p, (1, 0)))
     assert g.hi[right] == 0
 
 
-def test_sieve_links_caps_by_the_nodes_own_value():
+def test_tighten_caps_by_the_nodes_own_value():
     # A 1 beside a 4: the edge can carry one link, not two.
     p = parse("2\n1\n14\n")
     g = Grid(p)
-    sieve_links(g, at(p, (0, 0)))
+    tighten(g, at(p, (0, 0)))
     assert g.hi == [1]
 
 
