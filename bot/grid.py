@@ -20,7 +20,7 @@ class Grid:
     """Mutable link bounds over an immutable Puzzle."""
 
     __slots__ = ("puzzle", "lo", "hi", "got", "cap", "trail", "dirty", "queued", "joined",
-                 "cut", "conflicts")
+                 "cut", "balanced", "conflicts")
 
     def __init__(self, puzzle):
         self.puzzle = puzzle
@@ -34,6 +34,8 @@ class Grid:
         self.dirty = list(range(len(puzzle)))
         self.queued = bytearray([1]) * len(puzzle)
         self.joined = self.cut = True
+        # The trail length up to which `balance` has checked the regions (-1: none checked).
+        self.balanced = -1
         # Contradictions met at each node (from 1): what the search has learned, so kept
         # across revert.
         self.conflicts = [1] * len(puzzle)
@@ -47,18 +49,19 @@ class Grid:
         other.trail = []
         other.dirty, other.queued = self.dirty[:], bytearray(self.queued)
         other.joined, other.cut = self.joined, self.cut
+        other.balanced = 0 if self.balanced == len(self.trail) else -1
         other.conflicts = self.conflicts[:]
         return other
 
     def mark(self):
         """A point to `revert` to."""
-        return len(self.trail), self.joined, self.cut
+        return len(self.trail), self.joined, self.cut, self.balanced
 
     def revert(self, mark):
         """Undo every change made since `mark`."""
         trail, lo, hi, got, cap = self.trail, self.lo, self.hi, self.got, self.cap
         ends = self.puzzle.ends
-        size, self.joined, self.cut = mark
+        size, self.joined, self.cut, self.balanced = mark
         while len(trail) > size:
             e, old_lo, old_hi = trail.pop()
             a, b = ends[e]

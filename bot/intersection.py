@@ -81,11 +81,21 @@ def balance(grid):
 
     Every link still to come joins two nodes of one region, so a region's missing total is
     even and at most twice what its edges can still take. Raises Contradiction otherwise.
+    Only regions holding a node whose edges changed since the last check are walked (they
+    are the only ones whose verdict can differ): it runs after every round of node rules.
     """
     p = grid.puzzle
     lo, hi, got, value, node_edges = grid.lo, grid.hi, grid.got, p.value, p.node_edges
+    trail = grid.trail
+    if grid.balanced < 0:
+        starts = range(len(p))
+    elif grid.balanced < len(trail):
+        ends = p.ends
+        starts = {i for e, _, _ in trail[grid.balanced:] for i in ends[e]}
+    else:
+        return
     seen = bytearray(len(p))
-    for start in range(len(p)):
+    for start in starts:
         if seen[start] or got[start] == value[start]:
             continue
         seen[start] = 1
@@ -102,6 +112,7 @@ def balance(grid):
                         stack.append(j)
         if missing % 2 or missing > room:
             raise Contradiction()
+    grid.balanced = len(trail)
 
 
 def isolate(grid):

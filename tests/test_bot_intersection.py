@@ -82,6 +82,25 @@ def test_balance_judges_each_region_alone():
         balance(g)  # two regions of 3 each: odd
 
 
+
+def test_balance_checks_again_what_changed_and_what_a_revert_restored():
+    p = parse("5\n1\n1.2.1\n")
+    g = Grid(p)
+    balance(g)
+    balance(g)  # nothing changed: nothing to walk, still fine
+    mark = g.mark()
+    g.lower_hi(edge(p, (0, 0), (2, 0)), 0)  # the left 1 is cut off: a region of 1
+    with pytest.raises(Contradiction):
+        balance(g)
+    g.revert(mark)
+    balance(g)
+
+
+def test_balance_on_a_clone_checks_every_region_the_original_had_not():
+    g = Grid(parse("5\n1\n1.1.1\n"))
+    with pytest.raises(Contradiction):
+        balance(g.clone())
+
 def test_isolate_two_ones_and_two_twos():
     p = parse("3\n2\n1.1\n2.2\n")
     g = Grid(p)
