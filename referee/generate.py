@@ -20,7 +20,7 @@ Density is the target number of islands as a fraction of the cells: `density=0.1
 Selection (Tatham's rule: keep a puzzle only if the solver at the target level proves it):
 `classify` names the deepest solver stage a puzzle needs; `make_unique` adds islands on
 the known solution's links until `bot.count_solutions` proves it unique (`two_solutions`
-reads a second solution through bot.assumption.solutions, to know where to add one);
+reads a second solution with bot.find_solutions, to know where to add one);
 `harden` walks from a unique puzzle towards one that needs branching; `generate_set`
 rejection-samples a whole set from a `SetSpec` (also parsed from `WxH:hard:unique:...`).
 Every solver call has a budget in propagation rounds (`OverBudget`), never in seconds,
