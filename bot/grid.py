@@ -20,7 +20,7 @@ class Grid:
     """Mutable link bounds over an immutable Puzzle."""
 
     __slots__ = ("puzzle", "lo", "hi", "got", "cap", "trail", "dirty", "queued", "joined",
-                 "cut", "balanced", "conflicts")
+                 "cut", "balanced", "isolated", "conflicts")
 
     def __init__(self, puzzle):
         self.puzzle = puzzle
@@ -34,8 +34,8 @@ class Grid:
         self.dirty = list(range(len(puzzle)))
         self.queued = bytearray([1]) * len(puzzle)
         self.joined = self.cut = True
-        # The trail length up to which `balance` has checked the regions (-1: none checked).
-        self.balanced = -1
+        # The trail lengths up to which `balance` and `isolate` have looked (-1: nothing yet).
+        self.balanced = self.isolated = -1
         # Contradictions met at each node (from 1): what the search has learned, so kept
         # across revert.
         self.conflicts = [1] * len(puzzle)
@@ -50,18 +50,19 @@ class Grid:
         other.dirty, other.queued = self.dirty[:], bytearray(self.queued)
         other.joined, other.cut = self.joined, self.cut
         other.balanced = 0 if self.balanced == len(self.trail) else -1
+        other.isolated = 0 if self.isolated == len(self.trail) else -1
         other.conflicts = self.conflicts[:]
         return other
 
     def mark(self):
         """A point to `revert` to."""
-        return len(self.trail), self.joined, self.cut, self.balanced
+        return len(self.trail), self.joined, self.cut, self.balanced, self.isolated
 
     def revert(self, mark):
         """Undo every change made since `mark`."""
         trail, lo, hi, got, cap = self.trail, self.lo, self.hi, self.got, self.cap
         ends = self.puzzle.ends
-        size, self.joined, self.cut, self.balanced = mark
+        size, self.joined, self.cut, self.balanced, self.isolated = mark
         while len(trail) > size:
             e, old_lo, old_hi = trail.pop()
             a, b = ends[e]
@@ -76,6 +77,14 @@ class Grid:
         for i in self.dirty:
             self.queued[i] = 0
         self.dirty.clear()
+
+    def changed_since(self, position):
+        """The nodes at either end of an edge whose bounds changed after trail `position`;
+        every node if `position` is -1 (nothing seen yet)."""
+        if position < 0:
+            return range(len(self.puzzle))
+        ends = self.puzzle.ends
+        return {i for e, _, _ in self.trail[position:] for i in ends[e]}
 
     def _touch(self, i):
         if not self.queued[i]:

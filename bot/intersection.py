@@ -20,7 +20,7 @@ after any change a global rule makes:
 A rule that meets a dead end raises `Contradiction`.
 """
 
-from bot.grid import Contradiction, components
+from bot.grid import Contradiction
 
 
 def tighten(grid, i):
@@ -81,74 +81,142 @@ def balance(grid):
 
     Every link still to come joins two nodes of one region, so a region's missing total is
     even and at most twice what its edges can still take. Raises Contradiction otherwise.
-    Only regions holding a node whose edges changed since the last check are walked (they
-    are the only ones whose verdict can differ): it runs after every round of node rules.
+    It runs after every round of node rules, so after the first look it walks only the
+    regions holding a node whose edges changed (the only verdicts that can differ), and
+    gives up on a region past REGION_WALK nodes: a large region rarely fails, and the
+    parity of the whole board never changes.
     """
     p = grid.puzzle
     lo, hi, got, value, node_edges = grid.lo, grid.hi, grid.got, p.value, p.node_edges
-    trail = grid.trail
-    if grid.balanced < 0:
-        starts = range(len(p))
-    elif grid.balanced < len(trail):
-        ends = p.ends
-        starts = {i for e, _, _ in trail[grid.balanced:] for i in ends[e]}
-    else:
+    if grid.balanced == len(grid.trail):
         return
+    walk = len(p) if grid.balanced < 0 else REGION_WALK
+    starts = grid.changed_since(grid.balanced)
     seen = bytearray(len(p))
     for start in starts:
         if seen[start] or got[start] == value[start]:
             continue
         seen[start] = 1
-        stack = [start]
+        region = [start]
         missing = room = 0
-        while stack:
-            i = stack.pop()
+        limit = walk
+        for i in region:  # grows while walked
             missing += value[i] - got[i]
             for e, j in node_edges[i]:
                 if lo[e] != hi[e]:
                     room += hi[e] - lo[e]  # met from both ends: twice the edge's room
                     if not seen[j]:
                         seen[j] = 1
-                        stack.append(j)
-        if missing % 2 or missing > room:
-            raise Contradiction()
-    grid.balanced = len(trail)
+                        region.append(j)
+                    elif seen[j] == GAVE_UP:
+                        limit = -1  # part of a region given up on: give up on it too
+            if len(region) > limit:
+                # Mark the part walked, so a walk that meets it gives up too rather than
+                # judge a fragment of the region.
+                for j in region:
+                    seen[j] = GAVE_UP
+                break
+        else:
+            if missing % 2 or missing > room:
+                raise Contradiction()
+    grid.balanced = len(grid.trail)
+
+
+REGION_WALK = 40
+GAVE_UP = 2
 
 
 def isolate(grid):
     """Cap every edge below the count that would close a group smaller than the puzzle.
 
     Adding k links to an edge lowers the remaining need of the group(s) it joins by 2k; at 0
-    the group can take no more links and would be cut off. Returns True if anything changed.
+    the group can take no more links and would be cut off. Only groups holding a node whose
+    edges changed since the last look can give a new verdict, so only they (and the groups
+    they border) are labelled. Returns True if anything changed.
     """
     p = grid.puzzle
-    label, need, size = components(grid, grid.lo)
+    starts = grid.changed_since(grid.isolated)
+    grid.isolated = len(grid.trail)
+    groups = _Groups(grid)
+    label, need, size, members = groups.label, groups.need, groups.size, groups.members
     whole = len(p)
-    for n, s in zip(need, size):
-        if n == 0 and s < whole:
-            raise Contradiction()
-    if len(size) == 1:
-        return False
-    lo, hi = grid.lo, grid.hi
+    lo, hi, node_edges = grid.lo, grid.hi, p.node_edges
     changed = False
-    # Links come at most two to an edge, so only a group needing 4 or fewer can be closed.
-    for i, group in enumerate(label):
+    looked = set()
+    for start in starts:
+        group = label[start]
+        if group < 0:
+            group = groups.find(start)
+        if group in looked:
+            continue
+        looked.add(group)
+        if need[group] == 0 and size[group] < whole:
+            raise Contradiction()
+        # Links come at most two to an edge, so only a group needing 4 or fewer can close.
         if need[group] > 4:
             continue
-        for e, j in p.node_edges[i]:
-            low, high = lo[e], hi[e]
-            if low == high:
-                continue
-            other = label[j]
-            if other == group:
-                total, joined = need[group], size[group]
-            else:
-                total, joined = need[group] + need[other], size[group] + size[other]
-            if joined == whole or total > 2 * (high - low):
-                continue
-            if total % 2 == 0 and total > 0:
-                changed |= grid.lower_hi(e, low + total // 2 - 1)
+        for i in members[group]:
+            for e, j in node_edges[i]:
+                low, high = lo[e], hi[e]
+                if low == high:
+                    continue
+                other = label[j]
+                if other < 0:
+                    other = groups.find(j)
+                if other == group:
+                    total, joined = need[group], size[group]
+                else:
+                    total, joined = need[group] + need[other], size[group] + size[other]
+                if joined == whole or total > 2 * (high - low):
+                    continue
+                if total % 2 == 0 and total > 0:
+                    changed |= grid.lower_hi(e, low + total // 2 - 1)
     return changed
+
+
+class _Groups:
+    """Groups of nodes joined by drawn links, labelled on demand.
+
+    `find(i)` labels i's group: its members, size and remaining need (the links its nodes
+    still lack). `isolate` cares only for groups needing 4 or fewer, so a walk stops as soon
+    as the need passes 4 and the group is recorded as BIG (its need then reads as 5, its
+    members as none). A later walk from an unlabelled node of that group meets one of its
+    labelled nodes, and stops there too.
+    """
+
+    __slots__ = ("grid", "label", "need", "size", "members")
+    BIG = 0  # the group id every group needing more than 4 shares
+
+    def __init__(self, grid):
+        self.grid = grid
+        self.label = [-1] * len(grid.puzzle)
+        self.need, self.size, self.members = [5], [0], [()]
+
+    def find(self, start):
+        grid = self.grid
+        lo, got, value, node_edges = grid.lo, grid.got, grid.puzzle.value, grid.puzzle.node_edges
+        label = self.label
+        group = len(self.need)
+        label[start] = group
+        members = [start]
+        lacking = 0
+        for i in members:  # grows while walked: a breadth-first walk
+            lacking += value[i] - got[i]
+            for e, j in node_edges[i]:
+                if lo[e]:
+                    if label[j] < 0:
+                        label[j] = group
+                        members.append(j)
+                    elif label[j] != group:
+                        lacking = 5  # joined to a group already known to be big
+            if lacking > 4:
+                for j in members:
+                    label[j] = self.BIG
+                return self.BIG
+        self.need.append(lacking)
+        self.size.append(len(members))
+        self.members.append(members)
+        return group
 
 
 def connect(grid):
@@ -197,13 +265,15 @@ def connect(grid):
     return changed
 
 
-def propagate(grid, stats=None, whole=True):
+def propagate(grid, stats=None, whole=True, bridges=True):
     """Apply every rule until none finds anything more (or raise Contradiction).
 
     A global rule runs only when its input changed since it last ran (`Grid.joined`,
     `Grid.cut`): it is the costly part of a round. With `whole` false only the node rules
     run, and the connectivity check once every edge is decided; the flags stay set, so the
-    next whole propagation catches up.
+    next whole propagation catches up. With `bridges` false, `connect` too waits until every
+    edge is decided: probes run this way (it is the one rule that walks the whole board
+    each time, and measured, probes gain the least from it).
     """
     while True:
         if stats is not None:
@@ -219,8 +289,9 @@ def propagate(grid, stats=None, whole=True):
             grid.joined = False
             if isolate(grid):
                 continue
-        if grid.cut:
+        if grid.cut and (bridges or grid.solved()):
             grid.cut = False
             if connect(grid):
                 continue
         return
+

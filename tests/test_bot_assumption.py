@@ -7,7 +7,7 @@ import pytest
 
 import bot.assumption
 from bot.assumption import (BRANCHING, ELIMINATION, RULES, Stats, choose_node, eliminate,
-                            first_solution, options, solutions)
+                            first_solution, options, probe, solutions)
 from bot.grid import Contradiction, Grid
 from bot.intersection import propagate
 from bot.puzzle import parse
@@ -50,6 +50,42 @@ def test_eliminate_fixes_bounds_every_solution_agrees_with():
         for e, (a, b) in enumerate(p.ends):
             n = counts.get((*p.pos[a], *p.pos[b]), 0)
             assert grid.lo[e] <= n <= grid.hi[e]
+
+
+def assert_bounds_hold_every_solution(grid, text):
+    p = grid.puzzle
+    for solution in all_solutions(text):
+        counts = {(x1, y1, x2, y2): n for x1, y1, x2, y2, n in solution}
+        for e, (a, b) in enumerate(p.ends):
+            assert grid.lo[e] <= counts.get((*p.pos[a], *p.pos[b]), 0) <= grid.hi[e]
+
+
+def test_probe_narrows_and_keeps_every_solution():
+    text = public("11_cg.txt")
+    grid = Grid(parse(text))
+    propagate(grid)
+    before = (grid.lo[:], grid.hi[:])
+    stats = Stats()
+    assert probe(grid, stats, range(len(grid.puzzle)))
+    assert stats.eliminations > 0 and (grid.lo[:], grid.hi[:]) != before
+    assert_bounds_hold_every_solution(grid, text)
+
+
+def test_probe_tries_only_nodes_with_few_options(monkeypatch):
+    monkeypatch.setattr(bot.assumption, "PROBE_OPTIONS", 1)
+    grid = Grid(parse(public("11_cg.txt")))
+    propagate(grid)
+    stats = Stats()
+    assert not probe(grid, stats, range(len(grid.puzzle)))
+    assert stats.assumptions == 0
+
+
+def test_probe_raises_when_a_node_has_no_option_left():
+    # 2 2 1 in a row: the middle 2 goes 2+0 (the 1 is cut off) or 1+1 (the left 2 is short).
+    grid = Grid(parse("3\n1\n221\n"))
+    grid.dirty.clear()  # no rules yet: only the probe can find it
+    with pytest.raises(Contradiction):
+        probe(grid, Stats(), [1])
 
 
 def test_eliminate_raises_on_a_dead_state():

@@ -1,5 +1,7 @@
 """Deduction rules, one test (or more) each: bot/intersection.py."""
 
+import itertools
+
 import pytest
 
 from bot.grid import Contradiction, Grid
@@ -101,12 +103,71 @@ def test_balance_on_a_clone_checks_every_region_the_original_had_not():
     with pytest.raises(Contradiction):
         balance(g.clone())
 
+def test_balance_giving_up_on_a_long_region_never_refuses_a_sound_state(monkeypatch):
+    # Every 4-island row whose two end edges are narrowed after the first look: with walks
+    # of two nodes, the walk from the left end gives up, and the one from the right end
+    # must give up too when it meets it, never judge the fragment it walked.
+    import bot.intersection
+    for values in itertools.product("1234", repeat=4):
+        p = parse("7\n1\n" + ".".join(values) + "\n")
+        if p.value[0] < 2 or min(p.value[2:]) < 2:
+            continue
+        grid = Grid(p)
+        try:
+            balance(grid)  # the first look walks everything
+        except Contradiction:
+            continue
+        grid.lower_hi(0, 1)
+        grid.lower_hi(2, 1)
+        monkeypatch.setattr(bot.intersection, "REGION_WALK", len(p))
+        whole = grid.clone()
+        try:
+            balance(whole)
+        except Contradiction:
+            continue  # refused on a full walk: any verdict is sound
+        monkeypatch.setattr(bot.intersection, "REGION_WALK", 2)
+        balance(grid)
+
+
 def test_isolate_two_ones_and_two_twos():
     p = parse("3\n2\n1.1\n2.2\n")
     g = Grid(p)
     isolate(g)
     assert g.hi[edge(p, (0, 0), (2, 0))] == 0     # 1-1 would be a finished pair
     assert g.hi[edge(p, (0, 1), (2, 1))] == 1     # 2=2 would be a finished pair
+
+
+def test_isolate_looks_again_after_a_revert_to_before_its_look():
+    p = parse("3\n2\n1.1\n2.2\n")
+    g = Grid(p)
+    mark = g.mark()
+    assert isolate(g)
+    assert not isolate(g)  # nothing changed since: nothing to look at
+    g.revert(mark)
+    assert isolate(g)
+    assert g.hi[edge(p, (0, 0), (2, 0))] == 0
+
+
+def test_isolate_never_judges_part_of_a_group_as_a_finished_group():
+    # 4-4-2-2-1 joined by single links: the 4s still need 5 links, the rest none. The look
+    # from the first 4 stops once the need passes 4; the one from the second 2 must not then
+    # take the 2-1 end it reaches for a finished group of two.
+    p = parse("9\n1\n4.4.2.2.1\n")
+    g = Grid(p)
+    for a, b in [((0, 0), (2, 0)), ((2, 0), (4, 0)), ((4, 0), (6, 0)), ((6, 0), (8, 0))]:
+        g.draw(edge(p, a, b), 1)
+    assert not isolate(g)
+
+
+def test_propagate_without_bridges_leaves_connect_to_the_end(monkeypatch):
+    import bot.intersection
+    calls = []
+    monkeypatch.setattr(bot.intersection, "connect", lambda grid: calls.append(1) or False)
+    text = (PUBLIC / "12_multiple_solutions_2.txt").read_text()
+    propagate(Grid(parse(text)), bridges=False)
+    assert calls == []
+    propagate(Grid(parse(text)))
+    assert calls
 
 
 def test_isolate_a_group_closing_on_itself():
