@@ -140,7 +140,7 @@ def isolate(grid):
     groups = _Groups(grid)
     label, need, size, members = groups.label, groups.need, groups.size, groups.members
     whole = len(p)
-    lo, hi, node_edges = grid.lo, grid.hi, p.node_edges
+    lo, hi, got, value, node_edges = grid.lo, grid.hi, grid.got, p.value, p.node_edges
     changed = False
     looked = set()
     for start in starts:
@@ -161,11 +161,15 @@ def isolate(grid):
                 if low == high:
                     continue
                 other = label[j]
-                if other < 0:
-                    other = groups.find(j)
                 if other == group:
                     total, joined = need[group], size[group]
                 else:
+                    # j's own need is part of its group's: often enough to rule the edge
+                    # out before labelling that group.
+                    if need[group] + value[j] - got[j] > 2 * (high - low):
+                        continue
+                    if other < 0:
+                        other = groups.find(j)
                     total, joined = need[group] + need[other], size[group] + size[other]
                 if joined == whole or total > 2 * (high - low):
                     continue
