@@ -169,23 +169,28 @@ def probe(grid, stats, nodes):
         edges, choices = options(grid, i)
         if len(choices) > PROBE_OPTIONS:
             continue
-        survivors = [c for c in choices
-                     if _completed(grid, i, edges, c) in survived
-                     or not _fails(grid, edges, c, stats, survived)]
-        if not survivors:
-            raise Contradiction()
+        survivors = []
+        for k, c in enumerate(choices):
+            if not survivors and k == len(choices) - 1:
+                # Every other option failed: narrowing to this one propagates it anyway.
+                survivors.append(c)
+            elif (_completed(grid, i, edges, c) in survived
+                  or not _fails(grid, edges, c, stats, survived)):
+                survivors.append(c)
         if len(survivors) == len(choices):
             continue
         stats.eliminations += len(choices) - len(survivors)
         position = len(grid.trail)
         _narrow(grid, edges, survivors)
-        propagate(grid, stats)
+        propagate(grid, stats, bridges=False)
         survived.clear()  # they held for the state before the narrowing
         progress = True
         for j in grid.changed_since(position):
             if got[j] != cap[j] and j not in queued:
                 queued.add(j)
                 queue.append(j)
+    if progress:
+        propagate(grid, stats)
     return progress
 
 

@@ -86,10 +86,15 @@ class Grid:
         ends = self.puzzle.ends
         return {i for e, _, _ in self.trail[position:] for i in ends[e]}
 
-    def _touch(self, i):
-        if not self.queued[i]:
-            self.queued[i] = 1
-            self.dirty.append(i)
+    def _touch_ends(self, a, b):
+        """Queue both ends of a changed edge for the node rules."""
+        queued = self.queued
+        if not queued[a]:
+            queued[a] = 1
+            self.dirty.append(a)
+        if not queued[b]:
+            queued[b] = 1
+            self.dirty.append(b)
 
     def raise_lo(self, e, n):
         """Require at least n links on edge e. Returns True if that changed anything."""
@@ -104,8 +109,7 @@ class Grid:
         a, b = self.puzzle.ends[e]
         self.got[a] += n - old
         self.got[b] += n - old
-        self._touch(a)
-        self._touch(b)
+        self._touch_ends(a, b)
         if old == 0:
             # A drawn link blocks every edge that crosses it.
             for f in self.puzzle.crossings[e]:
@@ -126,8 +130,7 @@ class Grid:
         a, b = self.puzzle.ends[e]
         self.cap[a] -= old - n
         self.cap[b] -= old - n
-        self._touch(a)
-        self._touch(b)
+        self._touch_ends(a, b)
         return True
 
     def draw(self, e, n):
