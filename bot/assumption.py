@@ -78,8 +78,9 @@ def assume(grid, edges, counts):
         grid.lower_hi(e, n)
 
 
-def _fails(grid, edges, counts, stats, survived=None):
-    """Try one option and undo it; True if the rules meet a contradiction.
+def _changes(grid, edges, counts, stats, survived=None):
+    """Try one option and undo it: how many bound changes the rules made of it, or None if
+    they met a contradiction.
 
     With a `survived` set (probing): `connect` is left out, and every node the option
     completes is added to the set, as `_completed` names it.
@@ -95,9 +96,9 @@ def _fails(grid, edges, counts, stats, survived=None):
             for j in grid.changed_since(mark[0]):
                 if got[j] == cap[j]:
                     survived.add((j, tuple(lo[e] for e, _ in node_edges[j])))
-        return False
+        return len(grid.trail) - mark[0]
     except Contradiction:
-        return True
+        return None
     finally:
         grid.revert(mark)
 
@@ -123,7 +124,7 @@ def eliminate(grid, stats):
     while changed and not grid.solved():
         changed = False
         for _, _, edges, choices in _open_nodes_by_options(grid):
-            survivors = [c for c in choices if not _fails(grid, edges, c, stats)]
+            survivors = [c for c in choices if _changes(grid, edges, c, stats) is not None]
             if not survivors:
                 raise Contradiction()
             if _narrow(grid, edges, survivors):
@@ -147,13 +148,15 @@ def _narrow(grid, edges, survivors):
     return narrowed
 
 
-def probe(grid, stats, nodes):
+def probe(grid, stats, nodes, reach=None):
     """Try every option of each of `nodes` that has at most PROBE_OPTIONS; keep the hull of
     those the rules do not refute. Nodes whose edges that changes are probed in turn.
 
     An option that a surviving probe completed is not tried again: the rules deduce more
     from more, so it would survive too, and a probe skipped can only cost a deduction, never
     make a wrong one (measured: 12% less CPU on 500 dense 30x30 boards, the same branches).
+    With a `reach` dict, a node whose options all survived their own probe gets the product
+    of (bound changes + 1) over them: how far a branch on it would reach (`choose_node`).
     Raises Contradiction if a node has no option left. Returns True if anything narrowed.
     """
     got, cap = grid.got, grid.cap
@@ -170,14 +173,23 @@ def probe(grid, stats, nodes):
         if len(choices) > PROBE_OPTIONS:
             continue
         survivors = []
+        product = 1
         for k, c in enumerate(choices):
             if not survivors and k == len(choices) - 1:
                 # Every other option failed: narrowing to this one propagates it anyway.
                 survivors.append(c)
-            elif (_completed(grid, i, edges, c) in survived
-                  or not _fails(grid, edges, c, stats, survived)):
+            elif _completed(grid, i, edges, c) in survived:
                 survivors.append(c)
+                product = None  # not probed: its reach is unknown
+            else:
+                changes = _changes(grid, edges, c, stats, survived)
+                if changes is not None:
+                    survivors.append(c)
+                    if product is not None:
+                        product *= changes + 1
         if len(survivors) == len(choices):
+            if reach is not None and product is not None:
+                reach[i] = product
             continue
         stats.eliminations += len(choices) - len(survivors)
         position = len(grid.trail)
@@ -201,14 +213,20 @@ def _completed(grid, i, edges, counts):
     return i, tuple(chosen.get(e, lo[e]) for e, _ in grid.puzzle.node_edges[i])
 
 
-def choose_node(grid):
-    """The open node to branch on: fewest options, by the square of contradictions met.
+def choose_node(grid, reach=None):
+    """The open node to branch on: fewest options, by the square of contradictions met,
+    and by the square root of its `reach` (from `probe`) where it has one.
 
     Squared, the learned weight wins over the option count sooner (measured on dense 30x30
-    boards: fewer slow outliers than the plain ratio).
+    boards: fewer slow outliers than the plain ratio). The reach is the lookahead of SAT
+    solvers: a branch that settles much on both sides leaves less to search. Measured on
+    64 hard unique 30x30 puzzles, CPU time of bot.solve: median 16.3 -> 14.5 ms, slowest
+    212 -> 80 ms; as the only criterion it left dense boards a slow tail (35 s), as the
+    learned weight then no longer moves the search.
     """
     lo, hi, got, cap = grid.lo, grid.hi, grid.got, grid.cap
     value, node_edges, conflicts = grid.puzzle.value, grid.puzzle.node_edges, grid.conflicts
+    reach = reach or {}
     best, best_key = None, None
     for i in range(len(value)):
         if got[i] == cap[i]:
@@ -222,7 +240,7 @@ def choose_node(grid):
         count = _COUNTS.get(key)
         if count is None:
             count = _COUNTS[key] = len(options(grid, i)[1])
-        score = count / conflicts[i] ** 2
+        score = count / conflicts[i] ** 2 / reach.get(i, 1) ** 0.5
         if best_key is None or score < best_key:
             best, best_key = i, score
     return options(grid, best)
@@ -300,31 +318,32 @@ def solutions(grid, stats, stage=BRANCHING, depth=0, budget=None, since=-1):
     """
     stats.max_depth = max(stats.max_depth, depth)
     mark = grid.mark()
+    reach = {}
     try:
         try:
             propagate(grid, stats, whole=depth % GLOBAL_EVERY == 0)
             if stage == ELIMINATION and not grid.solved() and eliminate(grid, stats):
                 stats.stage = max(stats.stage, ELIMINATION)
             if stage == BRANCHING and not grid.solved() and probe(
-                    grid, stats, grid.changed_since(since)):
+                    grid, stats, grid.changed_since(since), reach):
                 stats.stage = max(stats.stage, ELIMINATION)
         except Contradiction:
             return
         if grid.solved():
             yield grid
         elif stage >= BRANCHING:
-            yield from _branch(grid, stats, stage, depth, budget)
+            yield from _branch(grid, stats, stage, depth, budget, reach)
     finally:
         grid.revert(mark)
 
 
-def _branch(grid, stats, stage, depth, budget):
+def _branch(grid, stats, stage, depth, budget, reach):
     """Try each option of the most constrained node; an option that fails is eliminated."""
     if budget is not None and stats.branches >= budget:
         raise _OutOfBranches()
     stats.stage = BRANCHING
     stats.branches += 1
-    edges, choices = choose_node(grid)
+    edges, choices = choose_node(grid, reach)
     for counts in _ordered(grid, edges, choices):
         stats.assumptions += 1
         mark = grid.mark()

@@ -87,6 +87,26 @@ def test_probe_skips_options_a_surviving_probe_completed(monkeypatch):
     assert probed()[2] > tried
 
 
+def test_probe_measures_the_reach_of_nodes_whose_options_all_survive():
+    grid = Grid(parse(public("11_cg.txt")))
+    propagate(grid)
+    reach = {}
+    probe(grid, Stats(), range(len(grid.puzzle)), reach)
+    assert reach
+    for i, product in reach.items():
+        assert grid.got[i] != grid.cap[i] and len(options(grid, i)[1]) == 2
+        assert product >= 4  # each option changes at least its own edge
+
+
+def test_choose_node_leans_to_a_node_of_great_reach():
+    grid = Grid(parse(public("09_multiple_solutions_1.txt")))
+    propagate(grid)
+    first = choose_node(grid)[0]
+    other = next(i for i in range(len(grid.puzzle))
+                 if grid.got[i] != grid.cap[i] and options(grid, i)[0] != first)
+    assert choose_node(grid, {other: 10 ** 6})[0] == options(grid, other)[0]
+
+
 def test_probe_tries_only_nodes_with_few_options(monkeypatch):
     monkeypatch.setattr(bot.assumption, "PROBE_OPTIONS", 1)
     grid = Grid(parse(public("11_cg.txt")))
