@@ -266,11 +266,12 @@ class _OutOfBranches(Exception):
     """A restart's branch budget is spent."""
 
 
-# Tuned in one sitting (CPU time of bot.solve) on puzzles/hard30, 100 boards of
-# `--gen 30x30:count=100:seed=7:density=0.3` and 500 more at density 0.3; the worst solve
-# of the three sets: 50 and 1.5 gave 1197 / 263 / 169 ms, 60 and 1.8 gave 359 / 330 /
-# 771 ms. Luby's restart sequence was far worse (up to 35 s): restarts cost the learning.
-FIRST_BUDGET = 60      # branches before the first restart
+# Tuned (CPU time of bot.solve) on 64 hard unique 30x30 puzzles and 500 dense 30x30 boards
+# (`referee gen --size 30x30 --count 500 --seed 11 --density 0.3`). With probing, a branch
+# does more, so it takes fewer before a restart pays: the dense p99 was 50 ms at 60 branches,
+# 43 at 80, 39 at 120 and 200, with the hard set unchanged. Before probing, Luby's restart
+# sequence was far worse (up to 35 s): restarts cost the learning.
+FIRST_BUDGET = 120     # branches before the first restart
 BUDGET_GROWTH = 1.8
 # The whole-board rules cost O(board) at every branch; running them at every second depth
 # (the node rules always run) measured, in CPU time of bot.solve: 500 dense 30x30 boards
