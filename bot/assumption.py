@@ -89,7 +89,7 @@ def _changes(grid, edges, counts, stats, survived=None):
     mark = grid.mark()
     try:
         assume(grid, edges, counts)
-        propagate(grid, stats, bridges=survived is None)
+        propagate(grid, stats, probing=survived is not None)
         if survived is not None:
             got, cap, lo = grid.got, grid.cap, grid.lo
             node_edges = grid.puzzle.node_edges
@@ -194,7 +194,7 @@ def probe(grid, stats, nodes, reach=None):
         stats.eliminations += len(choices) - len(survivors)
         position = len(grid.trail)
         _narrow(grid, edges, survivors)
-        propagate(grid, stats, bridges=False)
+        propagate(grid, stats, probing=True)
         survived.clear()  # they held for the state before the narrowing
         progress = True
         for j in grid.changed_since(position):

@@ -269,15 +269,15 @@ def connect(grid):
     return changed
 
 
-def propagate(grid, stats=None, whole=True, bridges=True):
+def propagate(grid, stats=None, whole=True, probing=False):
     """Apply every rule until none finds anything more (or raise Contradiction).
 
     A global rule runs only when its input changed since it last ran (`Grid.joined`,
     `Grid.cut`): it is the costly part of a round. With `whole` false only the node rules
     run, and the connectivity check once every edge is decided; the flags stay set, so the
-    next whole propagation catches up. With `bridges` false, `connect` too waits until every
-    edge is decided: probes run this way (it is the one rule that walks the whole board
-    each time, and measured, probes gain the least from it).
+    next whole propagation catches up. When `probing`, `connect` too waits until every edge
+    is decided: it is the one rule that walks the whole board each time, and measured,
+    probes gain the least from it.
     """
     while True:
         if stats is not None:
@@ -293,7 +293,7 @@ def propagate(grid, stats=None, whole=True, bridges=True):
             grid.joined = False
             if isolate(grid):
                 continue
-        if grid.cut and (bridges or grid.solved()):
+        if grid.cut and (not probing or grid.solved()):
             grid.cut = False
             if connect(grid):
                 continue

@@ -159,12 +159,12 @@ def test_isolate_never_judges_part_of_a_group_as_a_finished_group():
     assert not isolate(g)
 
 
-def test_propagate_without_bridges_leaves_connect_to_the_end(monkeypatch):
+def test_propagate_for_a_probe_leaves_connect_to_the_end(monkeypatch):
     import bot.intersection
     calls = []
     monkeypatch.setattr(bot.intersection, "connect", lambda grid: calls.append(1) or False)
     text = (PUBLIC / "12_multiple_solutions_2.txt").read_text()
-    propagate(Grid(parse(text)), bridges=False)
+    propagate(Grid(parse(text)), probing=True)
     assert calls == []
     propagate(Grid(parse(text)))
     assert calls
