@@ -51,37 +51,48 @@ class Puzzle:
 
 def _find_edges(width, height, pos):
     """Each node's nearest neighbour to the right and below: the only places a link can go."""
-    index = {p: i for i, p in enumerate(pos)}
-    ends, horizontal = [], []
+    rows, columns = {}, {}
     for i, (x, y) in enumerate(pos):
-        for dx, dy in ((1, 0), (0, 1)):
-            nx, ny = x + dx, y + dy
-            while nx < width and ny < height:
-                j = index.get((nx, ny))
-                if j is not None:
-                    ends.append((i, j))
-                    horizontal.append(dy == 0)
-                    break
-                nx, ny = nx + dx, ny + dy
+        rows.setdefault(y, []).append((x, i))
+        columns.setdefault(x, []).append((y, i))
+    right, below = _next_along(rows), _next_along(columns)
+    ends, horizontal = [], []
+    for i in range(len(pos)):
+        for following, across in ((right, True), (below, False)):
+            j = following.get(i)
+            if j is not None:
+                ends.append((i, j))
+                horizontal.append(across)
     return ends, horizontal
+
+
+def _next_along(lines):
+    """{node: the next node in its line}, from lines of (coordinate along it, node)."""
+    following = {}
+    for line in lines.values():
+        line.sort()
+        for (_, i), (_, j) in zip(line, line[1:]):
+            following[i] = j
+    return following
 
 
 def _find_crossings(width, height, pos, ends, horizontal):
     """For each edge, the edges whose segments cross its interior."""
-    # Each empty cell lies inside at most one horizontal edge: map cell -> that edge.
-    covered = {}
+    # Each empty cell lies inside at most one horizontal edge: cell -> that edge (or -1).
+    covered = [[-1] * width for _ in range(height)]
     for e, (a, b) in enumerate(ends):
         if horizontal[e]:
             (x1, y), (x2, _) = pos[a], pos[b]
+            row = covered[y]
             for x in range(x1 + 1, x2):
-                covered[(x, y)] = e
+                row[x] = e
     crossings = [[] for _ in ends]
     for e, (a, b) in enumerate(ends):
         if not horizontal[e]:
             (x, y1), (_, y2) = pos[a], pos[b]
             for y in range(y1 + 1, y2):
-                h = covered.get((x, y))
-                if h is not None:
+                h = covered[y][x]
+                if h >= 0:
                     crossings[e].append(h)
                     crossings[h].append(e)
     return tuple(tuple(c) for c in crossings)
