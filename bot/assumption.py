@@ -322,12 +322,15 @@ def solutions(grid, stats, stage=BRANCHING, depth=0, budget=None, since=-1):
     reach = {}
     try:
         try:
-            propagate(grid, stats, whole=depth % GLOBAL_EVERY == 0)
+            whole = depth % GLOBAL_EVERY == 0
+            propagate(grid, stats, whole=whole, probing=stage == BRANCHING)
             if stage == ELIMINATION and not grid.solved() and eliminate(grid, stats):
                 stats.stage = max(stats.stage, ELIMINATION)
-            if stage == BRANCHING and not grid.solved() and probe(
-                    grid, stats, grid.changed_since(since), reach):
-                stats.stage = max(stats.stage, ELIMINATION)
+            if stage == BRANCHING and not grid.solved():
+                if probe(grid, stats, grid.changed_since(since), reach):
+                    stats.stage = max(stats.stage, ELIMINATION)
+                elif whole:
+                    propagate(grid, stats)
         except Contradiction:
             return
         if grid.solved():
