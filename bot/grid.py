@@ -20,7 +20,8 @@ class Grid:
     """Mutable link bounds over an immutable Puzzle."""
 
     __slots__ = ("puzzle", "lo", "hi", "got", "cap", "trail", "dirty", "queued", "joined",
-                 "cut", "balanced", "isolated", "conflicts")
+                 "cut", "balanced", "isolated", "conflicts", "blamed", "low_water", "scores",
+                 "scored_at")
 
     def __init__(self, puzzle):
         self.puzzle = puzzle
@@ -39,6 +40,14 @@ class Grid:
         # Contradictions met at each node (from 1): what the search has learned, so kept
         # across revert.
         self.conflicts = [1] * len(puzzle)
+        self.blamed = []  # nodes whose conflicts rose since the search last looked
+        # The shortest the trail has been since the search last set it (a revert that goes
+        # below a point the search remembers makes it look again from scratch).
+        self.low_water = 0
+        # The search's branching score per node, valid for the state at trail length
+        # `scored_at` (-1: never scored); see `bot.assumption.choose_node`.
+        self.scores = [0.0] * len(puzzle)
+        self.scored_at = -1
 
     def clone(self):
         """An independent copy sharing only the immutable puzzle (the trail starts empty)."""
@@ -52,6 +61,10 @@ class Grid:
         other.balanced = 0 if self.balanced == len(self.trail) else -1
         other.isolated = 0 if self.isolated == len(self.trail) else -1
         other.conflicts = self.conflicts[:]
+        other.blamed = []
+        other.low_water = 0
+        other.scores = self.scores[:]
+        other.scored_at = -1
         return other
 
     def mark(self):
@@ -63,6 +76,8 @@ class Grid:
         trail, lo, hi, got, cap = self.trail, self.lo, self.hi, self.got, self.cap
         ends = self.puzzle.ends
         size, self.joined, self.cut, self.balanced, self.isolated = mark
+        if size < self.low_water:
+            self.low_water = size
         while len(trail) > size:
             e, old_lo, old_hi = trail.pop()
             a, b = ends[e]
