@@ -6,10 +6,10 @@ import random
 import pytest
 
 import bot.assumption
-from bot.assumption import (BRANCHING, ELIMINATION, RULES, Stats, choose_node, eliminate,
-                            first_solution, options, probe, solutions)
+from bot.assumption import (BRANCHING, ELIMINATION, RULES, Stats, assume, choose_node,
+                            eliminate, first_solution, options, probe, solutions)
 from bot.grid import Contradiction, Grid
-from bot.intersection import propagate
+from bot.intersection import _blame, propagate
 from bot.puzzle import parse
 from judge import fault, links_text
 from project import PUBLIC
@@ -96,6 +96,29 @@ def test_probe_measures_the_reach_of_nodes_whose_options_all_survive():
     for i, product in reach.items():
         assert grid.got[i] != grid.cap[i] and len(options(grid, i)[1]) == 2
         assert product >= 4  # each option changes at least its own edge
+
+
+def test_choose_node_keeps_its_scores_true_through_changes_reverts_and_blame():
+    text = (PUBLIC.parent / "hard30" / "30x30_hard_unique_s1_004.txt").read_text()
+    grid = Grid(parse(text))
+    propagate(grid)
+    rng = random.Random(5)
+    marks = []
+    for step in range(40):
+        fresh = grid.clone()  # scores everything from scratch
+        assert choose_node(grid) == choose_node(fresh)
+        if marks and rng.random() < 0.3:
+            grid.revert(marks.pop())
+        elif rng.random() < 0.2:
+            _blame(grid, rng.randrange(len(grid.puzzle)))  # a contradiction met there
+        else:
+            edges, choices = choose_node(grid)
+            marks.append(grid.mark())
+            try:
+                assume(grid, edges, choices[0])
+                propagate(grid)
+            except Contradiction:
+                grid.revert(marks.pop())
 
 
 def test_choose_node_leans_to_a_node_of_great_reach():
