@@ -24,7 +24,7 @@ test: $(STAMP)
 
 # Solver speed on the public tests, the committed hard set and a dense generated set.
 bench: build
-	$(PY) -m referee bench puzzles/public puzzles/hard30 --repeat 3 \
+	$(PY) -m referee bench puzzles/public puzzles/hard30 puzzles/full30 --repeat 3 \
 		--gen 30x30:count=100:seed=7:density=0.15 --gen 30x30:count=100:seed=7:density=0.3
 
 # A set made like puzzles/hard30, with today's solver, in out/hard30 (about 10 minutes on

@@ -44,3 +44,17 @@ def test_solves_the_hard_unique_set_with_its_one_solution(path):
 
 def test_the_hard_set_is_there():
     assert len(HARD) == 20
+
+
+FULL = sorted((ROOT / "puzzles" / "full30").glob("*.txt"))
+
+
+@pytest.mark.parametrize("path", FULL, ids=lambda p: p.stem)
+def test_solves_a_board_full_of_islands(path):
+    """puzzles/full30: an island on each of the 900 cells, the most a board can hold."""
+    text = path.read_text()
+    assert fault(text, links_text(bot.solve(text))) is None
+
+
+def test_the_full_set_is_there():
+    assert len(FULL) == 3
