@@ -13,9 +13,10 @@ one probe settles up to four edges).
   an option that fails is eliminated on the spot. Before it branches it `probe`s: the
   nodes with at most two options, among those the last assumption changed (every node at
   the root), have each option tried and the refuted ones eliminated. That is `eliminate`
-  made cheap enough for every branch: few nodes, the costliest rule left out. Measured
-  (CPU time of bot.solve, puzzles/hard30): median 64 -> 23 ms, slowest 466 -> 93 ms, with
-  a median of 8 branches where there were 217.
+  made cheap enough for every branch: few nodes, the costliest rule left out. When it came
+  in (CPU time of bot.solve, puzzles/hard30): median 64 -> 23 ms, slowest 466 -> 93 ms,
+  with a median of 8 branches where there were 217. Each probe's reach also steers
+  `choose_node`.
 
 Every assumption is undone with `Grid.revert`: the search never mutates state it cannot
 restore.
