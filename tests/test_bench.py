@@ -34,6 +34,11 @@ def test_suite_summary_and_node_table():
     assert [row[0] for row in node_table(runs)] == ["0-24", "25-49", "100-149"]
 
 
+def test_node_table_keeps_full_boards_apart_from_dense_ones():
+    runs = [_run("dense", 258, 0.010), _run("full", 900, 0.400)]
+    assert node_table(runs) == [("200-299", 1, 0.010, 0.010), ("500+", 1, 0.400, 0.400)]
+
+
 def test_bench_public_files_and_generated_suite(tmp_path):
     result = bench(str(PUBLIC / "01_simplest.txt"), str(PUBLIC / "13_expert.txt"),
                    "--gen", "8x8:unique:count=3:seed=2", "--repeat", "2", "--startup-runs", "1",

@@ -52,7 +52,7 @@ DEFAULT_PUZZLES = ROOT / "puzzles" / "public"
 DEFAULT_BUNDLE = None  # this Python on dist/bot.py: a pyenv shim would add ~70 ms to each start
 PUZZLE_SUFFIXES = (".txt", ".json")
 COUNTERS = ("rounds", "assumptions", "eliminations", "branches", "max_depth")
-NODE_BUCKETS = (0, 25, 50, 100, 150, 200)   # lower bounds of the node-count rows
+NODE_BUCKETS = (0, 25, 50, 100, 150, 200, 300, 500)   # lower bounds of the node-count rows
 STARTUP_PUZZLE = "3\n1\n1.1\n"
 JSON_VERSION = 1
 
