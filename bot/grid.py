@@ -8,7 +8,9 @@ copying the state; `clone` makes an independent copy for callers that want one.
 Two flags tell the global rules whether they can find anything new: `joined` (some `lo`
 rose, so groups or their needs changed) and `cut` (some `hi` fell to 0, so the possible
 links lost a connection). The global rules are most of a solve's time, and most rounds
-change neither.
+change neither. Two trail positions, `balanced` and `isolated`, say where `balance` and
+`isolate` last looked, so that they look only at the nodes `changed_since` then; a mark
+keeps them, so a revert restores them too.
 """
 
 
