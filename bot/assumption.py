@@ -243,18 +243,16 @@ def _scores(grid):
     scoring every node at every branch made the search O(N^2) (a 900-island board spent
     half its time here).
     """
-    scores, trail = grid.scores, grid.trail
-    got, cap, conflicts = grid.got, grid.cap, grid.conflicts
-    if grid.scored_at < 0 or grid.low_water < grid.scored_at:
-        nodes = range(len(scores))
-    else:
-        ends = grid.puzzle.ends
-        nodes = {i for e, _, _ in trail[grid.scored_at:] for i in ends[e]}
-        nodes.update(grid.blamed)
+    scores, got, cap, conflicts = grid.scores, grid.got, grid.cap, grid.conflicts
+    # A revert below the last scoring lost what changed since: score everything.
+    since = grid.scored_at if grid.low_water >= grid.scored_at else -1
+    nodes = grid.changed_since(since)
+    if since >= 0:
+        nodes |= grid.blamed
     for i in nodes:
         scores[i] = _count_options(grid, i) / conflicts[i] ** 2 if got[i] != cap[i] else _CLOSED
     grid.blamed.clear()
-    grid.scored_at = grid.low_water = len(trail)
+    grid.scored_at = grid.low_water = len(grid.trail)
     return scores
 
 
@@ -361,6 +359,7 @@ def solutions(grid, stats, stage=BRANCHING, depth=0, budget=None, since=-1):
             if stage == ELIMINATION and not grid.solved() and eliminate(grid, stats):
                 stats.stage = max(stats.stage, ELIMINATION)
             if stage == BRANCHING and not grid.solved():
+                # The bridge search waited for the probes; a probe that narrowed has run it.
                 if probe(grid, stats, grid.changed_since(since), reach):
                     stats.stage = max(stats.stage, ELIMINATION)
                 elif whole:

@@ -42,7 +42,7 @@ class Grid:
         # Contradictions met at each node (from 1): what the search has learned, so kept
         # across revert.
         self.conflicts = [1] * len(puzzle)
-        self.blamed = []  # nodes whose conflicts rose since the search last looked
+        self.blamed = set()  # nodes whose conflicts rose since the search last looked
         # The shortest the trail has been since the search last set it (a revert that goes
         # below a point the search remembers makes it look again from scratch).
         self.low_water = 0
@@ -63,10 +63,10 @@ class Grid:
         other.balanced = 0 if self.balanced == len(self.trail) else -1
         other.isolated = 0 if self.isolated == len(self.trail) else -1
         other.conflicts = self.conflicts[:]
-        other.blamed = []
+        other.blamed = set()
         other.low_water = 0
-        other.scores = self.scores[:]
-        other.scored_at = -1
+        other.scores = [0.0] * len(self.scores)
+        other.scored_at = -1  # scored afresh
         return other
 
     def mark(self):

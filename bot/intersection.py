@@ -74,10 +74,10 @@ def _blame(grid, i):
     """Count a contradiction against node i and its neighbours: it steers the search."""
     conflicts = grid.conflicts
     conflicts[i] += 1
-    grid.blamed.append(i)
+    grid.blamed.add(i)
     for _, j in grid.puzzle.node_edges[i]:
         conflicts[j] += 1
-        grid.blamed.append(j)
+        grid.blamed.add(j)
 
 
 def balance(grid):
