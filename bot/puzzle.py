@@ -28,7 +28,7 @@ class Puzzle:
         self.height = height
         self.pos = tuple((x, y) for x, y, _ in nodes)
         self.value = tuple(v for _, _, v in nodes)
-        ends, horizontal = _find_edges(width, height, self.pos)
+        ends, horizontal = _find_edges(self.pos)
         self.ends = tuple(ends)
         self.horizontal = tuple(horizontal)
         self.crossings = _find_crossings(width, height, self.pos, self.ends, self.horizontal)
@@ -49,7 +49,7 @@ class Puzzle:
         return None
 
 
-def _find_edges(width, height, pos):
+def _find_edges(pos):
     """Each node's nearest neighbour to the right and below: the only places a link can go."""
     rows, columns = {}, {}
     for i, (x, y) in enumerate(pos):
