@@ -263,3 +263,30 @@ def test_stage_limits_how_deep_the_search_goes():
     stats = Stats()
     list(itertools.islice(solutions(Grid(parse(text)), stats, ELIMINATION), 1))
     assert stats.branches == 0 and stats.eliminations > 0
+
+
+def test_replay_sets_the_state_a_probe_reached():
+    from bot.assumption import _changes, _replay
+    text = (PUBLIC.parent / "hard30" / "30x30_hard_unique_s1_004.txt").read_text()
+    grid = Grid(parse(text))
+    propagate(grid)
+    replayed = 0
+    for i in range(len(grid.puzzle)):
+        if grid.got[i] == grid.cap[i]:
+            continue
+        edges, choices = options(grid, i)
+        for c in choices:
+            outcome = []
+            if _changes(grid, edges, c, Stats(), set(), outcome) is None:
+                continue
+            mark = grid.mark()
+            _replay(grid, outcome)
+            replay = (grid.lo[:], grid.hi[:], grid.got[:], grid.cap[:])
+            assert not grid.dirty
+            grid.revert(mark)
+            assume(grid, edges, c)
+            propagate(grid, probing=True)
+            assert (grid.lo, grid.hi, grid.got, grid.cap) == replay
+            grid.revert(mark)
+            replayed += 1
+    assert replayed > 20
