@@ -6,6 +6,8 @@ from bot.grid import Contradiction, Grid, components
 from bot.puzzle import parse
 
 PLUS = "3\n3\n.1.\n1.1\n.1.\n"
+# PLUS with a way out for the top and bottom 1s when the middle row is drawn.
+PLUS_WITH_EXITS = "3\n3\n.11\n1.1\n.11\n"
 
 
 def edge(p, a, b):
@@ -29,13 +31,27 @@ def test_draw_updates_both_ends():
 
 
 def test_draw_blocks_crossing_edges():
-    p = parse(PLUS)
+    p = parse(PLUS_WITH_EXITS)
     g = Grid(p)
     h = edge(p, (0, 1), (2, 1))
     v = edge(p, (1, 0), (1, 2))
     g.draw(h, 1)
     assert g.hi[v] == 0
-    assert g.cap[p.pos.index((1, 0))] == 0
+    assert g.cap[p.pos.index((1, 0))] == 1  # only its exit to the right is left
+
+
+def test_a_bound_that_strands_a_node_is_refused_naming_it():
+    p = parse(PLUS)
+    g = Grid(p)
+    with pytest.raises(Contradiction) as dead:
+        g.draw(edge(p, (0, 1), (2, 1)), 1)  # blocks the only edge of the top and bottom 1s
+    assert dead.value.args[0] in (p.pos.index((1, 0)), p.pos.index((1, 2)))
+    p = parse("3\n1\n111\n")
+    g = Grid(p)
+    g.draw(edge(p, (0, 0), (1, 0)), 1)
+    with pytest.raises(Contradiction) as dead:
+        g.draw(edge(p, (1, 0), (2, 0)), 1)  # the middle 1 would have two links
+    assert dead.value.args[0] == p.pos.index((1, 0))
 
 
 def test_draw_past_the_maximum_is_a_contradiction():
@@ -46,14 +62,14 @@ def test_draw_past_the_maximum_is_a_contradiction():
 
 
 def test_revert_restores_everything_since_the_mark():
-    p = parse(PLUS)
+    p = parse(PLUS_WITH_EXITS)
     g = Grid(p)
-    before = (g.lo[:], g.hi[:], g.got[:], g.cap[:])
+    before = (g.lo[:], g.hi[:], g.got[:], g.cap[:], g.parent[:], g.size[:], g.next_member[:])
     mark = g.mark()
     g.draw(edge(p, (0, 1), (2, 1)), 1)
-    g.lower_hi(0, 0)
+    g.lower_hi(edge(p, (2, 1), (2, 2)), 0)
     g.revert(mark)
-    assert (g.lo, g.hi, g.got, g.cap) == before
+    assert (g.lo, g.hi, g.got, g.cap, g.parent, g.size, g.next_member) == before
     assert g.dirty == []
 
 
@@ -106,3 +122,28 @@ def test_components_group_by_drawn_links():
     label, need, size = components(g, g.lo)
     assert label[0] == label[1] != label[2]
     assert sorted(zip(size, need)) == [(1, 1), (2, 1)]
+
+
+def test_groups_follow_drawn_links_through_draws_and_reverts():
+    import random
+    from project import ROOT
+    p = parse((ROOT / "puzzles" / "hard30" / "30x30_hard_unique_s1_004.txt").read_text())
+    g = Grid(p)
+    rng = random.Random(3)
+    marks = []
+    for step in range(300):
+        if marks and rng.random() < 0.3:
+            g.revert(marks.pop())
+        else:
+            e = rng.randrange(len(p.ends))
+            marks.append(g.mark())
+            try:
+                g.raise_lo(e, g.lo[e] + 1)
+            except Contradiction:
+                g.revert(marks.pop())
+        label, _, size = components(g, g.lo)
+        for i in range(len(p)):
+            root = g.group(i)
+            assert label[root] == label[i]
+            assert sorted(g.members(root)) == [j for j in range(len(p)) if label[j] == label[i]]
+            assert g.size[root] == size[label[i]]

@@ -40,7 +40,7 @@ def test_tighten_contradiction_when_capacity_is_short():
 
 
 def test_tighten_blocks_edges_of_a_saturated_node():
-    p = parse("3\n1\n111\n")
+    p = parse("3\n2\n111\n..1\n")  # the right 1 keeps a way down
     g = Grid(p)
     left, right = edge(p, (0, 0), (1, 0)), edge(p, (1, 0), (2, 0))
     g.draw(left, 1)
@@ -69,29 +69,32 @@ def test_balance_refuses_a_region_with_an_odd_total():
         balance(Grid(parse("5\n1\n1.1.1\n")))
 
 
-def test_balance_refuses_a_region_whose_edges_cannot_carry_its_total():
-    with pytest.raises(Contradiction):
-        balance(Grid(parse("3\n1\n3.3\n")))
+# Two rows of three 1s joined by three columns: one region of 6 until the columns are cut.
+ROWS = "5\n3\n1.1.1\n.....\n1.1.1\n"
+
+
+def cut_columns(p, g):
+    for x in (0, 2, 4):
+        g.lower_hi(edge(p, (x, 0), (x, 2)), 0)
 
 
 def test_balance_judges_each_region_alone():
-    p = parse("3\n3\n2.1\n...\n1.2\n")
+    p = parse(ROWS)
     g = Grid(p)
-    balance(g)  # one region: 6 links' worth, room for 8
-    g.lower_hi(edge(p, (0, 0), (0, 2)), 0)
-    g.lower_hi(edge(p, (2, 0), (2, 2)), 0)
+    balance(g)  # one region lacking 6 links
+    cut_columns(p, g)  # every 1 can still reach its value along its row
     with pytest.raises(Contradiction):
-        balance(g)  # two regions of 3 each: odd
+        balance(g)  # two regions lacking 3 each: odd
 
 
 
 def test_balance_checks_again_what_changed_and_what_a_revert_restored():
-    p = parse("5\n1\n1.2.1\n")
+    p = parse(ROWS)
     g = Grid(p)
     balance(g)
     balance(g)  # nothing changed: nothing to walk, still fine
     mark = g.mark()
-    g.lower_hi(edge(p, (0, 0), (2, 0)), 0)  # the left 1 is cut off: a region of 1
+    cut_columns(p, g)
     with pytest.raises(Contradiction):
         balance(g)
     g.revert(mark)
@@ -117,8 +120,11 @@ def test_balance_giving_up_on_a_long_region_never_refuses_a_sound_state(monkeypa
             balance(grid)  # the first look walks everything
         except Contradiction:
             continue
-        grid.lower_hi(0, 1)
-        grid.lower_hi(2, 1)
+        try:
+            grid.lower_hi(0, 1)
+            grid.lower_hi(2, 1)
+        except Contradiction:
+            continue  # a node can no longer reach its value: not a state balance sees
         monkeypatch.setattr(bot.intersection, "REGION_WALK", len(p))
         whole = grid.clone()
         try:
@@ -218,6 +224,98 @@ def test_connect_contradiction_when_nodes_cannot_meet():
     g.lower_hi(edge(p, (0, 2), (2, 2)), 0)
     with pytest.raises(Contradiction):
         connect(g)
+
+
+def test_connect_after_its_first_look_refuses_a_cut_that_splits_the_links():
+    p = parse("3\n3\n2.2\n...\n2.2\n")
+    g = Grid(p)
+    assert not connect(g)  # the first look: a ring, no bridge
+    mark = g.mark()
+    g.lower_hi(edge(p, (0, 0), (2, 0)), 0)
+    assert not connect(g)  # a later look: the ends of the cut still meet the long way
+    g.lower_hi(edge(p, (0, 2), (2, 2)), 0)
+    with pytest.raises(Contradiction):
+        connect(g)
+    g.revert(mark)
+    assert not connect(g)
+
+
+def test_connect_later_looks_agree_with_a_full_count_of_the_components():
+    import random
+    from bot.grid import components
+    text = (PUBLIC.parent / "hard30" / "30x30_hard_unique_s1_004.txt").read_text()
+    rng = random.Random(8)
+    for trial in range(20):
+        g = Grid(parse(text))
+        connect(g)
+        while True:
+            open_edges = [e for e in range(len(g.lo)) if g.lo[e] == 0 < g.hi[e]]
+            e = rng.choice(open_edges)
+            g.hi[e], g.trail = 0, g.trail + [(e, 0, g.hi[e])]  # a bare cut: no node rules
+            whole = len(components(g, g.hi)[2]) == 1
+            try:
+                connect(g)
+                assert whole
+            except Contradiction:
+                assert not whole
+                break
+
+
+def test_settle_reaches_the_fixpoint_of_the_node_rules():
+    import random
+    text = (PUBLIC.parent / "hard30" / "30x30_hard_unique_s1_004.txt").read_text()
+    p = parse(text)
+    rng = random.Random(4)
+    for trial in range(30):
+        g = Grid(p)
+        for e in rng.sample(range(len(p.ends)), 12):
+            try:
+                g.raise_lo(e, 1) if rng.random() < 0.5 else g.lower_hi(e, 0)
+            except Contradiction:
+                break
+        reference = g.clone()
+        try:
+            settle(g)
+        except Contradiction:
+            g = None
+        try:
+            changed = True
+            while changed:
+                before = (reference.lo[:], reference.hi[:])
+                for i in range(len(p)):
+                    tighten(reference, i)
+                changed = before != (reference.lo, reference.hi)
+        except Contradiction:
+            reference = None
+        assert (g is None) == (reference is None)
+        if g is not None:
+            assert (g.lo, g.hi) == (reference.lo, reference.hi)
+
+
+def test_propagate_for_a_probe_leaves_balance_to_larger_changes(monkeypatch):
+    import bot.intersection
+    looks = []
+    real = bot.intersection.balance
+    monkeypatch.setattr(bot.intersection, "balance", lambda grid: looks.append(1) or real(grid))
+    monkeypatch.setattr(bot.intersection, "PROBE_BALANCE_AFTER", 10 ** 6)
+    text = (PUBLIC.parent / "hard30" / "30x30_hard_unique_s1_004.txt").read_text()
+    g = Grid(parse(text))
+    propagate(g, probing=True)
+    assert len(looks) == 1  # the first look always walks every region
+
+    def change():
+        e = next(e for e in range(len(g.lo)) if g.lo[e] != g.hi[e])
+        g.lower_hi(e, g.hi[e] - 1)
+
+    change()
+    propagate(g, probing=True)
+    assert len(looks) == 1  # a probe's change too small to look
+    propagate(g)
+    assert len(looks) == 2  # outside a probe it looks
+    monkeypatch.setattr(bot.intersection, "PROBE_BALANCE_AFTER", 1)
+    change()
+    propagate(g, probing=True)
+    assert len(looks) == 3
 
 
 def test_propagate_solves_the_expert_test_by_rules_alone():
