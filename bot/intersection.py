@@ -227,9 +227,9 @@ def connect(grid):
     After the first look (`Grid.connected` is where the last look was), the possible links
     were connected there, so they still are if the two ends of every edge cut since still
     meet: one walk from one end until it has met all the others, rather than a bridge search
-    over the whole board. Bridges found later rarely mattered (12 drawn in 1,900 looks on
-    hard and dense 30x30 boards), and the search finds them anyway; the walk halved the
-    rule's time on hard boards and cut dense boards' CPU by 9%.
+    over the whole board. Bridges found later rarely mattered (12 of 1,900 looks on hard
+    and dense 30x30 boards drew one), and the search finds them anyway; the walk halved
+    the rule's time on hard boards and cut dense boards' CPU by 9%.
     Returns True if anything changed; raises Contradiction if the nodes cannot be connected.
     """
     p = grid.puzzle
