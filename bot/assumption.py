@@ -186,7 +186,7 @@ def probe(grid, stats, nodes, reach=None):
             if not survivors and k == len(choices) - 1:
                 # Every other option failed: narrowing to this one propagates it anyway.
                 survivors.append(c)
-            elif _completed(grid, i, edges, c) in survived:
+            elif survived and _completed(grid, i, edges, c) in survived:
                 survivors.append(c)
                 product = None  # not probed: its reach is unknown
             else:
