@@ -154,22 +154,7 @@ def isolate(grid):
     lo, hi, got, value, node_edges = grid.lo, grid.hi, grid.got, p.value, p.node_edges
     parent, size, next_member = grid.parent, grid.size, grid.next_member
     changed = False
-    need = {}
-
-    def need_of(group):
-        """The links the group lacks, counted up to 5 (past 4 the group cannot close)."""
-        lacking = 0
-        i = group
-        while True:
-            lacking += value[i] - got[i]
-            if lacking > 4:
-                break
-            i = next_member[i]
-            if i == group:
-                break
-        need[group] = lacking
-        return lacking
-
+    need = {}  # group root -> the links it lacks, counted by `_lacking`
     looked = set()
     for start in starts:
         group = start
@@ -178,7 +163,7 @@ def isolate(grid):
         if group in looked:
             continue
         looked.add(group)
-        lacking = need[group] if group in need else need_of(group)
+        lacking = need[group] if group in need else _lacking(grid, group, need)
         if lacking == 0 and size[group] < whole:
             raise Contradiction()
         # Links come at most two to an edge, so only a group needing 4 or fewer can close.
@@ -197,9 +182,12 @@ def isolate(grid):
                     if other == group:
                         total, joined = lacking, size[group]
                     else:
+                        # j's own need is part of its group's: often enough to rule the
+                        # edge out before counting that group.
                         if lacking + value[j] - got[j] > 2 * (high - low):
                             continue
-                        total = lacking + (need[other] if other in need else need_of(other))
+                        total = lacking + (need[other] if other in need
+                                           else _lacking(grid, other, need))
                         joined = size[group] + size[other]
                     if joined == whole or total > 2 * (high - low):
                         continue
@@ -209,6 +197,23 @@ def isolate(grid):
             if i == group:
                 break
     return changed
+
+
+def _lacking(grid, group, need):
+    """The links the group rooted at `group` lacks, counted once around its circle of
+    members up to 5 (past 4 it cannot close); also kept in `need`."""
+    value, got, next_member = grid.puzzle.value, grid.got, grid.next_member
+    lacking = 0
+    i = group
+    while True:
+        lacking += value[i] - got[i]
+        if lacking > 4:
+            break
+        i = next_member[i]
+        if i == group:
+            break
+    need[group] = lacking
+    return lacking
 
 
 def _joined_since(grid, position):
