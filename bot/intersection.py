@@ -142,7 +142,8 @@ def isolate(grid):
     """Cap every edge below the count that would close a group smaller than the puzzle.
 
     Adding k links to an edge lowers the remaining need of the group(s) it joins by 2k; at 0
-    the group can take no more links and would be cut off. Only groups a link joined or
+    the group can take no more links and would be cut off (a link that does it is refused
+    by `Grid.raise_lo`; this rule caps the edges that would). Only groups a link joined or
     whose need fell since the last look can give a new verdict, so only their edges are
     looked at. The groups themselves are kept by the grid (`Grid.group`). Returns True if
     anything changed.
@@ -152,9 +153,8 @@ def isolate(grid):
     grid.isolated = len(grid.trail)
     whole = len(p)
     lo, hi, got, value, node_edges = grid.lo, grid.hi, grid.got, p.value, p.node_edges
-    parent, size, next_member = grid.parent, grid.size, grid.next_member
+    parent, size, need, next_member = grid.parent, grid.size, grid.need, grid.next_member
     changed = False
-    need = {}  # group root -> the links it lacks, counted by `_lacking`
     looked = set()
     for start in starts:
         group = start
@@ -163,9 +163,7 @@ def isolate(grid):
         if group in looked:
             continue
         looked.add(group)
-        lacking = need[group] if group in need else _lacking(grid, group, need)
-        if lacking == 0 and size[group] < whole:
-            raise Contradiction()
+        lacking = need[group]  # never 0 short of the whole: `Grid.raise_lo` refuses that
         # Links come at most two to an edge, so only a group needing 4 or fewer can close.
         if lacking > 4:
             continue
@@ -186,8 +184,7 @@ def isolate(grid):
                         # edge out before counting that group.
                         if lacking + value[j] - got[j] > 2 * (high - low):
                             continue
-                        total = lacking + (need[other] if other in need
-                                           else _lacking(grid, other, need))
+                        total = lacking + need[other]
                         joined = size[group] + size[other]
                     if joined == whole or total > 2 * (high - low):
                         continue
@@ -197,23 +194,6 @@ def isolate(grid):
             if i == group:
                 break
     return changed
-
-
-def _lacking(grid, group, need):
-    """The links the group rooted at `group` lacks, counted once around its circle of
-    members up to 5 (past 4 it cannot close); also kept in `need`."""
-    value, got, next_member = grid.puzzle.value, grid.got, grid.next_member
-    lacking = 0
-    i = group
-    while True:
-        lacking += value[i] - got[i]
-        if lacking > 4:
-            break
-        i = next_member[i]
-        if i == group:
-            break
-    need[group] = lacking
-    return lacking
 
 
 def _joined_since(grid, position):

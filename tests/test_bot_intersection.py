@@ -40,7 +40,7 @@ def test_tighten_contradiction_when_capacity_is_short():
 
 
 def test_tighten_blocks_edges_of_a_saturated_node():
-    p = parse("3\n2\n111\n..1\n")  # the right 1 keeps a way down
+    p = parse("3\n2\n211\n1.1\n")  # the left 2 and the right 1 keep a way down
     g = Grid(p)
     left, right = edge(p, (0, 0), (1, 0)), edge(p, (1, 0), (2, 0))
     g.draw(left, 1)
@@ -193,15 +193,6 @@ def test_isolate_leaves_the_closing_link_of_the_whole_puzzle():
     assert g.hi == [1]
 
 
-def test_isolate_contradiction_on_a_finished_group():
-    p = parse("2\n2\n11\n11\n")
-    g = Grid(p)
-    g.draw(edge(p, (0, 0), (1, 0)), 1)
-    g.draw(edge(p, (0, 1), (1, 1)), 1)
-    with pytest.raises(Contradiction):
-        isolate(g)
-
-
 def test_connect_draws_bridges():
     p = parse("3\n3\n2.2\n...\n2.2\n")
     g = Grid(p)
@@ -334,12 +325,12 @@ def test_propagate_in_part_leaves_the_global_rules_their_flags():
 
 
 def test_propagate_in_part_still_checks_a_finished_board_is_connected():
-    # Four 1s in a square, both pairs drawn: every node full, two groups.
+    # Four 1s in a square, one pair drawn: the node rules finish the other pair, and the
+    # board would be two groups.
     p = parse("2\n2\n11\n11\n")
     g = Grid(p)
-    g.draw(edge(p, (0, 0), (1, 0)), 1)
-    g.draw(edge(p, (0, 1), (1, 1)), 1)
     with pytest.raises(Contradiction):
+        g.draw(edge(p, (0, 0), (1, 0)), 1)  # refused at once: a finished pair, cut off
         propagate(g, whole=False)
 
 
