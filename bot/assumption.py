@@ -190,7 +190,9 @@ def probe(grid, stats, nodes, reach=None):
                 survivors.append(c)
                 product = None  # not probed: its reach is unknown
             else:
-                outcome = []
+                # Only a first option can be the one probed survivor left (a later one is
+                # either probed beside a survivor or taken unprobed), so only it is kept.
+                outcome = [] if k == 0 else None
                 changes = _changes(grid, edges, c, stats, survived, outcome)
                 if changes is not None:
                     outcomes[c] = outcome
@@ -225,9 +227,7 @@ def _replay(grid, bounds):
     for e, low, high in bounds:
         grid.raise_lo(e, low)
         grid.lower_hi(e, high)
-    for i in grid.dirty:
-        grid.queued[i] = 0
-    grid.dirty.clear()
+    grid.drop_pending()
     grid.joined = False
     grid.isolated = grid.balanced = len(grid.trail)
 

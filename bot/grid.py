@@ -26,9 +26,10 @@ class Contradiction(Exception):
 class Grid:
     """Mutable link bounds over an immutable Puzzle."""
 
-    __slots__ = ("puzzle", "lo", "hi", "got", "cap", "trail", "parent", "size", "need", "next_member",
-                 "unions", "dirty", "queued", "joined", "cut", "balanced", "isolated",
-                 "connected", "conflicts", "blamed", "low_water", "scores", "scored_at")
+    __slots__ = ("puzzle", "lo", "hi", "got", "cap", "trail", "parent", "size", "need",
+                 "next_member", "unions", "dirty", "queued", "joined", "cut", "balanced",
+                 "isolated", "connected", "conflicts", "blamed", "low_water", "scores",
+                 "scored_at")
 
     def __init__(self, puzzle):
         self.puzzle = puzzle
@@ -125,7 +126,10 @@ class Grid:
             cap[a] -= d
             cap[b] -= d
             lo[e], hi[e] = old_lo, old_hi
-        # Pending work belonged to the abandoned state.
+        self.drop_pending()  # it belonged to the abandoned state
+
+    def drop_pending(self):
+        """Forget the nodes queued for the node rules."""
         for i in self.dirty:
             self.queued[i] = 0
         self.dirty.clear()
@@ -154,6 +158,16 @@ class Grid:
         ends = self.puzzle.ends
         return {i for e, _, _ in self.trail[position:] for i in ends[e]}
 
+    def _queue(self, a, b):
+        """Queue both ends of a changed edge for the node rules."""
+        queued = self.queued
+        if not queued[a]:
+            queued[a] = 1
+            self.dirty.append(a)
+        if not queued[b]:
+            queued[b] = 1
+            self.dirty.append(b)
+
     def raise_lo(self, e, n):
         """Require at least n links on edge e. Returns True if that changed anything.
 
@@ -178,14 +192,7 @@ class Grid:
         got, value = self.got, self.puzzle.value
         got[a] += n - old
         got[b] += n - old
-        # Queue both ends for the node rules (inline: this is the hottest path).
-        queued = self.queued
-        if not queued[a]:
-            queued[a] = 1
-            self.dirty.append(a)
-        if not queued[b]:
-            queued[b] = 1
-            self.dirty.append(b)
+        self._queue(a, b)
         parent, size, need = self.parent, self.size, self.need
         root = a
         while parent[root] != root:
@@ -235,13 +242,7 @@ class Grid:
         cap, value = self.cap, self.puzzle.value
         cap[a] -= old - n
         cap[b] -= old - n
-        queued = self.queued
-        if not queued[a]:
-            queued[a] = 1
-            self.dirty.append(a)
-        if not queued[b]:
-            queued[b] = 1
-            self.dirty.append(b)
+        self._queue(a, b)
         if cap[a] < value[a]:
             raise Contradiction(a)
         if cap[b] < value[b]:

@@ -329,8 +329,11 @@ def propagate(grid, stats=None, whole=True, probing=False):
             grid.cut = False
             if connect(grid):
                 continue
-        if not probing or grid.balanced < 0 or \
-                len(grid.trail) - grid.balanced >= PROBE_BALANCE_AFTER:
+        if not probing or _changed_much(grid, grid.balanced):
             balance(grid)
         return
 
+
+def _changed_much(grid, position):
+    """Whether PROBE_BALANCE_AFTER bounds changed since trail `position` (-1: never looked)."""
+    return position < 0 or len(grid.trail) - position >= PROBE_BALANCE_AFTER
