@@ -37,7 +37,10 @@ class Grid:
         self.lo = [0] * len(puzzle.ends)
         self.hi = [min(2, value[a], value[b]) for a, b in puzzle.ends]
         self.got = [0] * len(puzzle)
-        self.cap = [sum(self.hi[e] for e, _ in edges) for edges in puzzle.node_edges]
+        self.cap = [0] * len(puzzle)
+        for (a, b), high in zip(puzzle.ends, self.hi):
+            self.cap[a] += high
+            self.cap[b] += high
         self.trail = []
         # Groups of nodes joined by drawn links (`isolate` reads them): a union-find, joined
         # by size so a root is a few steps away, whose root holds the group's size and
@@ -104,28 +107,31 @@ class Grid:
         length, self.joined, self.cut, self.balanced, self.isolated, self.connected = mark
         if length < self.low_water:
             self.low_water = length
-        while len(trail) > length:
+        # Each entry undoes one change: `raise_lo` moved only lo, `lower_hi` only hi.
+        for position in range(len(trail) - 1, length - 1, -1):
             e, old_lo, old_hi = trail.pop()
             a, b = ends[e]
             d = lo[e] - old_lo
             if d:
+                lo[e] = old_lo
                 got[a] -= d
                 got[b] -= d
                 root = a
                 while parent[root] != root:
                     root = parent[root]
                 need[root] += 2 * d
-                if unions and unions[-1][0] == len(trail):
+                if unions and unions[-1][0] == position:
                     # Undo the union this link made (the inverse of `raise_lo`'s).
                     _, child, root = unions.pop()
                     parent[child] = child
                     size[root] -= size[child]
                     need[root] -= need[child]
                     next_member[root], next_member[child] = next_member[child], next_member[root]
-            d = hi[e] - old_hi
-            cap[a] -= d
-            cap[b] -= d
-            lo[e], hi[e] = old_lo, old_hi
+            else:
+                d = hi[e] - old_hi
+                hi[e] = old_hi
+                cap[a] -= d
+                cap[b] -= d
         self.drop_pending()  # it belonged to the abandoned state
 
     def drop_pending(self):

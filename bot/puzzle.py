@@ -50,30 +50,30 @@ class Puzzle:
 
 
 def _find_edges(pos):
-    """Each node's nearest neighbour to the right and below: the only places a link can go."""
-    rows, columns = {}, {}
+    """Each node's nearest neighbour to the right and below: the only places a link can go.
+
+    Nodes come in reading order, so a node's right neighbour is the next node when that one
+    shares its row, and the node below is the next one met in its column.
+    """
+    right = [None] * len(pos)
+    below = [None] * len(pos)
+    last_in_column = {}
     for i, (x, y) in enumerate(pos):
-        rows.setdefault(y, []).append((x, i))
-        columns.setdefault(x, []).append((y, i))
-    right, below = _next_along(rows), _next_along(columns)
+        if i and pos[i - 1][1] == y:
+            right[i - 1] = i
+        above = last_in_column.get(x)
+        if above is not None:
+            below[above] = i
+        last_in_column[x] = i
     ends, horizontal = [], []
     for i in range(len(pos)):
-        for following, across in ((right, True), (below, False)):
-            j = following.get(i)
-            if j is not None:
-                ends.append((i, j))
-                horizontal.append(across)
+        if right[i] is not None:
+            ends.append((i, right[i]))
+            horizontal.append(True)
+        if below[i] is not None:
+            ends.append((i, below[i]))
+            horizontal.append(False)
     return ends, horizontal
-
-
-def _next_along(lines):
-    """{node: the next node in its line}, from lines of (coordinate along it, node)."""
-    following = {}
-    for line in lines.values():
-        line.sort()
-        for (_, i), (_, j) in zip(line, line[1:]):
-            following[i] = j
-    return following
 
 
 def _find_crossings(width, height, pos, ends, horizontal):
@@ -83,15 +83,13 @@ def _find_crossings(width, height, pos, ends, horizontal):
     for e, (a, b) in enumerate(ends):
         if horizontal[e]:
             (x1, y), (x2, _) = pos[a], pos[b]
-            row = covered[y]
-            for x in range(x1 + 1, x2):
-                row[x] = e
+            covered[y][x1 + 1:x2] = [e] * (x2 - x1 - 1)
     crossings = [[] for _ in ends]
     for e, (a, b) in enumerate(ends):
         if not horizontal[e]:
             (x, y1), (_, y2) = pos[a], pos[b]
-            for y in range(y1 + 1, y2):
-                h = covered[y][x]
+            for row in covered[y1 + 1:y2]:
+                h = row[x]
                 if h >= 0:
                     crossings[e].append(h)
                     crossings[h].append(e)
@@ -115,9 +113,11 @@ def parse(text):
         if len(row) != width:
             raise PuzzleError(f"line {number}: row has {len(row)} characters, expected {width}")
         for x, c in enumerate(row):
+            if c == ".":
+                continue
             if c in NODE_CHARS:
                 nodes.append((x, y, int(c)))
-            elif c != ".":
+            else:
                 raise PuzzleError(
                     f"line {number}, column {x + 1}: unexpected character {c!r} "
                     "(expected '.' or a digit 1-8)")

@@ -135,6 +135,34 @@ def test_balance_giving_up_on_a_long_region_never_refuses_a_sound_state(monkeypa
         balance(grid)
 
 
+def test_balance_later_looks_agree_with_a_full_look(monkeypatch):
+    # After its first look, `balance` walks only from the ends of edges decided since: a
+    # region can turn odd only when a decided edge splits it. Through whole searches, every
+    # look must agree with a full look at a clone (the node rules alone rarely leave an odd
+    # region, so random states would not test it).
+    import bot
+    import bot.intersection
+    real = bot.intersection.balance
+    verdicts = []
+
+    def checked(grid):
+        whole = grid.clone()  # a clone looks at every region afresh
+        try:
+            real(whole)
+        except Contradiction:
+            verdicts.append("odd")
+            with pytest.raises(Contradiction):
+                real(grid)
+            raise
+        verdicts.append("even")
+        real(grid)
+    monkeypatch.setattr(bot.intersection, "REGION_WALK", 10 ** 6)  # judge every region
+    monkeypatch.setattr(bot.intersection, "balance", checked)
+    for name in ("30x30_hard_unique_s1_010.txt", "30x30_hard_unique_s1_017.txt"):
+        bot.solve((PUBLIC.parent / "hard30" / name).read_text())
+    assert "odd" in verdicts and "even" in verdicts
+
+
 def test_isolate_two_ones_and_two_twos():
     p = parse("3\n2\n1.1\n2.2\n")
     g = Grid(p)

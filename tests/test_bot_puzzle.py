@@ -31,6 +31,35 @@ def test_crossings_are_symmetric_and_interior_only():
     assert all(c == () for c in corner.crossings)
 
 
+def test_edges_and_crossings_match_a_brute_force():
+    import random
+    rng = random.Random(3)
+    for trial in range(50):
+        width, height = rng.randint(1, 12), rng.randint(1, 12)
+        rows = ["".join(rng.choice("1234....") for _ in range(width)) for _ in range(height)]
+        p = parse(f"{width}\n{height}\n" + "\n".join(rows) + "\n")
+        expected = []
+        for a, (x, y) in enumerate(p.pos):
+            for dx, dy in ((1, 0), (0, 1)):  # right, then down: the edges' order
+                step = 1
+                while 0 <= x + step * dx < width and 0 <= y + step * dy < height:
+                    if (x + step * dx, y + step * dy) in p.pos:
+                        expected.append((a, p.pos.index((x + step * dx, y + step * dy))))
+                        break
+                    step += 1
+        assert list(p.ends) == expected
+        assert p.horizontal == tuple(p.pos[a][1] == p.pos[b][1] for a, b in expected)
+        for e, (a, b) in enumerate(p.ends):
+            crossing = set()
+            for f, (c, d) in enumerate(p.ends):
+                (x1, y1), (x2, y2), (x3, y3), (x4, y4) = p.pos[a], p.pos[b], p.pos[c], p.pos[d]
+                if p.horizontal[e] and not p.horizontal[f] and x1 < x3 < x2 and y3 < y1 < y4:
+                    crossing.add(f)
+                if not p.horizontal[e] and p.horizontal[f] and x3 < x1 < x4 and y1 < y3 < y2:
+                    crossing.add(f)
+            assert set(p.crossings[e]) == crossing
+
+
 def test_node_edges_and_edge_between():
     p = parse("2\n2\n22\n2.\n")
     assert sorted(other for _, other in p.node_edges[0]) == [1, 2]
