@@ -89,15 +89,14 @@ def _changes(grid, edges, counts, stats, survived=None, outcome=None):
     """
     stats.assumptions += 1
     mark = grid.mark()
+    grid.completed.clear()
     try:
         assume(grid, edges, counts)
         propagate(grid, stats, probing=survived is not None)
         if survived is not None:
-            got, cap, lo = grid.got, grid.cap, grid.lo
-            node_edges = grid.puzzle.node_edges
-            for j in grid.changed_since(mark[0]):
-                if got[j] == cap[j]:
-                    survived.add((j, tuple(lo[e] for e, _ in node_edges[j])))
+            lo, node_edges = grid.lo, grid.puzzle.node_edges
+            for j in grid.completed:
+                survived.add((j, tuple(lo[e] for e, _ in node_edges[j])))
         if outcome is not None:
             lo, hi = grid.lo, grid.hi
             outcome.extend((e, lo[e], hi[e]) for e in {e for e, _, _ in grid.trail[mark[0]:]})

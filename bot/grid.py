@@ -29,7 +29,7 @@ class Grid:
     __slots__ = ("puzzle", "lo", "hi", "got", "cap", "trail", "parent", "size", "need",
                  "next_member", "unions", "dirty", "queued", "joined", "cut", "balanced",
                  "isolated", "connected", "conflicts", "blamed", "low_water", "scores",
-                 "scored_at")
+                 "scored_at", "completed")
 
     def __init__(self, puzzle):
         self.puzzle = puzzle
@@ -56,6 +56,9 @@ class Grid:
         # Nodes whose edges changed since the node rule last looked at them.
         self.dirty = list(range(len(puzzle)))
         self.queued = bytearray([1]) * len(puzzle)
+        # Nodes the node rules found with every edge decided, for a probe to read (it clears
+        # the list first).
+        self.completed = []
         self.joined = self.cut = True
         # The trail lengths up to which `balance`, `isolate` and `connect` have looked
         # (-1: nothing yet).
@@ -82,6 +85,7 @@ class Grid:
         other.parent, other.size, other.need = self.parent[:], self.size[:], self.need[:]
         other.next_member, other.unions = self.next_member[:], []
         other.dirty, other.queued = self.dirty[:], bytearray(self.queued)
+        other.completed = []
         other.joined, other.cut = self.joined, self.cut
         other.balanced = 0 if self.balanced == len(self.trail) else -1
         other.isolated = 0 if self.isolated == len(self.trail) else -1

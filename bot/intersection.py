@@ -53,8 +53,13 @@ def tighten(grid, i):
 
 
 def settle(grid):
-    """Run the node rules until no node's edges change."""
-    dirty, queued = grid.dirty, grid.queued
+    """Run the node rules until no node's edges change.
+
+    Every node visited after its last edge was decided is added to `Grid.completed`: each
+    node that changes is visited after its last change, so a probe learns from the list
+    which nodes it completed without walking its trail.
+    """
+    dirty, queued, completed = grid.dirty, grid.queued, grid.completed
     got, cap, value = grid.got, grid.cap, grid.puzzle.value
     while dirty:
         i = dirty.pop()
@@ -64,6 +69,7 @@ def settle(grid):
                 # Every edge decided: only the bounds check is left.
                 if got[i] != value[i]:
                     raise Contradiction()
+                completed.append(i)
                 continue
             if cap[i] - value[i] > 1 and value[i] - got[i] > 1:
                 # An open edge spans at most 2 links, so with 2 to spare and 2 to gain

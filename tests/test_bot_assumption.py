@@ -290,3 +290,31 @@ def test_replay_sets_the_state_a_probe_reached():
             grid.revert(mark)
             replayed += 1
     assert replayed > 20
+
+
+def test_a_probe_records_every_node_it_completed():
+    from bot.assumption import _changes
+    text = (PUBLIC.parent / "hard30" / "30x30_hard_unique_s1_004.txt").read_text()
+    grid = Grid(parse(text))
+    propagate(grid)
+    lo, got, cap, node_edges = grid.lo, grid.got, grid.cap, grid.puzzle.node_edges
+    probed = 0
+    for i in range(len(grid.puzzle)):
+        if got[i] == cap[i]:
+            continue
+        edges, choices = options(grid, i)
+        for c in choices:
+            survived = set()
+            if _changes(grid, edges, c, Stats(), survived) is None:
+                continue
+            # The same probe, read from the state it ends in: each node whose edges it
+            # changed and left all decided.
+            mark = grid.mark()
+            assume(grid, edges, c)
+            propagate(grid, probing=True)
+            expected = {(j, tuple(lo[e] for e, _ in node_edges[j]))
+                        for j in grid.changed_since(mark[0]) if got[j] == cap[j]}
+            grid.revert(mark)
+            assert survived == expected and expected
+            probed += 1
+    assert probed > 20
