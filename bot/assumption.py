@@ -173,11 +173,9 @@ def probe(grid, stats, nodes, reach=None):
     while queue:
         i = queue.pop()
         queued.discard(i)
-        if got[i] == cap[i]:
-            continue
+        if got[i] == cap[i] or _count_options(grid, i) > PROBE_OPTIONS:
+            continue  # (counting is cheaper than building the options: most have more)
         edges, choices = options(grid, i)
-        if len(choices) > PROBE_OPTIONS:
-            continue
         survivors = []
         product = 1
         outcomes = {}  # option -> the bounds its probe ended with
