@@ -248,7 +248,7 @@ def choose_node(grid, reach=None):
     learned weight then no longer moves the search.
     """
     scores = _scores(grid)
-    best = min(range(len(scores)), key=scores.__getitem__)
+    best = scores.index(min(scores))
     best_key = scores[best], best
     for i, product in (reach or {}).items():
         key = scores[i] / product ** 0.5, i

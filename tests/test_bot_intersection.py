@@ -5,7 +5,7 @@ import itertools
 import pytest
 
 from bot.grid import Contradiction, Grid
-from bot.intersection import balance, connect, isolate, propagate, settle, tighten
+from bot.intersection import balance, connect, isolate, propagate, settle
 from bot.puzzle import parse
 from project import PUBLIC
 
@@ -18,49 +18,34 @@ def edge(p, a, b):
     return p.edge_between(at(p, a), at(p, b))
 
 
-def test_tighten_magicval_fills_what_others_cannot():
-    p = parse("3\n1\n242\n")
-    g = Grid(p)
-    tighten(g, at(p, (1, 0)))
-    assert g.lo == [2, 2]
-
-
-def test_tighten_partial_magicval():
-    # A 3 with two neighbours that can take 2 each: one link at least in each direction.
-    p = parse("3\n2\n232\n...\n")
-    g = Grid(p)
-    tighten(g, at(p, (1, 0)))
-    assert g.lo == [1, 1]
-
-
-def test_tighten_contradiction_when_capacity_is_short():
-    p = parse("2\n1\n13\n")
-    with pytest.raises(Contradiction):
-        tighten(Grid(p), at(p, (1, 0)))
-
-
-def test_tighten_blocks_edges_of_a_saturated_node():
-    p = parse("3\n2\n211\n1.1\n")  # the left 2 and the right 1 keep a way down
-    g = Grid(p)
-    left, right = edge(p, (0, 0), (1, 0)), edge(p, (1, 0), (2, 0))
-    g.draw(left, 1)
-    tighten(g, at(p, (1, 0)))
-    assert g.hi[right] == 0
-
-
-def test_tighten_caps_by_the_nodes_own_value():
-    # A 1 beside a 4: the edge can carry one link, not two.
-    p = parse("2\n1\n14\n")
-    g = Grid(p)
-    tighten(g, at(p, (0, 0)))
-    assert g.hi == [1]
-
-
-def test_settle_runs_node_rules_to_a_fixed_point():
+def test_settle_magicval_fills_what_others_cannot():
     p = parse("3\n1\n242\n")
     g = Grid(p)
     settle(g)
     assert g.solved() and g.lo == [2, 2]
+
+
+def test_settle_partial_magicval():
+    # The top 3 has two neighbours that can take 2 each: one link at least each way.
+    p = parse("3\n3\n332\n..1\n2.1\n")
+    g = Grid(p)
+    settle(g)
+    three = at(p, (1, 0))
+    assert [(g.lo[e], g.hi[e]) for e, _ in p.node_edges[three]] == [(1, 2), (1, 2)]
+
+
+def test_settle_contradiction_when_capacity_is_short():
+    with pytest.raises(Contradiction):
+        settle(Grid(parse("2\n1\n13\n")))
+
+
+def test_settle_blocks_edges_of_a_saturated_node():
+    p = parse("3\n2\n.12\n.12\n")
+    g = Grid(p)
+    right, down = edge(p, (1, 0), (2, 0)), edge(p, (1, 0), (1, 1))
+    g.draw(right, 1)  # the top 1 has its link
+    settle(g)
+    assert g.hi[down] == 0
 
 
 def test_balance_refuses_a_region_with_an_odd_total():
@@ -280,6 +265,16 @@ def test_connect_later_looks_agree_with_a_full_count_of_the_components():
                 break
 
 
+def node_rules(g, i):
+    """The node rules at node i, written plainly: the reference for `settle`."""
+    value = g.puzzle.value[i]
+    if not g.got[i] <= value <= g.cap[i]:
+        raise Contradiction()
+    for e, _ in g.puzzle.node_edges[i]:
+        g.raise_lo(e, g.hi[e] - (g.cap[i] - value))  # what the other edges cannot carry
+        g.lower_hi(e, g.lo[e] + (value - g.got[i]))  # no more than the node lacks
+
+
 def test_settle_reaches_the_fixpoint_of_the_node_rules():
     import random
     text = (PUBLIC.parent / "hard30" / "30x30_hard_unique_s1_004.txt").read_text()
@@ -302,7 +297,7 @@ def test_settle_reaches_the_fixpoint_of_the_node_rules():
             while changed:
                 before = (reference.lo[:], reference.hi[:])
                 for i in range(len(p)):
-                    tighten(reference, i)
+                    node_rules(reference, i)
                 changed = before != (reference.lo, reference.hi)
         except Contradiction:
             reference = None
