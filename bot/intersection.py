@@ -206,12 +206,13 @@ def isolate(grid):
 
 
 def _joined_since(grid, position):
-    """The nodes at either end of an edge whose low bound rose after trail `position`
-    (every node if -1): only there did a group grow or its need fall."""
+    """One end of each edge whose low bound rose after trail `position` (every node if -1):
+    only there did a group grow or its need fall. (The link joins both ends in one group,
+    so one end stands for it.)"""
     if position < 0:
         return range(len(grid.puzzle))
     lo, ends = grid.lo, grid.puzzle.ends
-    return {i for e, old_lo, _ in grid.trail[position:] if lo[e] != old_lo for i in ends[e]}
+    return {ends[e][0] for e, old_lo, _ in grid.trail[position:] if lo[e] != old_lo}
 
 
 def connect(grid):
