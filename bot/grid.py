@@ -26,13 +26,16 @@ class Contradiction(Exception):
 class Grid:
     """Mutable link bounds over an immutable Puzzle."""
 
-    __slots__ = ("puzzle", "lo", "hi", "got", "cap", "trail", "parent", "size", "need",
+    __slots__ = ("puzzle", "ends", "value", "crossings", "lo", "hi", "got", "cap", "trail", "parent", "size", "need",
                  "next_member", "unions", "dirty", "queued", "joined", "cut", "balanced",
                  "isolated", "connected", "conflicts", "blamed", "low_water", "scores",
                  "scored_at", "completed")
 
     def __init__(self, puzzle):
         self.puzzle = puzzle
+        # The puzzle's tuples that `raise_lo` and `lower_hi` read, held here: one lookup less
+        # on the hottest path.
+        self.ends, self.value, self.crossings = puzzle.ends, puzzle.value, puzzle.crossings
         value = puzzle.value
         self.lo = [0] * len(puzzle.ends)
         self.hi = [min(2, value[a], value[b]) for a, b in puzzle.ends]
@@ -79,6 +82,7 @@ class Grid:
         """An independent copy sharing only the immutable puzzle (the trail starts empty)."""
         other = Grid.__new__(Grid)
         other.puzzle = self.puzzle
+        other.ends, other.value, other.crossings = self.ends, self.value, self.crossings
         other.lo, other.hi = self.lo[:], self.hi[:]
         other.got, other.cap = self.got[:], self.cap[:]
         other.trail = []
@@ -198,8 +202,8 @@ class Grid:
         self.trail.append((e, old, self.hi[e]))
         self.lo[e] = n
         self.joined = True
-        a, b = self.puzzle.ends[e]
-        got, value = self.got, self.puzzle.value
+        a, b = self.ends[e]
+        got, value = self.got, self.value
         got[a] += n - old
         got[b] += n - old
         self._queue(a, b)
@@ -229,7 +233,7 @@ class Grid:
             raise Contradiction(a)
         if old == 0:
             # A drawn link blocks every edge that crosses it.
-            for f in self.puzzle.crossings[e]:
+            for f in self.crossings[e]:
                 self.lower_hi(f, 0)
         return True
 
@@ -248,8 +252,8 @@ class Grid:
         self.hi[e] = n
         if n == 0:
             self.cut = True
-        a, b = self.puzzle.ends[e]
-        cap, value = self.cap, self.puzzle.value
+        a, b = self.ends[e]
+        cap, value = self.cap, self.value
         cap[a] -= old - n
         cap[b] -= old - n
         self._queue(a, b)

@@ -56,13 +56,12 @@ def settle(grid):
                 completed.append(i)
                 continue
             spare = cap[i] - value[i]  # links the node's edges can still lose
-            room = value[i] - got[i]   # links the node can still gain
+            room = value[i] - got[i]   # links the node can still gain (never below 0: the
+            # grid refuses that; with a spare below 0, magicVal asks an edge for too much)
             if spare > 1 and room > 1:
                 # An open edge spans at most 2 links, so with 2 to spare and 2 to gain
                 # neither rule can move one (a fifth of the visits on hard boards, measured).
                 continue
-            if spare < 0 or room < 0:
-                raise Contradiction()
             for e, _ in node_edges[i]:
                 low, high = lo[e], hi[e]
                 if low == high:
