@@ -26,10 +26,10 @@ class Contradiction(Exception):
 class Grid:
     """Mutable link bounds over an immutable Puzzle."""
 
-    __slots__ = ("puzzle", "ends", "value", "crossings", "lo", "hi", "got", "cap", "trail", "parent", "size", "need",
-                 "next_member", "unions", "dirty", "queued", "joined", "cut", "balanced",
-                 "isolated", "connected", "conflicts", "blamed", "low_water", "scores",
-                 "scored_at", "completed")
+    __slots__ = ("puzzle", "ends", "value", "crossings", "lo", "hi", "got", "cap", "trail",
+                 "parent", "size", "need", "next_member", "unions", "dirty", "queued",
+                 "joined", "cut", "balanced", "isolated", "connected", "conflicts", "blamed",
+                 "low_water", "scores", "scored_at", "completed")
 
     def __init__(self, puzzle):
         self.puzzle = puzzle

@@ -90,11 +90,11 @@ def balance(grid):
 
     Every link still to come joins two nodes of one region, so a region's missing total is
     even. Raises Contradiction otherwise. (That the total fits on the region's edges follows
-    from the node rules: each node's need is at most its own room.) It runs after every
-    round of node rules, so after the first look it walks only the regions holding a node
-    whose edges changed (the only verdicts that can differ), and gives up on a region past
-    REGION_WALK nodes: a large region rarely fails, and the parity of the whole board never
-    changes.
+    from the node rules: each node's need is at most its own room.) After the first look it
+    walks only from the ends of edges decided since: while a region stays whole, a link
+    lowers its missing total by two, so only a decided edge that splits it can leave a part
+    odd. It gives up on a region past REGION_WALK nodes: a large region rarely fails, and
+    the parity of the whole board never changes.
     """
     p = grid.puzzle
     lo, hi, got, value, node_edges = grid.lo, grid.hi, grid.got, p.value, p.node_edges
