@@ -187,8 +187,9 @@ def probe(grid, stats, nodes, reach=None):
                 survivors.append(c)
                 product = None  # not probed: its reach is unknown
             else:
-                # Only a first option can be the one probed survivor left (a later one is
-                # either probed beside a survivor or taken unprobed), so only it is kept.
+                # With two options, only a first one can be the one probed survivor left (a
+                # second is probed beside a survivor or taken unprobed), so only its bounds
+                # are kept; a later survivor left alone is narrowed to instead.
                 outcome = [] if k == 0 else None
                 changes = _changes(grid, edges, c, stats, survived, outcome)
                 if changes is not None:
@@ -202,7 +203,7 @@ def probe(grid, stats, nodes, reach=None):
             continue
         stats.eliminations += len(choices) - len(survivors)
         position = len(grid.trail)
-        if len(survivors) == 1 and survivors[0] in outcomes:
+        if len(survivors) == 1 and outcomes.get(survivors[0]) is not None:
             _replay(grid, outcomes[survivors[0]])
         else:
             _narrow(grid, edges, survivors)

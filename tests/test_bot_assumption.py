@@ -318,3 +318,12 @@ def test_a_probe_records_every_node_it_completed():
             assert survived == expected and expected
             probed += 1
     assert probed > 20
+
+
+def test_probing_nodes_of_three_options_still_finds_the_solution(monkeypatch):
+    # A later option can then be the one probed survivor left; its probe kept no bounds to
+    # replay, so the probe narrows to it instead.
+    monkeypatch.setattr(bot.assumption, "PROBE_OPTIONS", 3)
+    for name in ("30x30_hard_unique_s1_004.txt", "30x30_hard_unique_s1_010.txt"):
+        text = (PUBLIC.parent / "hard30" / name).read_text()
+        assert fault(text, links_text(bot.solve(text))) is None
