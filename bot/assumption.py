@@ -178,7 +178,7 @@ def probe(grid, stats, nodes, reach=None):
         edges, choices = options(grid, i)
         survivors = []
         product = 1
-        outcomes = {}  # option -> the bounds its probe ended with
+        outcomes = {}  # option -> the bounds its probe ended with, where kept
         for k, c in enumerate(choices):
             if not survivors and k == len(choices) - 1:
                 # Every other option failed: narrowing to this one propagates it anyway.
@@ -193,7 +193,8 @@ def probe(grid, stats, nodes, reach=None):
                 outcome = [] if k == 0 else None
                 changes = _changes(grid, edges, c, stats, survived, outcome)
                 if changes is not None:
-                    outcomes[c] = outcome
+                    if outcome is not None:
+                        outcomes[c] = outcome
                     survivors.append(c)
                     if product is not None:
                         product *= changes + 1
@@ -203,7 +204,7 @@ def probe(grid, stats, nodes, reach=None):
             continue
         stats.eliminations += len(choices) - len(survivors)
         position = len(grid.trail)
-        if len(survivors) == 1 and outcomes.get(survivors[0]) is not None:
+        if len(survivors) == 1 and survivors[0] in outcomes:
             _replay(grid, outcomes[survivors[0]])
         else:
             _narrow(grid, edges, survivors)

@@ -33,7 +33,7 @@ class Grid:
 
     def __init__(self, puzzle):
         self.puzzle = puzzle
-        # The puzzle's tuples that `raise_lo` and `lower_hi` read, held here: one lookup less
+        # The puzzle's tuples the bound changes and `revert` read, held here: one lookup less
         # on the hottest path.
         self.ends, self.value, self.crossings = puzzle.ends, puzzle.value, puzzle.crossings
         value = puzzle.value
@@ -108,8 +108,7 @@ class Grid:
 
     def revert(self, mark):
         """Undo every change made since `mark`."""
-        trail, lo, hi, got, cap = self.trail, self.lo, self.hi, self.got, self.cap
-        ends = self.puzzle.ends
+        trail, lo, hi, got, cap, ends = self.trail, self.lo, self.hi, self.got, self.cap, self.ends
         parent, size, next_member, unions = self.parent, self.size, self.next_member, self.unions
         need = self.need
         length, self.joined, self.cut, self.balanced, self.isolated, self.connected = mark
@@ -169,7 +168,7 @@ class Grid:
         every node if `position` is -1 (nothing seen yet)."""
         if position < 0:
             return range(len(self.puzzle))
-        ends = self.puzzle.ends
+        ends = self.ends
         return {i for e, _, _ in self.trail[position:] for i in ends[e]}
 
     def _queue(self, a, b):
