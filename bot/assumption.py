@@ -49,7 +49,7 @@ class Stats:
 def options(grid, i):
     """Node i's open edges and every way to complete it: one link count per open edge."""
     lo, hi = grid.lo, grid.hi
-    edges = [e for e, _ in grid.puzzle.node_edges[i] if lo[e] != hi[e]]
+    edges = [e for e in grid.puzzle.edges_at[i] if lo[e] != hi[e]]
     bounds = tuple((lo[e], hi[e]) for e in edges)
     return edges, _completions(bounds, grid.puzzle.value[i] - grid.got[i])
 
@@ -94,9 +94,9 @@ def _changes(grid, edges, counts, stats, survived=None, outcome=None):
         assume(grid, edges, counts)
         propagate(grid, stats, probing=survived is not None)
         if survived is not None:
-            lo, node_edges = grid.lo, grid.puzzle.node_edges
+            at, edges_at = grid.lo.__getitem__, grid.puzzle.edges_at
             for j in grid.completed:
-                survived.add((j, tuple(lo[e] for e, _ in node_edges[j])))
+                survived.add((j, tuple(map(at, edges_at[j]))))
         if outcome is not None:
             lo, hi = grid.lo, grid.hi
             outcome.extend((e, lo[e], hi[e]) for e in {e for e, _, _ in grid.trail[mark[0]:]})
@@ -235,7 +235,7 @@ def _completed(grid, i, edges, counts):
     """Node i as it would be with `counts` on its open `edges`: (i, count on every edge)."""
     chosen = dict(zip(edges, counts))
     lo = grid.lo
-    return i, tuple(chosen.get(e, lo[e]) for e, _ in grid.puzzle.node_edges[i])
+    return i, tuple([chosen.get(e, lo[e]) for e in grid.puzzle.edges_at[i]])
 
 
 def choose_node(grid, reach=None):
@@ -285,9 +285,9 @@ _CLOSED = float("inf")
 
 def _count_options(grid, i):
     """len(options(grid, i)[1]), from a packed key rather than building the options."""
-    lo, hi, node_edges = grid.lo, grid.hi, grid.puzzle.node_edges
+    lo, hi = grid.lo, grid.hi
     key = grid.puzzle.value[i] - grid.got[i]
-    for e, _ in node_edges[i]:
+    for e in grid.puzzle.edges_at[i]:
         if lo[e] != hi[e]:
             key = key * 16 + lo[e] * 4 + hi[e]
     count = _COUNTS.get(key)

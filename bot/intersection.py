@@ -43,7 +43,7 @@ def settle(grid):
     """
     dirty, queued, completed = grid.dirty, grid.queued, grid.completed
     got, cap, value = grid.got, grid.cap, grid.puzzle.value
-    lo, hi, node_edges = grid.lo, grid.hi, grid.puzzle.node_edges
+    lo, hi, edges_at = grid.lo, grid.hi, grid.puzzle.edges_at
     raise_lo, lower_hi = grid.raise_lo, grid.lower_hi
     while dirty:
         i = dirty.pop()
@@ -62,7 +62,7 @@ def settle(grid):
                 # An open edge spans at most 2 links, so with 2 to spare and 2 to gain
                 # neither rule can move one (a fifth of the visits on hard boards, measured).
                 continue
-            for e, _ in node_edges[i]:
+            for e in edges_at[i]:
                 low, high = lo[e], hi[e]
                 if low == high:
                     continue

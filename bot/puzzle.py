@@ -16,11 +16,12 @@ class Puzzle:
 
     Nodes are numbered in reading order. Edge `e` joins `ends[e] = (a, b)` with `a` left of or
     above `b`, and no node between them; `crossings[e]` lists the edges whose segment crosses
-    `e`'s. `node_edges[i]` lists `(e, other_node)` for node `i`.
+    `e`'s. `node_edges[i]` lists `(e, other_node)` for node `i`, and `edges_at[i]` the same
+    edges alone (for the loops that need no neighbour).
     """
 
     __slots__ = ("width", "height", "pos", "value", "ends", "horizontal",
-                 "crossings", "node_edges")
+                 "crossings", "node_edges", "edges_at")
 
     def __init__(self, width, height, nodes):
         """Build the geometry from `nodes`: a list of (x, y, value) in reading order."""
@@ -33,10 +34,14 @@ class Puzzle:
         self.horizontal = tuple(horizontal)
         self.crossings = _find_crossings(width, height, self.pos, self.ends, self.horizontal)
         node_edges = [[] for _ in self.pos]
+        edges_at = [[] for _ in self.pos]
         for e, (a, b) in enumerate(self.ends):
             node_edges[a].append((e, b))
             node_edges[b].append((e, a))
-        self.node_edges = tuple(tuple(n) for n in node_edges)
+            edges_at[a].append(e)
+            edges_at[b].append(e)
+        self.node_edges = tuple(map(tuple, node_edges))
+        self.edges_at = tuple(map(tuple, edges_at))
 
     def __len__(self):
         return len(self.pos)
@@ -78,22 +83,23 @@ def _find_edges(pos):
 
 def _find_crossings(width, height, pos, ends, horizontal):
     """For each edge, the edges whose segments cross its interior."""
-    # Each empty cell lies inside at most one horizontal edge: cell -> that edge (or -1).
-    covered = [[-1] * width for _ in range(height)]
+    # Each empty cell lies inside at most one horizontal edge: cell (row by row) -> that
+    # edge, or -1.
+    covered = [-1] * (width * height)
     for e, (a, b) in enumerate(ends):
         if horizontal[e]:
             (x1, y), (x2, _) = pos[a], pos[b]
-            covered[y][x1 + 1:x2] = [e] * (x2 - x1 - 1)
+            covered[y * width + x1 + 1:y * width + x2] = [e] * (x2 - x1 - 1)
     crossings = [[] for _ in ends]
     for e, (a, b) in enumerate(ends):
         if not horizontal[e]:
             (x, y1), (_, y2) = pos[a], pos[b]
-            for row in covered[y1 + 1:y2]:
-                h = row[x]
+            # The cells strictly between the ends, down the column.
+            for h in covered[(y1 + 1) * width + x:y2 * width + x:width]:
                 if h >= 0:
                     crossings[e].append(h)
                     crossings[h].append(e)
-    return tuple(tuple(c) for c in crossings)
+    return tuple(map(tuple, crossings))
 
 
 def parse(text):

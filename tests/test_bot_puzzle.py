@@ -67,6 +67,14 @@ def test_node_edges_and_edge_between():
     assert p.edge_between(1, 2) is None
 
 
+def test_edges_at_lists_each_nodes_edges_as_node_edges_does():
+    p = parse("5\n3\n2.3.1\n.....\n1.4.2\n")
+    for i in range(len(p)):
+        assert p.edges_at[i] == tuple(e for e, _ in p.node_edges[i])
+        assert all(i in p.ends[e] for e in p.edges_at[i])
+    assert sum(len(es) for es in p.edges_at) == 2 * len(p.ends)
+
+
 def test_no_size_limit():
     p = parse("40\n1\n" + "1" + "." * 38 + "1\n")
     assert len(p.ends) == 1
