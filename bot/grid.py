@@ -29,7 +29,8 @@ class Grid:
     __slots__ = ("puzzle", "ends", "value", "crossings", "lo", "hi", "got", "cap", "trail",
                  "parent", "size", "need", "next_member", "unions", "dirty", "queued",
                  "joined", "cut", "balanced", "isolated", "connected", "conflicts", "blamed",
-                 "low_water", "scores", "scored_at", "completed")
+                 "low_water", "scores", "scored_at", "completed", "parity_looks",
+                 "parity_hits")
 
     def __init__(self, puzzle):
         self.puzzle = puzzle
@@ -70,6 +71,9 @@ class Grid:
         # across revert.
         self.conflicts = [1] * len(puzzle)
         self.blamed = set()  # nodes whose conflicts rose since the search last looked
+        # Looks `balance` took in probes, and contradictions they found: learned too, so the
+        # probes look less often on a board where the rule rarely pays.
+        self.parity_looks = self.parity_hits = 0
         # The shortest the trail has been since the search last set it (a revert that goes
         # below a point the search remembers makes it look again from scratch).
         self.low_water = 0
@@ -96,6 +100,7 @@ class Grid:
         other.connected = 0 if self.connected == len(self.trail) else -1
         other.conflicts = self.conflicts[:]
         other.blamed = set()
+        other.parity_looks, other.parity_hits = self.parity_looks, self.parity_hits
         other.low_water = 0
         other.scores = [0.0] * len(self.scores)
         other.scored_at = -1  # scored afresh
