@@ -12,7 +12,7 @@ change neither. Three trail positions, `balanced`, `isolated` and `connected`, s
 `balance`, `isolate` and `connect` last looked, so that they look only at what changed
 since; a mark keeps them, so a revert restores them too.
 
-The grid also keeps the groups of nodes that drawn links join (`group`, `members`), and
+The grid also keeps the groups of nodes that drawn links join (`parent`, `next_member`), and
 refuses at once a bound that leaves a node unable to reach its value, and a link that
 finishes a group smaller than the puzzle, which could then never join the rest. The
 `Contradiction` then names the node (an end of the link), so the search blames it.
@@ -149,22 +149,6 @@ class Grid:
         for i in self.dirty:
             self.queued[i] = 0
         self.dirty.clear()
-
-    def group(self, i):
-        """The root of node i's group (the node that stands for it)."""
-        parent = self.parent
-        while parent[i] != i:
-            i = parent[i]
-        return i
-
-    def members(self, root):
-        """The nodes of the group rooted at `root`, once around its circle."""
-        found = [root]
-        i = self.next_member[root]
-        while i != root:
-            found.append(i)
-            i = self.next_member[i]
-        return found
 
     def changed_since(self, position):
         """The nodes at either end of an edge whose bounds changed after trail `position`;

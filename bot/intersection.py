@@ -153,8 +153,8 @@ def isolate(grid):
     the group can take no more links and would be cut off (a link that does it is refused
     by `Grid.raise_lo`; this rule caps the edges that would). Only groups a link joined or
     whose need fell since the last look can give a new verdict, so only their edges are
-    looked at. The groups themselves are kept by the grid (`Grid.group`). Returns True if
-    anything changed.
+    looked at. The groups themselves are kept by the grid (`Grid.parent`, `Grid.need`).
+    Returns True if anything changed.
     """
     p = grid.puzzle
     starts = _joined_since(grid, grid.isolated)
