@@ -107,6 +107,7 @@ def test_json_csv_and_html_carry_both_bots(versus):
     assert [(m["name"], m["bot"], m["others"]) for m in blob["matches"][:2]] == \
         [("01_simplest", "A", [1]), ("01_simplest", "B", [0])]
     assert '<th class="l">bot</th>' in page and page.count('<tr data-i=') == 8
+    assert "only A won: 04_basic" in re.search(r'id="versus">(.*?)</pre>', page, re.S).group(1)
 
 
 def result(name, won, first_s, cpu_s):

@@ -149,7 +149,8 @@ def execute(args: argparse.Namespace) -> int:
     if args.csv:
         write_csv(args.csv, bots, labels, results, limits)
     if args.html:
-        write_html(args, bots, labels, results, replays, limits)
+        write_html(args, bots, labels, results, replays, limits,
+                   versus_summary(stats, labels) if stats else "")
     status = 0 if all(r.won for r in results) else 1
     try:
         print_report(results, replays, pairs, labels, bots, stats, limits, quiet=args.quiet,
@@ -371,10 +372,11 @@ def write_csv(name: str, bots: list[str], labels: tuple[str, ...], results: list
 
 
 def write_html(args: argparse.Namespace, bots: list[str], labels: tuple[str, ...],
-               results: list[MatchResult], replays: list[str], limits: Limits) -> None:
+               results: list[MatchResult], replays: list[str], limits: Limits,
+               versus: str = "") -> None:
     page = build_html(results, replays, limits, bot=bots[0],
                       title=f"referee run: {summary_line(results)}",
-                      bots=list(zip(labels, bots)) if len(bots) > 1 else None)
+                      bots=list(zip(labels, bots)) if len(bots) > 1 else None, versus=versus)
     _write(args.html, "--html", page)
 
 

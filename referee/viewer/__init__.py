@@ -95,10 +95,11 @@ def _align(align: str) -> str:
 
 def build_html(results: Sequence[MatchResult], replays: Sequence[str] | None = None,
                limits: Limits = Limits(), bot: str = "", title: str = "referee run",
-               bots: Sequence[tuple[str, str]] | None = None) -> str:
+               bots: Sequence[tuple[str, str]] | None = None, versus: str = "") -> str:
     """The whole page: template, CSS and script inlined, the run as one JSON blob.
 
-    `bots` is [(label, command)] when several bots played; each result's `bot` is a label.
+    `bots` is [(label, command)] when several bots played; each result's `bot` is a label,
+    and `versus` the text that compares them (report.versus_summary).
     """
     replays = list(replays) if replays is not None else [""] * len(results)
     matches = [match_data(r, c) for r, c in zip(results, replays)]
@@ -128,6 +129,7 @@ def build_html(results: Sequence[MatchResult], replays: Sequence[str] | None = N
         "summary": html.escape(summary_line(results)),
         "latency": html.escape(latency),
         "table": summary_table(results, limits),
+        "versus": f'<pre class="latency" id="versus">{html.escape(versus)}</pre>' if versus else "",
         "css": _asset("viewer.css"),
         "js": _asset("viewer.js"),
         "data": blob,
