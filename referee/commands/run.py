@@ -246,12 +246,10 @@ def generated(specs: list[str], out: str | None, quiet: bool = False) -> list[Pu
             spec = parse_spec(text)
         except ValueError as error:
             raise UsageError(f"--gen: {error}") from None
-        stream = open(os.devnull, "w") if quiet else None
-        progress = GenProgress(f"gen {text}", spec.max_attempts, stream=stream)
+        progress = GenProgress(f"gen {text}", spec.max_attempts,
+                               stream=io.StringIO() if quiet else None)
         kept, verdicts = generate_set(spec, lambda tried, n: progress.update(tried, f"kept {n}"))
         progress.close(f"tried {sum(verdicts.values())}, kept {len(kept)} of {spec.count}")
-        if stream is not None:
-            stream.close()
         if not kept:
             raise UsageError(f"--gen {text}: no puzzle found within the attempts")
         for puzzle in kept:
