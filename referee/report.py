@@ -86,6 +86,7 @@ def columns_for(results: Sequence[MatchResult]) -> tuple[Column, ...]:
 
 
 def legend(limits: Limits) -> str:
+    """The line under a table with marks: what `!` and `!!` mean, with the limits."""
     return (f"{MARK_HALF} over half its limit (first line {limits.first_line_s * 1000:g} ms, "
             f"each later line {limits.turn_s * 1000:g} ms), {MARK_OVER} over the limit")
 

@@ -22,7 +22,7 @@ from importlib import resources
 from typing import Sequence
 
 from referee.limits import Limits
-from referee.report import MARK_HALF, columns_for, latency_summary, summary_line
+from referee.report import MARK_HALF, VERDICT, columns_for, latency_summary, summary_line
 from referee.result import MatchResult
 from referee.rules import Judge, Verdict
 
@@ -81,7 +81,7 @@ def summary_table(results: Sequence[MatchResult], limits: Limits = Limits()) -> 
         cells = []
         for c in columns:
             mark = c.mark(r, limits)
-            classes = [_align(c.align)] + (["verdict"] if c.title == "verdict" else []) + \
+            classes = [_align(c.align)] + (["verdict"] if c is VERDICT else []) + \
                 ([("half" if mark == MARK_HALF else "over")] if mark else [])
             cells.append(f'<td class="{" ".join(classes)}">{html.escape(c.cell(r) + mark)}</td>')
         rows.append(f'<tr data-i="{i}" class="{"won" if r.won else "lost"}">' + "".join(cells)
