@@ -4,6 +4,7 @@ The table and bench's report are checked on built results (no clock); the comman
 to end use fake bots whose sleeps sit far from the thresholds, so load cannot flip them.
 """
 
+import json
 import os
 import subprocess
 import sys
@@ -130,11 +131,14 @@ def test_bench_marks_and_fails_figures_against_codingames_first_line_limit(capsy
     assert over_limit(runs[:2], dict(startup, slowest_first_line=0.9)) == []
 
 
-def test_bench_exits_1_when_the_bundle_first_line_is_over_the_limit():
+def test_bench_exits_1_when_the_bundle_first_line_is_over_the_limit(tmp_path):
     slow_bundle = "python3 tests/fakebots/replay.py tests/fakebots/lines/crossing.txt --sleep-ms 1100"
-    run = referee("bench", PUZZLE, "--repeat", "1", "--startup-runs", "1", "--bundle", slow_bundle)
+    run = referee("bench", PUZZLE, "--repeat", "1", "--startup-runs", "1", "--bundle", slow_bundle,
+                  "--json", str(tmp_path / "bench.json"))
     assert run.returncode == 1, run.stdout + run.stderr
     assert "1/1 solved, 2 figure(s) over the limit" in run.stdout
     assert "OVER LIMIT start-up puzzle (3x1, two islands): bundle first line" in run.stdout
     over = [l for l in run.stdout.splitlines() if l.startswith("OVER LIMIT files/01_simplest")]
     assert len(over) == 1 and over[0].endswith("over CodinGame's 1000 ms limit for the first line")
+    assert json.loads((tmp_path / "bench.json").read_text())["over_limit"] == \
+        [l for l in run.stdout.splitlines() if l.startswith("OVER LIMIT")]

@@ -400,7 +400,8 @@ def execute(args: argparse.Namespace) -> int:
         compare(old, suites, runs)
     if args.json:
         data = {"version": JSON_VERSION, "repeat": args.repeat,
-                "puzzles": {r.key: asdict(r) for r in runs}, "suites": suites, "startup": startup}
+                "puzzles": {r.key: asdict(r) for r in runs}, "suites": suites, "startup": startup,
+                "over_limit": over_limit(runs, startup)}
         try:
             Path(args.json).write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
         except OSError as error:
