@@ -21,8 +21,9 @@ Time limits speak: a figure over half of CodinGame's 1000 ms first-line limit (a
 in-process solve, the bundle's first line) is marked `!`, over the limit `!!`; a figure
 over the limit fails the bench with a line naming the puzzle, the figure and the limit.
 
---json FILE writes every figure (per puzzle and per suite); --compare OLD.json prints
-new/old time ratios puzzle by puzzle and per suite (below 1.0 is faster now).
+--json FILE writes every figure (per puzzle and per suite, and the lines over the limit);
+--compare OLD.json prints new/old time ratios puzzle by puzzle and per suite (below 1.0
+is faster now).
 
 Progress goes to stderr (a bar on a terminal, plain lines otherwise).
 
