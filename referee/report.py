@@ -11,6 +11,7 @@ from typing import Callable, Sequence
 
 from referee.drawing import draw_result
 from referee.result import MatchResult
+from referee.terminal import safe
 
 STDERR_LINES_SHOWN = 5
 PERCENTILES = (50, 90, 99)
@@ -32,7 +33,7 @@ def _mb(size: int | None) -> str:
 
 
 COLUMNS = (
-    Column("puzzle", "<", lambda r: r.name),
+    Column("puzzle", "<", lambda r: safe(r.name)),
     Column("verdict", "<", lambda r: r.verdict.value),
     Column("turns", ">", lambda r: str(len(r.lines))),
     Column("first ms", ">", lambda r: _ms(r.first_line_s)),
@@ -87,7 +88,7 @@ def latency_summary(results: Sequence[MatchResult]) -> str:
         values = [s for s, _, _ in samples]
         worst, name, turn = max(samples)
         rows.append([title, *(_ms(percentile(values, p)) for p in PERCENTILES), _ms(worst),
-                     name if turn == 1 else f"{name} (line {turn})"])
+                     safe(name) if turn == 1 else f"{safe(name)} (line {turn})"])
     widths = [max(len(row[i]) for row in rows) for i in range(len(head) - 1)]
     return "\n".join("  ".join([f"{row[0]:<{widths[0]}}"] +
                                [f"{cell:>{w}}" for cell, w in zip(row[1:-1], widths[1:])] +
@@ -97,14 +98,14 @@ def latency_summary(results: Sequence[MatchResult]) -> str:
 def loss_details(result: MatchResult, replay_command: str) -> str:
     """Why a match was lost, the offending line, the board so far, and how to replay it."""
     where = f"at line {result.turn}" if result.line is not None else f"awaiting line {result.turn}"
-    parts = [f"LOST {result.name}: {result.verdict.value} {where}: {result.reason}"]
+    parts = [f"LOST {safe(result.name)}: {result.verdict.value} {where}: {safe(result.reason)}"]
     if result.line is not None:
-        parts.append(f"  line {result.turn}: {result.line!r}")
+        parts.append(f"  line {result.turn}: {safe(repr(result.line))}")
     parts.append(_indent(draw_result(result)))
-    tail = [l for l in result.usage.stderr_tail.splitlines() if l.strip()][-STDERR_LINES_SHOWN:]
+    tail = [safe(l) for l in result.usage.stderr_tail.split("\n") if l.strip()][-STDERR_LINES_SHOWN:]
     if tail:
         parts.append("  stderr ends:\n" + _indent("\n".join(tail), "    | "))
-    parts.append(f"  replay: {replay_command}")
+    parts.append(f"  replay: {safe(replay_command)}")
     return "\n".join(parts)
 
 

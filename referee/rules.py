@@ -43,6 +43,7 @@ class Verdict(enum.Enum):
     DISCONNECTED = "disconnected"
     TIMEOUT = "timeout"
     CRASH = "crash"
+    MEMORY = "memory"        # all the bot's processes together went over the memory cap
 
 
 @dataclass(frozen=True)

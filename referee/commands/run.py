@@ -36,8 +36,9 @@ from referee.commands import UsageError
 from referee.limits import FIRST_LINE_LIMIT_S, KILL_GRACE_S, TURN_LIMIT_S, Limits
 from referee.report import latency_stats, latency_summary, loss_details, summary_line, table
 from referee.result import MatchResult
-from referee.proctree import adopt_orphans
+from referee.containment import GUARANTEES, MODES, ContainmentError, Mode, choose_mode
 from referee.runner import BotStartError, run_match
+from referee.terminal import safe
 from referee.viewer import build_html
 
 # The bundle, run by the Python that runs the referee: a `python3` found on PATH can be a
@@ -66,6 +67,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         "output lines and latencies, as JSON to FILE")
     parser.add_argument("--html", metavar="FILE", help="also write a self-contained HTML "
                         "report to FILE: every match replayable in a browser")
+    parser.add_argument("--contain", choices=("auto", *MODES), default=None,
+                        help="how the bot's processes are contained (default: auto, the best "
+                        "the machine allows: cgroup, pidns, subreaper; or REFEREE_CONTAIN)")
     parser.add_argument("--quiet", action="store_true",
                         help="no progress, table or latency summary: only losses and the last line")
 
@@ -80,9 +84,12 @@ def execute(args: argparse.Namespace) -> int:
     if args.html and not Path(args.html).resolve().parent.is_dir():
         raise UsageError(f"cannot write --html {args.html}: no such directory")
     limits = Limits(first_line_s=args.first_line_ms / 1000, turn_s=args.turn_ms / 1000)
-    adopt_orphans()  # this process runs only bots: catch children that escape and outlive them
+    try:
+        mode = choose_mode(args.contain)
+    except ContainmentError as error:
+        raise UsageError(str(error)) from None
     progress = Progress(len(puzzles), enabled=not args.quiet)
-    results = play_all(puzzles, argv, limits, args.jobs, progress)
+    results = play_all(puzzles, argv, limits, args.jobs, progress, mode)
     progress.done()
     replays = [replay_command(args, r) for r in results]
     # Files first: a reader that closes stdout early (`| head`) must not cost them.
@@ -92,7 +99,9 @@ def execute(args: argparse.Namespace) -> int:
         write_html(args, results, replays, limits)
     status = 0 if all(r.won for r in results) else 1
     try:
-        print_report(results, replays, quiet=args.quiet)
+        print_report(results, replays, quiet=args.quiet,
+                     header=f"referee run: {len(results)} match(es), containment {mode.value} "
+                     f"({GUARANTEES[mode]})")
     except BrokenPipeError:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     return status
@@ -140,12 +149,12 @@ def _load(path: Path) -> Board:
 
 
 def play_all(puzzles: list[tuple[Path, Board]], argv: list[str], limits: Limits, jobs: int,
-             progress: "Progress") -> list[MatchResult]:
+             progress: "Progress", mode: Mode | None = None) -> list[MatchResult]:
     """Play every match, in parallel threads when jobs > 1; results in puzzle order."""
     def play(item: tuple[Path, Board]) -> MatchResult:
         path, board = item
         try:
-            result = run_match(board, argv, limits, name=path.stem, path=str(path))
+            result = run_match(board, argv, limits, name=path.stem, path=str(path), mode=mode)
         except BotStartError as error:
             raise UsageError(str(error)) from None
         progress.step(result)
@@ -167,8 +176,9 @@ def replay_command(args: argparse.Namespace, result: MatchResult) -> str:
     return shlex.join(parts + [result.path])
 
 
-def print_report(results: list[MatchResult], replays: list[str], quiet: bool) -> None:
-    sections = [] if quiet else [table(results), latency_summary(results)]
+def print_report(results: list[MatchResult], replays: list[str], quiet: bool,
+                 header: str = "") -> None:
+    sections = [] if quiet else [header + "\n" + table(results), latency_summary(results)]
     sections += [loss_details(r, c) for r, c in zip(results, replays) if not r.won]
     sections.append(summary_line(results))
     print("\n\n".join(sections), flush=True)
@@ -216,7 +226,7 @@ class Progress:
             self.count += 1
             if not self.enabled:
                 return
-            note = f"[{self.count}/{self.total}] {result.name}: {result.verdict.value}"
+            note = f"[{self.count}/{self.total}] {safe(result.name)}: {result.verdict.value}"
             if self.terminal:
                 sys.stderr.write("\r\033[K" + note)
             else:
