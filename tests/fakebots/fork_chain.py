@@ -2,10 +2,11 @@
 child in a new session and exits; that child prints the winning line and does the same,
 again and again, so no process of the bot lives long and none stays in its group.
 
-usage: fork_chain.py MARKER [--every-ms MS] [--for-s S]
+usage: fork_chain.py MARKER [--every-ms MS] [--for-s S] [--hang]
 MARKER only has to appear in the command line (forks keep it) so tests can find survivors.
 Each link lives --every-ms (default 5) before it forks; the chain runs --for-s seconds
-(default 60).
+(default 60). With --hang the winning line is never printed and the links keep the
+output open: the match waits for the line.
 """
 import os
 import sys
@@ -27,7 +28,7 @@ while time.monotonic() < end:
         os._exit(0)        # the parent goes; its child carries on in a session of its own
     os.setsid()
     link += 1
-    if link == 1:
+    if link == 1 and "--hang" not in args:
         print("2 0 2 2 1", flush=True)
         for stream in (0, 1, 2):   # later links hold no pipe of the referee
             os.dup2(os.open(os.devnull, os.O_RDWR), stream)
