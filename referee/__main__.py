@@ -23,7 +23,7 @@ class Parser(argparse.ArgumentParser):
     """argparse, with the arguments it quotes in its errors escaped for the terminal."""
 
     def error(self, message: str):
-        self.print_usage(sys.stderr)
+        """One line (`--help` shows the usage), then exit status 2."""
         self.exit(EXIT_USAGE, f"{self.prog}: error: {safe(message)}\n")
 
 

@@ -11,7 +11,7 @@ from typing import Callable, Sequence
 
 from referee.drawing import draw_result
 from referee.result import MatchResult
-from referee.terminal import safe
+from referee.terminal import quoted, safe
 
 STDERR_LINES_SHOWN = 5
 PERCENTILES = (50, 90, 99)
@@ -100,7 +100,7 @@ def loss_details(result: MatchResult, replay_command: str) -> str:
     where = f"at line {result.turn}" if result.line is not None else f"awaiting line {result.turn}"
     parts = [f"LOST {safe(result.name)}: {result.verdict.value} {where}: {safe(result.reason)}"]
     if result.line is not None:
-        parts.append(f"  line {result.turn}: {safe(repr(result.line))}")
+        parts.append(f"  line {result.turn}: {quoted(result.line)}")
     parts.append(_indent(draw_result(result)))
     tail = [safe(l) for l in result.usage.stderr_tail.split("\n") if l.strip()][-STDERR_LINES_SHOWN:]
     if tail:

@@ -36,6 +36,12 @@ def safe_lines(text: object) -> str:
     return _UNSAFE_BUT_NEWLINE.sub(_escape, str(text))
 
 
+def quoted(line: str, limit: int = 120) -> str:
+    """A bot's output line as a safe repr, cut after `limit` characters."""
+    cut = line if len(line) <= limit else line[:limit]
+    return safe(repr(cut)) + ("..." if len(line) > limit else "")
+
+
 def size_text(size: int | None) -> str:
     """'1.5 GB' or '768 MB' (binary units, as the memory cap is given)."""
     if size is None:

@@ -42,6 +42,7 @@ from pathlib import Path
 
 from referee.board import BoardError, load_board, parse_board
 from referee.commands import UsageError
+from referee.commands.args import integer, number
 from referee.generate import generate_set, parse_spec, solution_text
 from referee.progress import Progress
 from referee.rules import judge_text
@@ -85,9 +86,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--gen", action="append", default=[], metavar="SPEC",
                         help="a generated suite, e.g. 30x30:hard:unique:count=50:seed=1 "
                              "(repeatable; default: none)")
-    parser.add_argument("--repeat", type=int, default=3, metavar="K",
+    parser.add_argument("--repeat", type=integer(1), default=3, metavar="K",
                         help="solves per puzzle, the median counts (default: 3)")
-    parser.add_argument("--timeout", type=float, default=60.0, metavar="S",
+    parser.add_argument("--timeout", type=number(low=0.0, high=86_400.0), default=60.0, metavar="S",
                         help="seconds one solve may take before it counts as unsolved (default: 60)")
     parser.add_argument("--json", default=None, metavar="FILE",
                         help="write every figure as JSON (default: no file)")
@@ -96,7 +97,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--bundle", default=DEFAULT_BUNDLE, metavar="CMD",
                         help="the bundled bot whose start-up is timed; its first word runs "
                              "`-c pass` for comparison (default: this Python on dist/bot.py)")
-    parser.add_argument("--startup-runs", type=int, default=5, metavar="N",
+    parser.add_argument("--startup-runs", type=integer(0), default=5, metavar="N",
                         help="start-up measurements, the median counts; 0 skips them (default: 5)")
 
 

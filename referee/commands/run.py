@@ -33,6 +33,7 @@ from pathlib import Path
 
 from referee.board import Board, BoardError, load_board
 from referee.commands import UsageError
+from referee.commands.args import integer, number
 from referee.limits import FIRST_LINE_LIMIT_S, KILL_GRACE_S, TURN_LIMIT_S, Limits
 from referee.report import latency_stats, latency_summary, loss_details, summary_line, table
 from referee.result import MatchResult
@@ -60,7 +61,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--turn-ms", type=_positive, default=TURN_LIMIT_S * 1000, metavar="MS",
                         help="limit for each later line, from the previous one "
                         "(default: %(default)g)")
-    parser.add_argument("--jobs", type=int, default=1, metavar="N",
+    parser.add_argument("--jobs", type=integer(), default=1, metavar="N",
                         help="matches played at once (default: 1); parallel matches "
                         "compete for the CPU and distort timings")
     parser.add_argument("--json", metavar="FILE", help="also write every result, with all "
@@ -239,14 +240,8 @@ class Progress:
             sys.stderr.flush()
 
 
-def _positive(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"must be positive, got {text}")
-    return value
+# A limit is a positive number of milliseconds, at most a day (select() takes no infinity).
+_positive = number(low=0.0, high=86_400_000.0, low_open=True)
 
 
 def _relative(path: Path) -> Path:

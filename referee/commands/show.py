@@ -29,9 +29,10 @@ from pathlib import Path
 
 from referee.board import Board, BoardError, load_board
 from referee.commands import UsageError
+from referee.commands.args import integer
 from referee.drawing import MARK, render, short_nodes
 from referee.rules import Judge, Outcome, output_lines
-from referee.terminal import safe
+from referee.terminal import quoted, safe
 
 SHORT_NODES_LISTED = 12   # the list of short nodes below the board is cut after this many
 EXIT_SHOWN, EXIT_LOST = 0, 1
@@ -42,7 +43,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--links", metavar="FILE", default=None,
                         help="a bot's output to replay, '-' for stdin (default: none, the "
                              "board alone)")
-    parser.add_argument("--upto", type=int, default=None, metavar="N",
+    parser.add_argument("--upto", type=integer(), default=None, metavar="N",
                         help="replay only the first N lines (default: all)")
     parser.add_argument("--colour", "--color", choices=("auto", "always", "never"),
                         default="auto", help="ANSI colour (default: auto, when stdout is a "
@@ -124,5 +125,5 @@ def verdict_lines(outcome: Outcome | None, fed: int, replayed: bool) -> list[str
     where = f"at line {outcome.turn}" if outcome.line is not None else f"awaiting line {outcome.turn}"
     text = [f"LOST: {outcome.verdict.value} {where}: {safe(outcome.reason)}"]
     if outcome.line is not None:
-        text.append(f"  line {outcome.turn}: {safe(repr(outcome.line))}")
+        text.append(f"  line {outcome.turn}: {quoted(outcome.line)}")
     return text
