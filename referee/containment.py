@@ -8,8 +8,8 @@ Three modes, the best the machine allows chosen first (`choose_mode`), or one fo
              `cgroup.kill` kills them all at once, whatever they do. Memory and pids limits
              are set where those controllers are enabled. Needs a writable cgroup v2.
   pidns      the bot runs under the reaper (referee/reaper.py) as init of a new PID
-             namespace (`unshare`, with a user namespace when not root). Killing that init
-             makes the kernel kill and reap everything in the namespace.
+             namespace (with a user namespace when not root). As that init exits, the
+             kernel kills and reaps everything in the namespace.
   subreaper  the bot runs under the reaper, which is child subreaper of everything the bot
              starts and, told to stop, kills and reaps it all in a loop cheaper than a fork.
              Works on any Linux; it relies on the reaper, not on the kernel, so a bot that
@@ -28,7 +28,6 @@ import enum
 import functools
 import itertools
 import os
-import shutil
 import signal
 import subprocess
 import sys
@@ -72,7 +71,7 @@ def choose_mode(requested: str | None = None) -> Mode:
     if requested == "auto":
         if cgroup_parent() is not None:
             return Mode.CGROUP
-        return Mode.PIDNS if pidns_command() is not None else Mode.SUBREAPER
+        return Mode.PIDNS if pidns_available() else Mode.SUBREAPER
     try:
         mode = Mode(requested)
     except ValueError:
@@ -80,8 +79,8 @@ def choose_mode(requested: str | None = None) -> Mode:
                                f"choose auto, {', '.join(MODES)}") from None
     if mode is Mode.CGROUP and cgroup_parent() is None:
         raise ContainmentError("cgroup containment needs a writable cgroup v2 with cgroup.kill")
-    if mode is Mode.PIDNS and pidns_command() is None:
-        raise ContainmentError("pidns containment needs `unshare` and PID namespaces")
+    if mode is Mode.PIDNS and not pidns_available():
+        raise ContainmentError("pidns containment needs PID namespaces (root, or user namespaces)")
     return mode
 
 
@@ -126,7 +125,7 @@ class ReaperSandbox(Sandbox):
 
     def command(self, argv, status_fd, memory_bytes):
         return [sys.executable, "-I", "-S", str(REAPER), str(status_fd),
-                "" if memory_bytes is None else str(memory_bytes), *argv]
+                "" if memory_bytes is None else str(memory_bytes), self.mode.value, *argv]
 
     def processes(self) -> list[int]:
         return proctree.descendants(self.pid)
@@ -140,24 +139,21 @@ class ReaperSandbox(Sandbox):
 
 
 class PidnsSandbox(ReaperSandbox):
-    """Mode pidns: `unshare` (the referee's child) -> the reaper (namespace init) -> the bot."""
+    """Mode pidns: the reaper (the referee's child) -> its fork, init of a new PID namespace
+    -> the bot."""
 
     mode = Mode.PIDNS
 
-    def command(self, argv, status_fd, memory_bytes):
-        return pidns_command() + super().command(argv, status_fd, memory_bytes)
-
     def processes(self) -> list[int]:
-        return proctree.descendants(self.pid)[1:]   # [0] is the reaper, found first
+        return proctree.descendants(self.pid)[1:]   # [0] is init, found first
 
     def kill(self) -> None:
-        # The reaper (init of the namespace) kills and reaps the bot's tree and exits; as it
-        # exits, the kernel kills whatever is left in the namespace. SIGKILL only if it hangs
-        # (unshare would complain on the bot's stderr about a child killed by SIGKILL).
+        # SIGTERM reaches init through the reaper; init kills everything in the namespace
+        # with kill(-1) and exits, and the kernel kills whatever is left. SIGKILL on init if
+        # it does not go in time: the kernel still empties the namespace.
         inits = proctree.children(self.pid)
-        for init in inits:
-            _signal(init, signal.SIGTERM)
-        if not _wait_gone(self.pid, KILL_WAIT_S / 2):  # unshare exits once its child is reaped
+        _signal(self.pid, signal.SIGTERM)
+        if not _wait_gone(self.pid, KILL_WAIT_S / 2):
             for init in inits:
                 _signal(init, signal.SIGKILL)
             if not _wait_gone(self.pid, KILL_WAIT_S / 2):
@@ -337,18 +333,11 @@ def _sweep_stale(root: Path) -> None:
 # -- PID namespaces -------------------------------------------------------------------------
 
 @functools.cache
-def pidns_command() -> list[str] | None:
-    """`unshare` with the options that give a new PID namespace here, or None."""
-    unshare = shutil.which("unshare")
-    if unshare is None:
-        return None
-    command = [unshare, "--pid", "--fork", "--kill-child"]
-    if os.geteuid() != 0:
-        command[1:1] = ["--user", "--map-root-user"]
+def pidns_available() -> bool:
+    """The reaper can make a PID namespace here (root, or user namespaces allowed)."""
     try:
-        works = subprocess.run(command + ["/bin/sh", "-c", "exit 0"], stdin=subprocess.DEVNULL,
-                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                               timeout=10).returncode == 0
+        return subprocess.run([sys.executable, "-I", "-S", str(REAPER), "--probe-pidns"],
+                              stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.DEVNULL, timeout=10).returncode == 0
     except (OSError, subprocess.SubprocessError):
-        works = False
-    return command if works else None
+        return False

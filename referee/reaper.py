@@ -1,11 +1,13 @@
 """The per-match reaper: runs a bot as its child and outlives it to kill what it leaves.
 
-    python -I -S reaper.py STATUS_FD AS_BYTES BOT_ARGV...
+    python -I -S reaper.py STATUS_FD AS_BYTES subreaper|pidns BOT_ARGV...
 
-Run by the referee (containment modes `pidns` and `subreaper`), never imported: it uses
-the standard library only. It makes itself the child subreaper, so every process the bot
-starts, by any route (double forks, new sessions), stays its descendant; in a PID
-namespace it is the namespace's init, which the kernel gives the same role.
+Run by the referee (containment modes `pidns` and `subreaper`); the referee imports only
+START_MARK from it. Standard library only. In mode subreaper it makes itself the child
+subreaper, so every process the bot starts, by any route (double forks, new sessions),
+stays its descendant. In mode pidns it enters a new PID namespace (with a user namespace
+when not root) and forks its init, which holds the same role by the kernel's rules; the
+first process only relays SIGTERM to that init and waits for it, holding no pipe.
 
 The bot gets RLIMIT_AS = AS_BYTES (empty: none) before its first instruction, its own
 session, and default signal dispositions. Just before the exec the child writes
@@ -27,6 +29,8 @@ import sys
 START_MARK = b"referee: bot starting\n"
 PR_SET_PDEATHSIG = 1           # from <linux/prctl.h>
 PR_SET_CHILD_SUBREAPER = 36
+CLONE_NEWUSER = 0x10000000     # from <linux/sched.h>
+CLONE_NEWPID = 0x20000000
 
 
 class Stop(Exception):
@@ -97,16 +101,67 @@ def kill_all(bot: int, report) -> None:
                 report(status, usage)
 
 
+def enter_pid_namespace(libc) -> bool:
+    """Unshare a PID namespace (and a user namespace when not root, mapping our own ids);
+    False if the kernel refuses. The next child forked is init of the new namespace."""
+    uid, gid = os.getuid(), os.getgid()
+    flags = CLONE_NEWPID if os.geteuid() == 0 else CLONE_NEWPID | CLONE_NEWUSER
+    if libc.unshare(flags) != 0:
+        return False
+    if flags & CLONE_NEWUSER:
+        try:
+            for name, text in (("setgroups", "deny"), ("uid_map", f"{uid} {uid} 1"),
+                               ("gid_map", f"{gid} {gid} 1")):
+                with open(f"/proc/self/{name}", "w") as file:
+                    file.write(text)
+        except OSError:
+            return False
+    return True
+
+
+def relay_to_init(init: int) -> None:
+    """Outside the namespace: hold no pipe, pass SIGTERM on to init, leave when it has gone."""
+    signal.signal(signal.SIGTERM, lambda signum, frame: os.kill(init, signal.SIGTERM))
+    null = os.open(os.devnull, os.O_RDWR)
+    for stream in (0, 1, 2):
+        os.dup2(null, stream)
+    while True:
+        try:
+            if os.waitpid(init, 0)[0] == init:
+                return
+        except ChildProcessError:
+            return
+
+
 def main() -> None:
-    status_fd, limit, argv = int(sys.argv[1]), sys.argv[2], sys.argv[3:]
+    if sys.argv[1] == "--probe-pidns":     # can this machine give us a PID namespace?
+        libc = ctypes.CDLL(None, use_errno=True)
+        if not enter_pid_namespace(libc):
+            sys.exit(1)
+        child = os.fork()
+        if child == 0:
+            os._exit(0 if os.getpid() == 1 else 1)
+        sys.exit(os.waitstatus_to_exitcode(os.waitpid(child, 0)[1]))
+    status_fd, limit, mode, argv = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4:]
     os.set_inheritable(status_fd, False)
     signal.signal(signal.SIGTERM, _stop)
-    signal.pthread_sigmask(signal.SIG_SETMASK, [])   # unshare --fork leaves signals blocked
+    signal.pthread_sigmask(signal.SIG_SETMASK, [])
     libc = ctypes.CDLL(None, use_errno=True)
-    libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
     libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)   # the referee died: clean up
-    if os.getppid() == 1 and os.getpid() != 1:
+    if os.getppid() == 1:
         return                          # the referee died before the death signal was set
+    if mode == "pidns":
+        if not enter_pid_namespace(libc):
+            os.write(2, b"referee reaper: cannot make a PID namespace\n")
+            sys.exit(126)
+        init = os.fork()
+        if init != 0:
+            relay_to_init(init)
+            return
+        # init of the namespace: dies with the relay, and the kernel then kills the rest
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    else:
+        libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
     reported = []
     bot = -1

@@ -35,7 +35,7 @@ SMALL_CAP = 200 * 2**20      # small caps keep the memory tests light on a share
 
 def available_modes():
     modes = [Mode.SUBREAPER]
-    if containment.pidns_command() is not None:
+    if containment.pidns_available():
         modes.insert(0, Mode.PIDNS)
     if containment.cgroup_parent() is not None:
         modes.insert(0, Mode.CGROUP)
@@ -149,3 +149,20 @@ def test_each_mode_names_its_guarantee_and_a_forced_mode_must_exist(monkeypatch)
     assert containment.choose_mode("auto") is available_modes()[0]
     with pytest.raises(containment.ContainmentError, match="unknown containment mode"):
         containment.choose_mode("chroot")
+
+
+@MODES
+def test_a_child_that_outlives_the_bot_may_still_win_in_every_mode(mode, tmp_path):
+    # the child starts Python before it prints line 2: a long turn limit for a busy machine
+    result, clean_up_s = play(python_bot("escape_and_win.py", tmp_path / "pid"), mode,
+                              limits=Limits(first_line_s=10.0, turn_s=10.0))
+    assert result.verdict is Verdict.WIN, result.reason
+    assert clean_up_s < CLEAN_UP_S
+
+
+@MODES
+def test_closed_output_is_seen_in_every_mode(mode):
+    # no launcher holds the bot's pipes: the referee sees the bot close its stdout
+    result, _ = play(python_bot("close_and_hang.py"), mode, limits=Limits(first_line_s=1.5))
+    assert result.verdict is Verdict.TIMEOUT and "closed its output" in result.reason
+    assert result.usage.exit_status == -9
