@@ -21,6 +21,7 @@ from hypothesis import HealthCheck, given, settings, strategies as st
 from bot.puzzle import parse as bot_parse
 from referee.__main__ import main
 from referee.board import BoardError, parse_board
+from referee.rules import Verdict, judge_text
 
 OPTIONS = {
     "run": ["--bot", "--first-line-ms", "--turn-ms", "--jobs", "--json", "--html", "--quiet",
@@ -130,3 +131,24 @@ def test_known_holes_are_usage_errors():
                  ["bench", "--timeout", "inf"]):
         status, _, err = invoke(argv)
         assert status == 2 and len(err.strip().splitlines()) == 1, (argv, err)
+
+
+@pytest.mark.parametrize("line", ["０ 0 2 0 1", "0\u00a00 2 0 1", "0\x0b0 2 0 1", "0\x0c0 2 0 1",
+                                  "٠ 0 2 0 1", "0 0 2 0 1\x1b", "9" * 5000 + " 0 2 0 1"])
+def test_only_ascii_digits_and_blanks_make_a_link(line):
+    board = parse_board("3\n3\n1.2\n...\n..1\n")
+    assert judge_text(board, line + "\n").verdict is Verdict.MALFORMED
+    assert judge_text(board, "0 \t0 2  0 1\r\n2 0 2 2 1\n").verdict is Verdict.WIN
+
+
+def test_control_characters_in_a_file_name_are_escaped(tmp_path):
+    puzzle = tmp_path / "evil\x1b]0;pwned\x07\r13 passed.txt"
+    puzzle.write_text("3\n3\n1.2\n...\n..1\n")
+    links = tmp_path / "links.txt"
+    links.write_text("0 0 2 0 1\x1b[2J\n")
+    for argv in (["show", str(puzzle), "--links", str(links), "--colour", "never"],
+                 ["show", str(tmp_path / "missing\x1b[2J.txt")]):
+        status, out, err = invoke(argv)
+        assert status in (1, 2)
+        assert "\x1b" not in out + err and "\x07" not in out + err and "\r" not in out + err
+        assert "\\e" in out + err

@@ -46,6 +46,7 @@ from referee.commands.args import integer, number
 from referee.generate import generate_set, parse_spec, solution_text
 from referee.progress import Progress
 from referee.rules import judge_text
+from referee.terminal import safe
 
 EXIT_OK, EXIT_UNSOLVED = 0, 1  # usage errors exit 2 from the dispatcher
 ROOT = Path(__file__).resolve().parents[2]
@@ -275,9 +276,9 @@ def ms(seconds: float) -> str:
 def print_report(suites: dict[str, dict], runs: list[PuzzleRun], startup: dict | None) -> None:
     out = sys.stdout
     for name, s in suites.items():
-        print(f"suite {name}: solved {s['solved']}/{s['total']}  nodes(mean) {s['mean_nodes']:.0f}  "
+        print(f"suite {safe(name)}: solved {s['solved']}/{s['total']}  nodes(mean) {s['mean_nodes']:.0f}  "
               f"median {ms(s['median'])} ms  p90 {ms(s['p90'])} ms  p99 {ms(s['p99'])} ms  "
-              f"max {ms(s['max'])} ms  slowest {s['slowest']}", file=out)
+              f"max {ms(s['max'])} ms  slowest {safe(s['slowest'])}", file=out)
         mean, top = s["counters_mean"], s["counters_max"]
         print("  counters (mean/max per puzzle): " + "  ".join(
             f"{k} {mean[k]:.1f}/{top[k]}" for k in COUNTERS), file=out)
@@ -285,7 +286,7 @@ def print_report(suites: dict[str, dict], runs: list[PuzzleRun], startup: dict |
               file=out)
     failed = [r for r in runs if not r.solved]
     for r in failed:
-        print(f"NOT SOLVED {r.key}: {r.error}", file=out)
+        print(f"NOT SOLVED {safe(r.key)}: {safe(r.error)}", file=out)
     print("time by node count:", file=out)
     print(f"  {'nodes':>9} {'puzzles':>8} {'median ms':>10} {'max ms':>10}", file=out)
     for label, count, median, top in node_table(runs):
@@ -298,7 +299,7 @@ def print_report(suites: dict[str, dict], runs: list[PuzzleRun], startup: dict |
             print(f"start-up: bundle first line {ms(bundle)} ms  python -c pass (to exit) {ms(bare)} ms  "
                   f"difference {ms(bundle - bare)} ms  (median of {startup['runs']})", file=out)
         if startup.get("slowest_first_line") is not None:
-            print(f"bundle first line on the slowest puzzle ({startup['slowest']}): "
+            print(f"bundle first line on the slowest puzzle ({safe(startup['slowest'])}): "
                   f"{ms(startup['slowest_first_line'])} ms (one run; CodinGame allows 1000 ms)",
                   file=out)
     total = len(runs)
@@ -312,11 +313,11 @@ def compare(old: dict, suites: dict[str, dict], runs: list[PuzzleRun]) -> None:
     common = [r for r in runs if r.key in old_puzzles]
     for r in sorted(common, key=lambda r: r.key):
         before = old_puzzles[r.key]["seconds"]
-        print(f"  {r.key}: {ms(before)} -> {ms(r.seconds)} ms  x{_ratio(r.seconds, before)}")
+        print(f"  {safe(r.key)}: {ms(before)} -> {ms(r.seconds)} ms  x{_ratio(r.seconds, before)}")
     for name, s in suites.items():
         if name in old_suites:
             o = old_suites[name]
-            print(f"  suite {name}: " + "  ".join(
+            print(f"  suite {safe(name)}: " + "  ".join(
                 f"{k} x{_ratio(s[k], o[k])}" for k in ("median", "p90", "p99", "max"))
                 + f"  solved {o['solved']}/{o['total']} -> {s['solved']}/{s['total']}")
     missing = len(runs) - len(common)

@@ -55,6 +55,7 @@ from referee.generate import (DEFAULT_ATTEMPTS_PER_PUZZLE, DEFAULT_CLIMB,
                               DEFAULT_WORK, DIFFICULTIES, PRESETS, Generated, SetSpec,
                               check_spec, generate_set, parse_size, solution_text)
 from referee.progress import Progress
+from referee.terminal import safe
 
 EXIT_OK, EXIT_BUDGET = 0, 1  # usage errors exit 2 from the dispatcher
 DEFAULT_OUT = "generated"
@@ -125,7 +126,7 @@ def execute(args: argparse.Namespace) -> int:
             (out / f"{puzzle.name}{SOLUTION_SUFFIX}").write_text(solution_text(puzzle.links))
         except OSError as error:
             raise UsageError(f"cannot write to {out}: {error.strerror}") from None
-        print(f"{out / (puzzle.name + '.txt')}  islands={puzzle.islands}  "
+        print(f"{safe(out / (puzzle.name + '.txt'))}  islands={puzzle.islands}  "
               f"difficulty={puzzle.difficulty}  attempt={puzzle.attempt}", flush=True)
 
     try:
