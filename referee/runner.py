@@ -57,8 +57,11 @@ class BotProcess:
                  memory_limit_bytes: int | None = MEMORY_LIMIT_BYTES,
                  tmp_parent: str | None = None, mode: Mode | None = None):
         _check_program(argv, cwd)
+        try:
+            self.sandbox = open_sandbox(mode or choose_mode())
+        except OSError as error:
+            raise BotStartError(f"cannot contain the bot: {error.strerror or error}") from None
         self._tmpdir = tempfile.mkdtemp(prefix="referee-bot-", dir=tmp_parent)
-        self.sandbox = open_sandbox(mode or choose_mode())
         self.memory_limit_bytes = memory_limit_bytes
         self._pending: deque[Event] = deque()   # complete lines read, not yet handed out
         self._partial = b""               # the start of a line not yet ended
@@ -71,8 +74,7 @@ class BotProcess:
         self._status_text = b""
         self._closed = False
         self._usage = Usage()
-        self._peak_bytes = 0
-        self._peak_processes = 0
+        self._peak_bytes = 0                # all the bot's processes together, as sampled
         self._next_sample = 0.0
         self.over_memory: str | None = None
         self.proc = self._start(list(argv), cwd)
@@ -111,7 +113,10 @@ class BotProcess:
         while not mark.endswith(b"\n") and time.perf_counter() < deadline:
             ready = self._selector.select(deadline - time.perf_counter())
             if any(key.fd == self._stderr for key, _ in ready):
-                self._take_stderr(os.read(self._stderr, READ_CHUNK_BYTES))
+                data = os.read(self._stderr, READ_CHUNK_BYTES)
+                self._take_stderr(data)
+                if not data:
+                    self._selector.unregister(self._stderr)
             if any(key.fd == self._stdout for key, _ in ready):
                 data = os.read(self._stdout, 1)   # byte by byte: what follows is the bot's
                 if not data:
@@ -255,8 +260,7 @@ class BotProcess:
             return   # killed already
         sizes = [size for size in map(proctree.resident_bytes, self.sandbox.processes()) if size]
         total = sum(sizes)
-        if total > self._peak_bytes:
-            self._peak_bytes, self._peak_processes = total, len(sizes)
+        self._peak_bytes = max(self._peak_bytes, total)
         if self.memory_limit_bytes is not None and total > self.memory_limit_bytes:
             self.over_memory = (f"memory: {size_text(total)} in {len(sizes)} process(es), "
                                 f"cap {size_text(self.memory_limit_bytes)}")
