@@ -14,15 +14,25 @@ import os
 import sys
 
 from referee.commands import COMMANDS, UsageError
+from referee.terminal import safe
 
 EXIT_USAGE = 2
 
 
+class Parser(argparse.ArgumentParser):
+    """argparse, with the arguments it quotes in its errors escaped for the terminal."""
+
+    def error(self, message: str):
+        """One line (`--help` shows the usage), then exit status 2."""
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {safe(message)}\n")
+
+
 def build_parser() -> argparse.ArgumentParser:
     """The top-level parser with one subparser per registered command."""
-    parser = argparse.ArgumentParser(prog="python -m referee", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    parser = Parser(prog="python -m referee", description=__doc__,
+                    formatter_class=argparse.RawDescriptionHelpFormatter)
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True,
+                                     parser_class=Parser)
     for name, module_name in COMMANDS.items():
         module = importlib.import_module(module_name)
         doc = module.__doc__ or name
@@ -39,7 +49,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return args.execute(args)
     except UsageError as error:
-        print(f"{parser.prog} {args.command}: error: {error}", file=sys.stderr)
+        print(f"{parser.prog} {args.command}: error: {safe(error)}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
         return 130
