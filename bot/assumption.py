@@ -22,11 +22,11 @@ Every assumption is undone with `Grid.revert`: the search never mutates state it
 restore.
 """
 
-import random
 from itertools import product
 
 from bot.grid import Contradiction
 from bot.intersection import propagate
+from bot.tuning import GLOBAL_EVERY, ISLANDS_PER_GLOBAL, NODE_SEARCH_BRANCHES, PROBE_OPTIONS
 
 RULES, ELIMINATION, BRANCHING = 1, 2, 3
 STAGE_NAMES = {RULES: "rules", ELIMINATION: "elimination", BRANCHING: "branching"}
@@ -173,7 +173,7 @@ def probe(grid, stats, nodes, reach=None):
     while queue:
         i = queue.pop()
         queued.discard(i)
-        if got[i] == cap[i] or _count_options(grid, i) > PROBE_OPTIONS:
+        if got[i] == cap[i] or count_options(grid, i) > PROBE_OPTIONS:
             continue  # (counting is cheaper than building the options: most have more)
         edges, choices = options(grid, i)
         survivors = []
@@ -274,7 +274,7 @@ def _scores(grid):
     if since >= 0:
         nodes |= grid.blamed
     for i in nodes:
-        scores[i] = _count_options(grid, i) / conflicts[i] ** 2 if got[i] != cap[i] else _CLOSED
+        scores[i] = count_options(grid, i) / conflicts[i] ** 2 if got[i] != cap[i] else _CLOSED
     grid.blamed.clear()
     grid.scored_at = grid.low_water = len(grid.trail)
     return scores
@@ -283,7 +283,7 @@ def _scores(grid):
 _CLOSED = float("inf")
 
 
-def _count_options(grid, i):
+def count_options(grid, i):
     """len(options(grid, i)[1]), from a packed key rather than building the options."""
     lo, hi = grid.lo, grid.hi
     key = grid.puzzle.value[i] - grid.got[i]
@@ -312,63 +312,26 @@ def _ordered(grid, edges, choices):
     return sorted(choices, key=spread, reverse=True)
 
 
-class _OutOfBranches(Exception):
-    """A restart's branch budget is spent."""
+class OutOfBranches(Exception):
+    """The node search's branch budget is spent: the search that learns takes over."""
 
 
-# Tuned (CPU time of bot.solve) on 64 hard unique 30x30 puzzles and 500 dense 30x30 boards
-# (`referee gen --size 30x30 --count 500 --seed 11 --density 0.3`). With probing, a branch
-# does more, so it takes fewer before a restart pays: the dense p99 was 50 ms at 60 branches,
-# 43 at 80, 39 at 120 and 200, with the hard set unchanged. Before probing, Luby's restart
-# sequence was far worse (up to 35 s): restarts cost the learning.
-FIRST_BUDGET = 120     # branches before the first restart
-BUDGET_GROWTH = 1.8
-# The whole-board rules cost O(board) at every branch; running them at every second depth
-# (the node rules always run) measured, in CPU time of bot.solve: 500 dense 30x30 boards
-# 8.4 -> 6.8 s in all, hard30 2.2 -> 1.8 s, an all-2s 30x30 board 2.1 -> 1.3 s.
-GLOBAL_EVERY = 2
-# A board full of islands (900) takes about one branch per island, each deciding little: the
-# whole-board rules at every second branch made it O(N^2). On boards past 200 islands they
-# run every N/100-th depth (measured, 900-island boards: 561 / 633 / 349 -> 400 / 377 / 279
-# ms); up to 299 islands nothing changes.
-ISLANDS_PER_GLOBAL = 100
-PROBE_OPTIONS = 2
-SHAKE = 0.5            # at most this much random weight added to each node at a restart
-
-
-def first_solution(grid, stats):
-    """The first solution's links, or None; restarts when a search runs long.
-
-    Dense boards have heavy-tailed search times: an early wrong option can hide a small
-    failing corner under thousands of branches. Each restart keeps the contradictions
-    learned (`Grid.conflicts`), so it branches on the troublesome nodes first, and the
-    budget grows so the search stays complete. Measured on 40 dense 30x30 boards (232
-    islands), restarts cut the slowest solve from over 1 s to about 0.3 s; on 300 boards at
-    density 0.3, the jitter cut the slowest from 678 ms to 263 ms of CPU. The tail is
-    still heavy: which puzzle is slowest moves with every setting.
+def first_solution(grid, stats, budget=NODE_SEARCH_BRANCHES):
+    """The first solution's links the node search finds within `budget` branches, or None
+    if the puzzle has none. Raises OutOfBranches past the budget (the grid is then back
+    as it was). Every answer is checked with `Grid.valid` before it is returned.
     """
-    budget = FIRST_BUDGET
-    restarts = 0
-    while True:
-        try:
-            for found in solutions(grid, stats, BRANCHING, budget=stats.branches + budget):
-                return found.links()
-            return None
-        except _OutOfBranches:
-            budget = max(budget + 1, int(budget * BUDGET_GROWTH))
-            restarts += 1
-            # Jitter the learned weights so the next search takes another path; seeded, so
-            # a puzzle always gets the same answer.
-            rng = random.Random(restarts)
-            grid.conflicts = [c + SHAKE * rng.random() for c in grid.conflicts]
-            grid.scored_at = -1  # every weight moved
+    for found in solutions(grid, stats, BRANCHING, budget=stats.branches + budget):
+        if found.valid():
+            return found.links()
+    return None
 
 
 def solutions(grid, stats, stage=BRANCHING, depth=0, budget=None, since=-1):
     """Yield `grid` each time it holds a solution (consume it before resuming).
 
     Explores only as deep as `stage` allows: RULES, ELIMINATION or BRANCHING (complete).
-    With a `budget`, raises _OutOfBranches once `stats.branches` reaches it. In the complete
+    With a `budget`, raises OutOfBranches once `stats.branches` reaches it. In the complete
     search every branch first probes the nodes whose edges changed after trail position
     `since` (the assumption that led here; -1 at the root: every node).
     The grid is back in its entry state once the generator is exhausted or closed.
@@ -401,7 +364,7 @@ def solutions(grid, stats, stage=BRANCHING, depth=0, budget=None, since=-1):
 def _branch(grid, stats, stage, depth, budget, reach):
     """Try each option of the most constrained node; an option that fails is eliminated."""
     if budget is not None and stats.branches >= budget:
-        raise _OutOfBranches()
+        raise OutOfBranches()
     stats.stage = BRANCHING
     stats.branches += 1
     edges, choices = choose_node(grid, reach)

@@ -24,6 +24,7 @@ A rule that meets a dead end raises `Contradiction`.
 """
 
 from bot.grid import Contradiction
+from bot.tuning import PARITY_PAYS, PROBE_BALANCE_AFTER, PROBE_BALANCE_RARELY, REGION_WALK
 
 
 def settle(grid):
@@ -139,10 +140,6 @@ def _decided_since(grid, position):
     return {i for e, _, _ in grid.trail[position:] if lo[e] == hi[e] for i in ends[e]}
 
 
-# Measured (CPU time of bot.solve): at 40 two of 100 dense boards (seed 7, 258 islands)
-# took 81 and 109 ms, regions of 40 to 60 nodes that could not complete being found late;
-# at 60 the slowest is 33 ms, for 5% more time on hard unique boards. Past 60 it only costs.
-REGION_WALK = 60
 GAVE_UP = 2
 
 
@@ -305,19 +302,6 @@ def _reaches_all(grid, targets):
     return False
 
 
-# A probe that changed fewer bounds than this leaves `balance` to the next larger look: a
-# small change rarely cuts off a region. Measured (CPU time of bot.solve): hard 30x30
-# puzzles -7%, dense boards -8%, the slowest dense board unchanged; past 25 dense tails grow.
-PROBE_BALANCE_AFTER = 20
-# How much a board's probes gain from `balance` differs: on 108 hard unique 30x30 puzzles 2%
-# of its looks in probes found a contradiction, on 500 dense boards 9%. While fewer than one
-# look in PARITY_PAYS has found one on this board, probes look only after
-# PROBE_BALANCE_RARELY changes. Measured (CPU time of bot.solve, median / p99 ms): the 108
-# hard puzzles 9.4 / 42 -> 8.6 / 40; 500 dense boards 6.9 / 35 -> 6.4 / 36; held out, 60
-# fresh hard puzzles 9.6 -> 9.1 and 200 fresh dense boards 6.8 / 47 -> 6.4 / 40. Looking
-# rarely on every board instead left dense boards a tail (p99 35 -> 57 ms).
-PARITY_PAYS = 20
-PROBE_BALANCE_RARELY = 70
 
 
 def propagate(grid, stats=None, whole=True, probing=False):
