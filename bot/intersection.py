@@ -53,7 +53,7 @@ def settle(grid):
             if got[i] == cap[i]:
                 # Every edge decided: only the bounds check is left.
                 if got[i] != value[i]:
-                    raise Contradiction()
+                    raise Contradiction(i)
                 completed.append(i)
                 continue
             spare = cap[i] - value[i]  # links the node's edges can still lose
@@ -357,3 +357,4 @@ def _balance_in_probe(grid):
     except Contradiction:
         grid.parity_hits += 1
         raise
+

@@ -10,9 +10,9 @@ conflict-driven SAT solver does:
 - every contradiction is traced back, through the facts each rule read, to the first point
   of the latest decision's consequences that all of it passes through; the facts it found
   become a *nogood* (facts that never hold all together), which prunes every later branch;
-- the search jumps back past the decisions that played no part (backjumping), decides the
-  edges met in recent contradictions first, and restarts now and then, keeping what it
-  learned.
+- the search jumps back past the decisions that played no part (backjumping), decides at
+  the most constrained nodes, weighed by the contradictions met near them, and restarts now
+  and then, keeping what it learned.
 
 The rules do not record why they moved a bound: that would cost every solve. A reason is
 rebuilt only for the facts a contradiction needs, by walking the trail back and asking, in
@@ -20,13 +20,12 @@ the state just before each change, which rule's premises held (`reason`). The ru
 vocabulary stays: intersection rules propagate, elimination is the nogood, search decides.
 """
 
-import heapq
 from bisect import bisect_right
 
 from bot.grid import Contradiction
 from bot.intersection import propagate
-from bot.assumption import count_options, probe
-from bot.tuning import ACTIVITY_DECAY, FIRST_ACTIVITY, RESTART_FIRST, RESTART_GROWTH
+from bot.assumption import choose_node, probe
+from bot.tuning import ACTIVITY_DECAY, NODE_WEIGHT, RESTART_FIRST, RESTART_GROWTH
 
 # A fact is 4 * edge + kind; the negation of kind k is kind 3 - k.
 AT_LEAST_1, AT_LEAST_2, AT_MOST_1, AT_MOST_0 = range(4)
@@ -95,17 +94,11 @@ class Learner:
         self.nogoods = []
         self.watches = [[] for _ in range(4 * edges)]
         self.scanned = len(grid.trail)
-        self.activity = [0.0] * edges
+        self.activity = [0.0] * edges  # how often each edge met a conflict, recent ones most
         self.bump = 1.0
         self.phase = [-1] * edges  # the count each edge last held (phase saving)
         self.target = [-1] * edges  # the counts of the largest conflict-free state so far
         self.best = 0
-        # Before any conflict, edges at the nodes with the fewest ways to complete come first.
-        for e, (a, b) in enumerate(grid.puzzle.ends):
-            self.activity[e] = FIRST_ACTIVITY * (1 / max(1, count_options(grid, a))
-                                                + 1 / max(1, count_options(grid, b)))
-        self.heap = [(-a, e) for e, a in enumerate(self.activity)]
-        heapq.heapify(self.heap)
         self.conflicts = 0
 
     # -- the search -------------------------------------------------------------------
@@ -157,11 +150,11 @@ class Learner:
     def _decide(self):
         """Open a level: fix the most active open edge at its saved count, one bound."""
         grid = self.grid
-        lo, hi, heap = grid.lo, grid.hi, self.heap
-        while True:
-            e = heapq.heappop(heap)[1]
-            if lo[e] != hi[e]:
-                break
+        lo, hi = grid.lo, grid.hi
+        # The node with the fewest ways to complete, by the square of the contradictions
+        # met near it (as the node search chooses), and its edge most met in them.
+        edges, _ = choose_node(grid)
+        e = max(edges, key=self.activity.__getitem__)
         stats = self.stats
         stats.branches += 1
         self.level_marks.append(grid.mark())
@@ -180,8 +173,6 @@ class Learner:
             enforce(grid, fact)
         except Contradiction as dead:
             return self._diagnose(dead.args[0] if dead.args else None)
-        if lo[e] != hi[e]:
-            heapq.heappush(heap, (-self.activity[e], e))  # one bound moved: still open
         return None
 
     def _propagate(self):
@@ -366,16 +357,14 @@ class Learner:
         grid.revert((length, True, True, -1, -1, -1))
 
     def _forget(self, length):
-        """Drop what is recorded of the trail past `length`, and requeue its edges."""
+        """Drop what is recorded of the trail past `length`, saving the counts it held."""
         grid = self.grid
-        trail, lo, hi, phase, heap, activity = (grid.trail, grid.lo, grid.hi, self.phase,
-                                                self.heap, self.activity)
+        trail, lo, hi, phase, why = grid.trail, grid.lo, grid.hi, self.phase, self.why
         for position in range(length, len(trail)):
             e = trail[position][0]
             if lo[e] == hi[e]:
                 phase[e] = lo[e]
-            heapq.heappush(heap, (-activity[e], e))
-            self.why.pop(position, None)
+            why.pop(position, None)
         if self.scanned > length:
             self.scanned = length
 
@@ -393,21 +382,21 @@ class Learner:
         self.scanned = len(grid.trail)
 
     def _bump(self, *groups):
-        """Raise the activity of the edges met in a conflict: decided first from now on."""
-        activity, heap = self.activity, self.heap
+        """Weigh the edges met in a conflict, and the nodes at their ends: the search
+        decides there first from now on."""
+        activity = self.activity
         self.bump /= ACTIVITY_DECAY
         bump = self.bump
         edges = {f >> 2 for group in groups for f in group}
+        conflicts, blamed, ends = self.grid.conflicts, self.grid.blamed, self.grid.puzzle.ends
         for e in edges:
             activity[e] += bump
+            for x in ends[e]:
+                conflicts[x] += NODE_WEIGHT
+                blamed.add(x)
         if bump > 1e100:
-            self.activity = activity = [a * 1e-100 for a in activity]
+            self.activity = [a * 1e-100 for a in activity]
             self.bump *= 1e-100
-            self.heap = [(-a, e) for e, a in enumerate(activity)]
-            heapq.heapify(self.heap)
-            return
-        for e in edges:
-            heapq.heappush(heap, (-activity[e], e))
 
 
 def bound_facts(grid, top, e, lows=True, highs=True):
@@ -538,7 +527,10 @@ def diagnose(grid, top, hint=None):
     p = grid.puzzle
     n = len(p)
     lo, hi, got, cap, value = grid.lo, grid.hi, grid.got, grid.cap, p.value
-    for x in ([hint] if hint is not None else []) + list(range(n)):
+    # A contradiction is met where the last changes were: look there first.
+    recent = [hint] if hint is not None else []
+    recent += [x for e, _, _ in grid.trail[-8:] for x in p.ends[e]]
+    for x in recent + list(range(n)):
         if got[x] > value[x]:
             return [fact for f in p.edges_at[x] for fact in bound_facts(grid, top, f, highs=False)]
         if cap[x] < value[x]:
@@ -588,11 +580,13 @@ def _smallest_cut(grid):
 
 
 def _odd_region(grid, top):
-    """The decided edges around a region of undecided edges that lacks an odd number of
-    links (every link still to come joins two of its nodes), or None."""
+    """The decided edges around the region of undecided edges with the shortest such
+    border that lacks an odd number of links (every link still to come joins two of its
+    nodes), or None."""
     p = grid.puzzle
     lo, hi, got, value, node_edges = grid.lo, grid.hi, grid.got, p.value, p.node_edges
     seen = bytearray(len(p))
+    best = None
     for start in range(len(p)):
         if seen[start]:
             continue
@@ -607,7 +601,9 @@ def _odd_region(grid, top):
                     region.append(y)
         if missing % 2:
             inside = set(region)
-            return [fact for x in region for f, y in node_edges[x]
-                    if lo[f] == hi[f] and y not in inside
-                    for fact in bound_facts(grid, top, f)]
-    return None
+            border = [fact for x in region for f, y in node_edges[x]
+                      if lo[f] == hi[f] and y not in inside
+                      for fact in bound_facts(grid, top, f)]
+            if best is None or len(border) < len(best):
+                best = border
+    return best

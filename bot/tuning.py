@@ -13,7 +13,7 @@ ISLANDS_PER_GLOBAL = 100    # ...or every (islands / this)-many on big boards
 PROBE_OPTIONS = 2           # a probe tries the nodes with at most this many options
 
 # The search that learns (`bot.learning`).
-ACTIVITY_DECAY = 0.95       # how fast old conflicts stop steering the choice of edge
+ACTIVITY_DECAY = 0.95       # how fast old conflicts stop steering the choice of a node's edge
 RESTART_FIRST = 100         # conflicts before the first restart
 RESTART_GROWTH = 1.5        # each restart waits this much longer than the last
-FIRST_ACTIVITY = 1e-3       # the weight of a node's option count before any conflict
+NODE_WEIGHT = 0.3           # what a conflict adds to the weight of the nodes it met
