@@ -87,15 +87,19 @@ def _blame(grid, i):
 
 
 def balance(grid):
-    """Each region of undecided edges must lack an even number of links.
+    """Each region of undecided edges must lack as many links on both sides, where it has
+    two sides, and an even number of links where it has not.
 
     Every link still to come joins two nodes of one region, so a region's missing total is
-    even. Raises Contradiction otherwise. (That the total fits on the region's edges follows
-    from the node rules: each node's need is at most its own room.) After the first look it
+    even. Where the region's undecided edges split its nodes in two sides (no cycle of odd
+    length: on a board full of islands every edge joins neighbouring cells, so every region
+    does), each link to come joins one node of each side, and the sides lack as many links.
+    Raises Contradiction otherwise. (That the total fits on the region's edges follows from
+    the node rules: each node's need is at most its own room.) After the first look it
     walks only from the ends of edges decided since: while a region stays whole, a link
-    lowers its missing total by two, so only a decided edge that splits it can leave a part
-    odd. It gives up on a region past REGION_WALK nodes: a large region rarely fails, and
-    the parity of the whole board never changes.
+    lowers both sides' missing totals by one, so only a decided edge that splits it (or
+    breaks its odd cycles) can leave it unbalanced. It gives up on a region past
+    REGION_WALK nodes: a large region rarely fails, and the whole board was looked at first.
     """
     p = grid.puzzle
     lo, hi, got, value, node_edges = grid.lo, grid.hi, grid.got, p.value, p.node_edges
@@ -104,22 +108,28 @@ def balance(grid):
     walk = len(p) if grid.balanced < 0 else REGION_WALK
     starts = _decided_since(grid, grid.balanced)
     seen = bytearray(len(p))
+    side = bytearray(len(p))
     for start in starts:
         if seen[start] or got[start] == value[start]:
             continue
         seen[start] = 1
         region = [start]
-        missing = 0
+        missing = [0, 0]
+        two_sides = True
         limit = walk
         for i in region:  # grows while walked
-            missing += value[i] - got[i]
+            here = side[i]
+            missing[here] += value[i] - got[i]
             for e, j in node_edges[i]:
                 if lo[e] != hi[e]:
                     if not seen[j]:
                         seen[j] = 1
+                        side[j] = 1 - here
                         region.append(j)
                     elif seen[j] == GAVE_UP:
                         limit = -1  # part of a region given up on: give up on it too
+                    elif side[j] == here:
+                        two_sides = False
             if len(region) > limit:
                 # Mark the part walked, so a walk that meets it gives up too rather than
                 # judge a fragment of the region.
@@ -127,7 +137,7 @@ def balance(grid):
                     seen[j] = GAVE_UP
                 break
         else:
-            if missing % 2:
+            if missing[0] != missing[1] if two_sides else (missing[0] + missing[1]) % 2:
                 raise Contradiction()
     grid.balanced = len(grid.trail)
 

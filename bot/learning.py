@@ -523,7 +523,7 @@ def _reachable(grid, start, without):
 def diagnose(grid, top, hint=None):
     """The facts behind a contradiction visible in the grid's state: a node over or under
     its value, crossing links, a closed group smaller than the puzzle, possible links that
-    do not connect, a region lacking an odd number of links. None if none is visible."""
+    do not connect, a region that cannot balance its links. None if none is visible."""
     p = grid.puzzle
     n = len(p)
     lo, hi, got, cap, value = grid.lo, grid.hi, grid.got, grid.cap, p.value
@@ -552,7 +552,7 @@ def diagnose(grid, top, hint=None):
         cut = _smallest_cut(grid)
         if cut is not None:
             return cut
-    return _odd_region(grid, top)
+    return _unbalanced_region(grid, top)
 
 
 def _smallest_cut(grid):
@@ -579,31 +579,38 @@ def _smallest_cut(grid):
     return best
 
 
-def _odd_region(grid, top):
-    """The decided edges around the region of undecided edges with the shortest such
-    border that lacks an odd number of links (every link still to come joins two of its
-    nodes), or None."""
+def _unbalanced_region(grid, top):
+    """The facts behind the region of undecided edges, with the fewest, that `balance`
+    refutes: where its edges split it in two sides, the decided edges that leave it or join
+    two nodes of one side (a link between the sides counts for both alike); otherwise the
+    decided edges around it, its missing total being odd. None if every region balances."""
     p = grid.puzzle
     lo, hi, got, value, node_edges = grid.lo, grid.hi, grid.got, p.value, p.node_edges
     seen = bytearray(len(p))
+    side = bytearray(len(p))
     best = None
     for start in range(len(p)):
         if seen[start]:
             continue
         seen[start] = 1
         region = [start]
-        missing = 0
+        missing = [0, 0]
+        two_sides = True
         for x in region:
-            missing += value[x] - got[x]
+            missing[side[x]] += value[x] - got[x]
             for f, y in node_edges[x]:
-                if lo[f] != hi[f] and not seen[y]:
-                    seen[y] = 1
-                    region.append(y)
-        if missing % 2:
+                if lo[f] != hi[f]:
+                    if not seen[y]:
+                        seen[y] = 1
+                        side[y] = 1 - side[x]
+                        region.append(y)
+                    elif side[y] == side[x]:
+                        two_sides = False
+        if missing[0] != missing[1] if two_sides else (missing[0] + missing[1]) % 2:
             inside = set(region)
-            border = [fact for x in region for f, y in node_edges[x]
-                      if lo[f] == hi[f] and y not in inside
-                      for fact in bound_facts(grid, top, f)]
-            if best is None or len(border) < len(best):
-                best = border
+            read = {f for x in region for f, y in node_edges[x] if lo[f] == hi[f] and
+                    (y not in inside or (two_sides and side[x] == side[y]))}
+            facts = [fact for f in read for fact in bound_facts(grid, top, f)]
+            if best is None or len(facts) < len(best):
+                best = facts
     return best

@@ -4,6 +4,8 @@ import itertools
 
 import pytest
 
+import bot
+from bot.assumption import Stats
 from bot.grid import Contradiction, Grid
 from bot.intersection import balance, connect, isolate, propagate, settle
 from bot.puzzle import parse
@@ -392,3 +394,26 @@ def test_propagate_stops_short_on_a_puzzle_with_several_solutions():
     g = Grid(parse((PUBLIC / "09_multiple_solutions_1.txt").read_text()))
     propagate(g)
     assert not g.solved() and g.valid()
+
+
+def test_balance_refutes_a_region_whose_two_sides_lack_different_totals():
+    # Every link joins neighbouring cells: one of (0,0),(1,1) and one of (1,0),(0,1). The
+    # first pair lacks 6, the second 4, an even total that parity alone lets through.
+    grid = Grid(parse("2\n2\n32\n23\n"))
+    with pytest.raises(Contradiction):
+        balance(grid)
+
+
+def test_balance_lets_a_region_with_an_odd_cycle_through_on_parity():
+    # Three islands in an L plus one closing the square are two-sided; a long edge that
+    # skips a cell joins cells of one colour, and a triangle of such edges has no sides.
+    grid = Grid(parse("3\n3\n2.2\n...\n2.2\n"))
+    balance(grid)  # four corners, even total, two sides of 4 each: nothing to refute
+
+
+def test_a_full_board_off_by_two_is_refuted_at_once():
+    assert bot.count_solutions("4\n4\n" + "2222\n" * 4, limit=1) == 1  # solvable: the sides balance
+    broken = "4\n4\n4222\n2222\n2222\n2222\n"  # one island two more: the sides cannot balance
+    stats = Stats()
+    assert bot.count_solutions(broken, limit=1, stats=stats) == 0
+    assert stats.branches == 0

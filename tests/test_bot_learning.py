@@ -224,3 +224,14 @@ def test_a_board_with_one_island_off_by_two_has_no_solution_either_way(monkeypat
     if expected == 0:
         with pytest.raises(bot.Unsolvable):
             bot.solve(broken)
+
+
+def test_diagnose_blames_the_decided_edges_around_an_unbalanced_region():
+    # Full 3x2 board: decide the left column's edge at 1 by hand; the rest of the board
+    # still has two sides that lack different totals.
+    grid = Grid(parse("3\n2\n232\n323\n"))
+    p = grid.puzzle
+    left = p.edge_between(0, 3)
+    grid.lo[left] = grid.hi[left] = 1
+    conflict = diagnose(grid, top(grid))
+    assert conflict is not None and holds(grid, conflict)
