@@ -25,25 +25,53 @@ restore.
 from itertools import product
 
 from bot.grid import Contradiction
-from bot.intersection import propagate
+from bot.intersection import looks, propagate
+from bot.work import BRANCHING, ELIMINATION, RULES, STAGE_NAMES, Stats  # noqa: F401 (re-exported)
 from bot.tuning import GLOBAL_EVERY, ISLANDS_PER_GLOBAL, NODE_SEARCH_BRANCHES, PROBE_OPTIONS
 
-RULES, ELIMINATION, BRANCHING = 1, 2, 3
-STAGE_NAMES = {RULES: "rules", ELIMINATION: "elimination", BRANCHING: "branching"}
 
 
-class Stats:
-    """Counters that explain a solve's time."""
+class Memory:
+    """What the search has learned of a board, beside its grid: the contradictions met at
+    each node (from 1), which steer where it branches, and its branching score per node,
+    valid for the state at trail length `scored_at` (-1: never scored). Kept across revert:
+    a revert only lowers `low_water`, the shortest the trail has been since the search last
+    scored (below that point it scores everything again)."""
 
-    __slots__ = ("rounds", "assumptions", "eliminations", "branches", "max_depth", "stage")
+    __slots__ = ("conflicts", "blamed", "scores", "scored_at", "low_water")
 
-    def __init__(self):
-        self.rounds = self.assumptions = self.eliminations = 0
-        self.branches = self.max_depth = 0
-        self.stage = RULES  # the deepest stage the solve needed
+    def __init__(self, nodes):
+        self.conflicts = [1] * nodes
+        self.blamed = set()  # nodes whose conflicts rose since the search last scored
+        self.scores = [0.0] * nodes
+        self.scored_at = -1
+        self.low_water = 0
 
-    def as_dict(self):
-        return {name: getattr(self, name) for name in self.__slots__}
+    def blame(self, i, neighbours, weight=1):
+        """Count a contradiction against node i and its neighbours."""
+        conflicts, blamed = self.conflicts, self.blamed
+        conflicts[i] += weight
+        blamed.add(i)
+        for j in neighbours:
+            conflicts[j] += weight
+            blamed.add(j)
+
+    def reverted(self, length):
+        if length < self.low_water:
+            self.low_water = length
+
+    def cloned(self):
+        """The memory for a copy of the grid: what was learned, scored afresh."""
+        other = Memory(len(self.conflicts))
+        other.conflicts = self.conflicts[:]
+        return other
+
+
+def memory(grid):
+    """The search's memory beside `grid`, made on first use."""
+    if grid.memory is None:
+        grid.memory = Memory(len(grid.puzzle))
+    return grid.memory
 
 
 def options(grid, i):
@@ -89,13 +117,14 @@ def _changes(grid, edges, counts, stats, survived=None, outcome=None):
     """
     stats.assumptions += 1
     mark = grid.mark()
-    grid.completed.clear()
+    completed = looks(grid).completed
+    completed.clear()
     try:
         assume(grid, edges, counts)
         propagate(grid, stats, probing=survived is not None)
         if survived is not None:
             at, edges_at = grid.lo.__getitem__, grid.puzzle.edges_at
-            for j in grid.completed:
+            for j in completed:
                 survived.add((j, tuple(map(at, edges_at[j]))))
         if outcome is not None:
             lo, hi = grid.lo, grid.hi
@@ -228,7 +257,8 @@ def _replay(grid, bounds):
         grid.lower_hi(e, high)
     grid.drop_pending()
     grid.joined = False
-    grid.isolated = grid.balanced = len(grid.trail)
+    cursors = looks(grid)
+    cursors.isolated = cursors.balanced = len(grid.trail)
 
 
 def _completed(grid, i, edges, counts):
@@ -267,16 +297,17 @@ def _scores(grid):
     scoring every node at every branch made the search O(N^2) (a 900-island board spent
     half its time here).
     """
-    scores, got, cap, conflicts = grid.scores, grid.got, grid.cap, grid.conflicts
+    learned = memory(grid)
+    scores, got, cap, conflicts = learned.scores, grid.got, grid.cap, learned.conflicts
     # A revert below the last scoring lost what changed since: score everything.
-    since = grid.scored_at if grid.low_water >= grid.scored_at else -1
+    since = learned.scored_at if learned.low_water >= learned.scored_at else -1
     nodes = grid.changed_since(since)
     if since >= 0:
-        nodes |= grid.blamed
+        nodes |= learned.blamed
     for i in nodes:
         scores[i] = count_options(grid, i) / conflicts[i] ** 2 if got[i] != cap[i] else _CLOSED
-    grid.blamed.clear()
-    grid.scored_at = grid.low_water = len(grid.trail)
+    learned.blamed.clear()
+    learned.scored_at = learned.low_water = len(grid.trail)
     return scores
 
 
@@ -337,6 +368,7 @@ def solutions(grid, stats, stage=BRANCHING, depth=0, budget=None, since=-1):
     The grid is back in its entry state once the generator is exhausted or closed.
     """
     stats.max_depth = max(stats.max_depth, depth)
+    memory(grid)  # contradictions met from here on are learned
     mark = grid.mark()
     reach = {}
     try:
@@ -366,7 +398,7 @@ def _branch(grid, stats, stage, depth, budget, reach):
     if budget is not None and stats.branches >= budget:
         raise OutOfBranches()
     stats.stage = BRANCHING
-    stats.branches += 1
+    stats.branch()
     edges, choices = choose_node(grid, reach)
     for counts in _ordered(grid, edges, choices):
         stats.assumptions += 1

@@ -27,6 +27,45 @@ from bot.grid import Contradiction
 from bot.tuning import PARITY_PAYS, PROBE_BALANCE_AFTER, PROBE_BALANCE_RARELY, REGION_WALK
 
 
+class Looks:
+    """The rules' own state beside a grid: the trail positions up to which `balance`,
+    `isolate` and `connect` have looked (-1: nothing yet), kept by the grid's marks and given
+    back by its revert; the nodes `settle` found complete (for a probe, which clears the list
+    first); and the looks `balance` took in probes and the contradictions they found, which
+    are learned, so kept across revert."""
+
+    __slots__ = ("balanced", "isolated", "connected", "completed", "parity_looks",
+                 "parity_hits")
+
+    def __init__(self):
+        self.balanced = self.isolated = self.connected = -1
+        self.completed = []
+        self.parity_looks = self.parity_hits = 0
+
+    def mark(self):
+        return self.balanced, self.isolated, self.connected
+
+    def restore(self, state):
+        self.balanced, self.isolated, self.connected = (-1, -1, -1) if state is None else state
+
+    def cloned(self, length):
+        """The cursors for a copy of a grid whose trail was `length` long (the copy's trail
+        starts empty: a cursor that had seen everything has seen the copy's start)."""
+        other = Looks()
+        other.balanced = 0 if self.balanced == length else -1
+        other.isolated = 0 if self.isolated == length else -1
+        other.connected = 0 if self.connected == length else -1
+        other.parity_looks, other.parity_hits = self.parity_looks, self.parity_hits
+        return other
+
+
+def looks(grid):
+    """The rules' cursors beside `grid`, made on first use."""
+    if grid.looks is None:
+        grid.looks = Looks()
+    return grid.looks
+
+
 def settle(grid):
     """Run the node rules until no node's edges change. For each queued node, in one pass over
     its open edges:
@@ -38,11 +77,11 @@ def settle(grid):
     A change re-queues the node, so bounds read before it are caught up on the next visit.
     (The rules are written inline: a call per visit cost 3% of a hard solve, measured.)
 
-    Every node visited after its last edge was decided is added to `Grid.completed`: each
+    Every node visited after its last edge was decided is added to `Looks.completed`: each
     node that changes is visited after its last change, so a probe learns from the list
     which nodes it completed without walking its trail.
     """
-    dirty, queued, completed = grid.dirty, grid.queued, grid.completed
+    dirty, queued, completed = grid.dirty, grid.queued, looks(grid).completed
     got, cap, value = grid.got, grid.cap, grid.puzzle.value
     lo, hi, edges_at = grid.lo, grid.hi, grid.puzzle.edges_at
     raise_lo, lower_hi = grid.raise_lo, grid.lower_hi
@@ -77,13 +116,10 @@ def settle(grid):
 
 
 def _blame(grid, i):
-    """Count a contradiction against node i and its neighbours: it steers the search."""
-    conflicts = grid.conflicts
-    conflicts[i] += 1
-    grid.blamed.add(i)
-    for _, j in grid.puzzle.node_edges[i]:
-        conflicts[j] += 1
-        grid.blamed.add(j)
+    """Count a contradiction against node i and its neighbours, where a search keeps a
+    memory beside the grid: it steers the search."""
+    if grid.memory is not None:
+        grid.memory.blame(i, [j for _, j in grid.puzzle.node_edges[i]])
 
 
 def balance(grid):
@@ -103,10 +139,11 @@ def balance(grid):
     """
     p = grid.puzzle
     lo, hi, got, value, node_edges = grid.lo, grid.hi, grid.got, p.value, p.node_edges
-    if grid.balanced == len(grid.trail):
+    cursors = looks(grid)
+    if cursors.balanced == len(grid.trail):
         return
-    walk = len(p) if grid.balanced < 0 else REGION_WALK
-    starts = _decided_since(grid, grid.balanced)
+    walk = len(p) if cursors.balanced < 0 else REGION_WALK
+    starts = _decided_since(grid, cursors.balanced)
     seen = bytearray(len(p))
     side = bytearray(len(p))
     for start in starts:
@@ -139,7 +176,7 @@ def balance(grid):
         else:
             if missing[0] != missing[1] if two_sides else (missing[0] + missing[1]) % 2:
                 raise Contradiction()
-    grid.balanced = len(grid.trail)
+    cursors.balanced = len(grid.trail)
 
 
 def _decided_since(grid, position):
@@ -164,8 +201,9 @@ def isolate(grid):
     Returns True if anything changed.
     """
     p = grid.puzzle
-    starts = _joined_since(grid, grid.isolated)
-    grid.isolated = len(grid.trail)
+    cursors = looks(grid)
+    starts = _joined_since(grid, cursors.isolated)
+    cursors.isolated = len(grid.trail)
     whole = len(p)
     lo, hi, got, value, node_edges = grid.lo, grid.hi, grid.got, p.value, p.node_edges
     parent, size, need, next_member = grid.parent, grid.size, grid.need, grid.next_member
@@ -225,7 +263,7 @@ def connect(grid):
     """The possible links must reach every node; on the first look, a bridge among them must
     be drawn.
 
-    After the first look (`Grid.connected` is where the last look was), the possible links
+    After the first look (`Looks.connected` is where the last look was), the possible links
     were connected there, so they still are if the two ends of every edge cut since still
     meet: one walk from one end until it has met all the others, rather than a bridge search
     over the whole board. Bridges found later rarely mattered (12 of 1,900 looks on hard
@@ -237,15 +275,16 @@ def connect(grid):
     n = len(p)
     if n < 2:
         return False
-    if grid.connected >= 0:
+    cursors = looks(grid)
+    if cursors.connected >= 0:
         hi, ends = grid.hi, p.ends
-        cut = {i for e, _, old_hi in grid.trail[grid.connected:] if old_hi and not hi[e]
+        cut = {i for e, _, old_hi in grid.trail[cursors.connected:] if old_hi and not hi[e]
                for i in ends[e]}
-        grid.connected = len(grid.trail)
+        cursors.connected = len(grid.trail)
         if not _reaches_all(grid, cut):
             raise Contradiction()
         return False
-    grid.connected = len(grid.trail)
+    cursors.connected = len(grid.trail)
     return _draw_bridges(grid)
 
 
@@ -326,7 +365,7 @@ def propagate(grid, stats=None, whole=True, probing=False):
     """
     while True:
         if stats is not None:
-            stats.rounds += 1
+            stats.round()
         settle(grid)
         if not whole:
             if grid.solved() and grid.cut:
@@ -351,20 +390,22 @@ def propagate(grid, stats=None, whole=True, probing=False):
 def _balance_due(grid):
     """Whether a probe has changed enough bounds since `balance` last looked (or it never
     has) for a look to be worth it on this board."""
-    if grid.balanced < 0:
+    cursors = looks(grid)
+    if cursors.balanced < 0:
         return True
     after = PROBE_BALANCE_AFTER
-    if grid.parity_hits * PARITY_PAYS < grid.parity_looks:
+    if cursors.parity_hits * PARITY_PAYS < cursors.parity_looks:
         after = PROBE_BALANCE_RARELY
-    return len(grid.trail) - grid.balanced >= after
+    return len(grid.trail) - cursors.balanced >= after
 
 
 def _balance_in_probe(grid):
     """`balance`, counting its looks and the contradictions they find on the grid."""
-    grid.parity_looks += 1
+    cursors = looks(grid)
+    cursors.parity_looks += 1
     try:
         balance(grid)
     except Contradiction:
-        grid.parity_hits += 1
+        cursors.parity_hits += 1
         raise
 

@@ -23,8 +23,8 @@ vocabulary stays: intersection rules propagate, elimination is the nogood, searc
 from bisect import bisect_right
 
 from bot.grid import Contradiction
-from bot.intersection import propagate
-from bot.assumption import choose_node, probe
+from bot.intersection import looks, propagate
+from bot.assumption import choose_node, memory, probe
 from bot.tuning import ACTIVITY_DECAY, NODE_WEIGHT, RESTART_FIRST, RESTART_GROWTH
 
 # A fact is 4 * edge + kind; the negation of kind k is kind 3 - k.
@@ -156,7 +156,7 @@ class Learner:
         edges, _ = choose_node(grid)
         e = max(edges, key=self.activity.__getitem__)
         stats = self.stats
-        stats.branches += 1
+        stats.branch()
         self.level_marks.append(grid.mark())
         self.level_starts.append(len(grid.trail))
         if len(self.level_starts) > stats.max_depth:
@@ -180,7 +180,7 @@ class Learner:
         grid, stats = self.grid, self.stats
         try:
             while True:
-                grid.completed.clear()  # (kept for probes, which this search does not run)
+                looks(grid).completed.clear()  # (kept for probes, which this search does not run)
                 propagate(grid, stats)
                 if self.scanned == len(grid.trail):
                     return None
@@ -354,7 +354,7 @@ class Learner:
         if length >= len(grid.trail):
             return
         self._forget(length)
-        grid.revert((length, True, True, -1, -1, -1))
+        grid.revert((length, True, True, None))
 
     def _forget(self, length):
         """Drop what is recorded of the trail past `length`, saving the counts it held."""
@@ -388,12 +388,10 @@ class Learner:
         self.bump /= ACTIVITY_DECAY
         bump = self.bump
         edges = {f >> 2 for group in groups for f in group}
-        conflicts, blamed, ends = self.grid.conflicts, self.grid.blamed, self.grid.puzzle.ends
+        learned, ends = memory(self.grid), self.grid.puzzle.ends
         for e in edges:
             activity[e] += bump
-            for x in ends[e]:
-                conflicts[x] += NODE_WEIGHT
-                blamed.add(x)
+            learned.blame(ends[e][0], ends[e][1:], NODE_WEIGHT)
         if bump > 1e100:
             self.activity = [a * 1e-100 for a in activity]
             self.bump *= 1e-100

@@ -8,10 +8,11 @@ keeps the worst case small on boards where guessing node by node thrashes.
 
 import sys
 
-from bot.assumption import BRANCHING, OutOfBranches, Stats, first_solution, solutions
+from bot.assumption import OutOfBranches, first_solution, solutions
 from bot.grid import Grid
 from bot.learning import learned_solutions
 from bot.tuning import NODE_SEARCH_BRANCHES
+from bot.work import BRANCHING, Stats
 from bot.puzzle import parse
 
 
@@ -26,13 +27,21 @@ def _grid(text):
     return Grid(puzzle)
 
 
-def solve(text, stats=None, stage=BRANCHING):
+def _stats(stats, within):
+    stats = Stats() if stats is None else stats
+    if within is not None:
+        stats.keep_to(within)
+    return stats
+
+
+def solve(text, stats=None, stage=BRANCHING, within=None):
     """Solve CodinGame puzzle text; return its links as (x1, y1, x2, y2, n) tuples.
 
     Raises PuzzleError for malformed text and Unsolvable when no solution exists (or none
-    is found within `stage`). Pass a Stats to collect counters.
+    is found within `stage`). Pass a Stats to collect counters, and a Limit as `within` to
+    bound the work (OverLimit past it).
     """
-    stats = Stats() if stats is None else stats
+    stats = _stats(stats, within)
     grid = _grid(text)
     if stage == BRANCHING:
         links = _first_links(grid, stats)
@@ -51,9 +60,10 @@ def _first_links(grid, stats):
         return next((found.links() for found in learned_solutions(grid, stats)), None)
 
 
-def find_solutions(text, limit=2, stats=None):
-    """Up to `limit` of the puzzle's connected solutions, each a sorted list of links."""
-    stats = Stats() if stats is None else stats
+def find_solutions(text, limit=2, stats=None, within=None):
+    """Up to `limit` of the puzzle's connected solutions, each a sorted list of links
+    (`within`: a Limit on the work, as for `solve`)."""
+    stats = _stats(stats, within)
     grid = _grid(text)
     found = []
     search = solutions(grid, stats, BRANCHING, budget=stats.branches + NODE_SEARCH_BRANCHES)
@@ -76,6 +86,6 @@ def find_solutions(text, limit=2, stats=None):
     return found
 
 
-def count_solutions(text, limit=2, stats=None):
+def count_solutions(text, limit=2, stats=None, within=None):
     """Count the puzzle's connected solutions, stopping at `limit`."""
-    return len(find_solutions(text, limit, stats))
+    return len(find_solutions(text, limit, stats, within))

@@ -235,3 +235,18 @@ def test_diagnose_blames_the_decided_edges_around_an_unbalanced_region():
     grid.lo[left] = grid.hi[left] = 1
     conflict = diagnose(grid, top(grid))
     assert conflict is not None and holds(grid, conflict)
+
+
+@pytest.mark.parametrize("limit", [bot.Limit(rounds=5), bot.Limit(branches=3)])
+def test_a_limit_stops_either_search_with_over_limit(limit, monkeypatch):
+    text = connected_board(9, 8, 3)
+    with pytest.raises(bot.OverLimit):
+        bot.count_solutions(text, 2, within=limit)
+    monkeypatch.setattr(bot.solver, "NODE_SEARCH_BRANCHES", 0)
+    with pytest.raises(bot.OverLimit):
+        bot.count_solutions(text, 2, within=limit)
+
+
+def test_a_generous_limit_changes_nothing():
+    text = (PUBLIC / "11_cg.txt").read_text()
+    assert bot.solve(text, within=bot.Limit(rounds=10 ** 6, branches=10 ** 6)) == bot.solve(text)
