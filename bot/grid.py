@@ -253,9 +253,12 @@ class Grid:
         """True unless the state already rules out every solution.
 
         Checks each node against its value, crossing drawn links, a finished group cut off
-        from the rest, and whether the links still possible can connect all nodes.
+        from the rest, and whether the links still possible can connect all nodes. Once
+        every edge is decided, the links are checked afresh as an answer (`solves`).
         """
         p = self.puzzle
+        if self.lo == self.hi:
+            return solves(p, self.lo)
         for i, v in enumerate(p.value):
             if self.got[i] > v or self.cap[i] < v:
                 return False
@@ -270,6 +273,33 @@ class Grid:
         if any(n == 0 and s < len(p) for n, s in zip(need, size)):
             return False
         return len(components(self, self.hi)[2]) == 1
+
+
+def solves(puzzle, links):
+    """Whether `links` (a count per edge) solve the puzzle, counted afresh from the counts
+    alone: every island's value met, no two drawn links crossing, every island joined."""
+    n = len(puzzle)
+    degree = [0] * n
+    drawn = [[] for _ in range(n)]
+    for e, ((a, b), count) in enumerate(zip(puzzle.ends, links)):
+        if count:
+            if any(links[f] for f in puzzle.crossings[e]):
+                return False
+            degree[a] += count
+            degree[b] += count
+            drawn[a].append(b)
+            drawn[b].append(a)
+    if degree != list(puzzle.value):
+        return False
+    seen = bytearray(n)
+    seen[0] = 1
+    reached = [0]
+    for i in reached:
+        for j in drawn[i]:
+            if not seen[j]:
+                seen[j] = 1
+                reached.append(j)
+    return len(reached) == n
 
 
 def components(grid, bound):
