@@ -291,6 +291,8 @@ def solves(puzzle, links):
             drawn[b].append(a)
     if degree != list(puzzle.value):
         return False
+    if n < 2:
+        return True
     seen = bytearray(n)
     seen[0] = 1
     reached = [0]

@@ -203,3 +203,9 @@ def test_solves_refuses_crossing_links():
     from bot.grid import solves
     p = parse("3\n3\n.1.\n1.1\n.1.\n")
     assert not solves(p, [1] * len(p.ends))
+
+
+def test_solves_takes_a_board_with_no_island_or_one():
+    from bot.grid import solves
+    assert solves(parse("2\n1\n..\n"), [])
+    assert not solves(parse("2\n1\n1.\n"), [])  # a 1 with no neighbour can never be met
