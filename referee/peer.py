@@ -27,6 +27,7 @@ Edge = tuple[Cell, Cell]          # (a, b) with a < b: a row (left to right) or 
 Link = tuple[int, int, int, int, int]
 SAT_SOLVER = "cadical195"
 CONFLICT_SLICE = 5000    # conflicts per SAT call when a deadline is set
+SMALL_GROUP = 4          # groups up to this many islands get their connectivity clause up front
 
 
 class PeerTimeout(Exception):
@@ -139,6 +140,10 @@ class Model:
 
         self.width, self.height, self.nodes = islands(text)
         self.edges = candidate_edges(self.nodes)
+        self.touching = defaultdict(list)     # island -> indices of its edges
+        for i, (a, b) in enumerate(self.edges):
+            self.touching[a].append(i)
+            self.touching[b].append(i)
         pool = IDPool()
         self.one = [pool.id(("one", i)) for i in range(len(self.edges))]
         self.two = [pool.id(("two", i)) for i in range(len(self.edges))]
@@ -157,8 +162,39 @@ class Model:
             clauses += card.clauses
         if not balanced(self.nodes, self.edges):
             clauses.append([])
+        if len(self.nodes) > SMALL_GROUP:
+            clauses += self._small_group_cuts()
         self.clauses = clauses
         self.cuts = 0       # connectivity clauses added so far
+
+    def _leaving(self, group) -> list[int]:
+        """The `one` booleans of the edges with exactly one end in the group."""
+        return [self.one[i] for cell in group for i in self.touching[cell]
+                if (self.edges[i][0] in group) != (self.edges[i][1] in group)]
+
+    def _small_group_cuts(self) -> list[list[int]]:
+        """Connectivity clauses, given up front, for every connected group of at most
+        SMALL_GROUP islands that could close on itself (its values even and within what
+        its inner edges can hold): some edge leaving it is used.
+
+        The lazy cuts alone would find these one at a time; on a full board of single
+        links there are thousands (pairs of 1s, squares of 2s), one SAT call each.
+        """
+        neighbours = {cell: [self.edges[i][0] if self.edges[i][1] == cell else self.edges[i][1]
+                             for i in self.touching[cell]] for cell in self.nodes}
+        groups = {frozenset([cell]) for cell in self.nodes}
+        layer = groups
+        for _ in range(SMALL_GROUP - 1):
+            layer = {group | {other} for group in layer for cell in group
+                     for other in neighbours[cell] if other not in group}
+            groups |= layer
+        cuts = []
+        for group in groups:
+            total = sum(self.nodes[cell] for cell in group)
+            inner = sum(1 for cell in group for other in neighbours[cell] if other in group) // 2
+            if total % 2 == 0 and total <= 4 * inner:
+                cuts.append(self._leaving(group))
+        return cuts
 
     def _links(self, model: set[int]) -> list[Link]:
         links = []
@@ -173,11 +209,7 @@ class Model:
         groups = components(self.nodes, used)
         if len(groups) == 1:
             return []
-        cuts = []
-        for group in groups:
-            cuts.append([self.one[i] for i, (a, b) in enumerate(self.edges)
-                         if (a in group) != (b in group)])
-        return cuts
+        return [self._leaving(group) for group in groups]
 
     def solutions(self, timeout_s: float | None = None):
         """Yield every connected solution's links, each found once (blocked after)."""
@@ -209,12 +241,12 @@ def _solve(solver, deadline: float | None) -> bool:
     if deadline is None:
         return solver.solve()
     while True:
+        if time.perf_counter() >= deadline:
+            raise PeerTimeout("out of time")
         solver.conf_budget(CONFLICT_SLICE)
         answer = solver.solve_limited()
         if answer is not None:
             return answer
-        if time.perf_counter() >= deadline:
-            raise PeerTimeout("out of time")
 
 
 def peer_solve(text: str, timeout_s: float | None = None) -> list[Link] | None:

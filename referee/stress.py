@@ -53,7 +53,8 @@ UNSOLVABLE_SOURCES = (("full", 20, 20), ("full", 30, 15), ("full", 30, 30), ("ro
                       ("blocks", 30, 30), ("fill", 20, 20), ("fill", 30, 15), ("fill", 30, 30),
                       ("fill", 40, 40))
 UNSOLVABLE_TRIES = 40         # islands tried per board before giving up on one source
-PEER_TIMEOUT_S = 20.0
+PEER_TIMEOUT_S = 20.0         # a candidate the peer cannot refute in this time is skipped
+LAB_MAX_SIDE = 100            # the lab reads boards past CodinGame's 30 cells
 
 
 @dataclass(frozen=True)
@@ -239,14 +240,14 @@ def research_suite(seed: int, count: int = 24, pool: int = RESEARCH_POOL) -> lis
     return candidates
 
 
-def unsolvable_suite(seed: int, per_source: int = 2,
+def unsolvable_suite(seed: int, per_source: int = 2, sources=UNSOLVABLE_SOURCES,
                      peer_timeout_s: float = PEER_TIMEOUT_S) -> list[StressBoard]:
     """Dense solvable boards with one island's value moved by 2, proved unsolvable by the peer."""
     from referee.peer import PeerTimeout, islands, peer_solve
 
     boards = []
     index = -1
-    for layout, width, height in UNSOLVABLE_SOURCES:
+    for layout, width, height in sources:
         for _ in range(per_source):
             index += 1
             rng = board_rng(seed, "unsolvable", index)
