@@ -9,7 +9,8 @@ links), with two -> one. Two crossing edges are never both used; each island's l
 up to its value (a cardinality constraint over its edges' booleans); `balanced` adds the
 one counting rule CDCL cannot find alone. Connectivity is added lazily: solve, split the
 answer into connected groups, and for every group that does not hold every island
-require some edge leaving it to carry a link; solve again.
+require some edge leaving it to carry a link; solve again. The same clause for every
+small group that could close on itself (up to SMALL_GROUP islands) is given up front.
 
 `peer_solve(text)` returns one solution's links (x1, y1, x2, y2, n) or None when there is
 none; `peer_count(text, limit)` counts solutions up to `limit` (each one found is blocked

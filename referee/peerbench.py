@@ -195,6 +195,10 @@ def print_report(table: dict, runs: list[SideRun], timeout: float, out=None) -> 
 def run(suites_in: list[tuple[str, list[tuple[str, str]]]], repeat: int, timeout: float,
         json_path: str | None = None) -> int:
     """Bench both sides on every puzzle; print the report; 0 if both answered everything."""
+    try:
+        import pysat  # noqa: F401  (the peer's solver, from the lab extra)
+    except ImportError:
+        raise UsageError("--peer sat needs python-sat: pip install -e '.[lab]'") from None
     total = sum(len(puzzles) for _, puzzles in suites_in)
     progress = Progress("bench --peer", total)
     runs: list[SideRun] = []

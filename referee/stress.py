@@ -19,12 +19,15 @@ Sub-suites (`SUITES`, each a folder under the output directory):
   full        the full layout on every size, each link kind
   lattice     rows, grid and blocks on every size, each link kind
   fill        random fills of 35-70% on every size, each link kind
-  research    200-400 islands on 30x30 to 40x40: 12-25% fills with sparse extra links
+  research    the 24 of 800 candidates (30x30 walks of referee.generate, and 200-400
+              island fills of 30x30 to 40x40 with few loops) on which the bot's solver
+              spends the most propagation rounds (counted, so the pick is the same on
+              any machine, for one version of the solver)
   unsolvable  a dense solvable board with one island's value changed by 2 (so the sum of
               values stays even and parity alone cannot refute it), kept only when the
               SAT peer (referee.peer) proves it has no solution
 Sizes: 20x20, 30x15, 30x30 and 40x40 (CodinGame's boards stop at 30; the bot has no limit,
-and the lab loads bigger boards for benchmarks).
+and the lab loads bigger boards for benchmarks, up to LAB_MAX_SIDE).
 
 Every board uses its own generator seeded from (seed, suite, index), so one seed always
 writes byte-identical files.
@@ -36,7 +39,7 @@ import random
 from dataclasses import dataclass
 
 from referee.generate import OverBudget, _budget_stats, generate, links_text
-from referee.peer import Cell, Edge, Link, candidate_edges, components, crossings
+from referee.peer import Cell, Link, candidate_edges, components, crossings
 
 SIZES = ((20, 20), (30, 15), (30, 30), (40, 40))
 KINDS = ("single", "double", "mixed")

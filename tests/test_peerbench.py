@@ -94,3 +94,10 @@ def test_ratios_and_percentiles():
     assert table["s"]["ratio"] == {"median": 0.25, "max": pytest.approx(4 / 3)}
     assert table["s"]["peer"]["slowest"] == "p2"
     assert peerbench.percentile(list(range(1, 101)), 99) == 99
+
+
+def test_without_python_sat_it_is_a_usage_error(capsys, monkeypatch):
+    monkeypatch.setitem(__import__("sys").modules, "pysat", None)   # import pysat fails
+    status = main(["bench", "--peer", "sat", str(PUBLIC / "01_simplest.txt")])
+    assert status == 2
+    assert "needs python-sat" in capsys.readouterr().err
