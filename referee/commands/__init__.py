@@ -11,6 +11,7 @@ COMMANDS = {
     "bench": "referee.commands.bench",
     "profile": "referee.commands.profiler",
     "show": "referee.commands.show",
+    "stress-gen": "referee.commands.stress_gen",
 }
 
 

@@ -25,6 +25,12 @@ over the limit fails the bench with a line naming the puzzle, the figure and the
 --compare OLD.json prints new/old time ratios puzzle by puzzle and per suite (below 1.0
 is faster now).
 
+--peer sat times the SAT peer (referee/peer.py, the `lab` extra) on the same puzzles,
+interleaved with the bot, and prints per suite both sides' answered/total, timeouts
+(--timeout applies to each solve, and a timeout counts as the limit), median, p99, max
+and slowest puzzle, and the peer/bot ratios at the median and the max (see
+referee/peerbench.py). Boards up to 100 cells a side are read (CodinGame stops at 30).
+
 Progress goes to stderr (a bar on a terminal, plain lines otherwise).
 
 Exit status: 0 every puzzle solved within the limit, 1 some puzzle not solved or a
@@ -54,6 +60,7 @@ from referee.limits import FIRST_LINE_LIMIT_S
 from referee.progress import Progress
 from referee.report import MARK_HALF, MARK_OVER, limit_mark
 from referee.rules import judge_text
+from referee.stress import LAB_MAX_SIDE
 from referee.terminal import safe
 
 EXIT_OK, EXIT_UNSOLVED = 0, 1  # usage errors exit 2 from the dispatcher
@@ -106,6 +113,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--bundle", default=DEFAULT_BUNDLE, metavar="CMD",
                         help="the bundled bot whose start-up is timed; its first word runs "
                              "`-c pass` for comparison (default: this Python on dist/bot.py)")
+    parser.add_argument("--peer", choices=["sat"], default=None,
+                        help="also time the SAT peer on each puzzle, interleaved with the bot "
+                             "(default: bot only)")
     parser.add_argument("--startup-runs", type=integer(0), default=5, metavar="N",
                         help="start-up measurements, the median counts; 0 skips them (default: 5)")
 
@@ -148,7 +158,7 @@ def load_suites(args: argparse.Namespace) -> list[tuple[str, list[tuple[str, str
 def _read(path: Path) -> str:
     """The puzzle text in CodinGame's input format (SDK .json files are converted)."""
     try:
-        return load_board(path).to_text()
+        return load_board(path, max_side=LAB_MAX_SIDE).to_text()
     except (OSError, BoardError) as error:
         raise UsageError(f"{path}: {error}") from None
 
@@ -164,7 +174,7 @@ def measure(suite: str, name: str, text: str, repeat: int, timeout: float) -> Pu
     import bot
     from bot.assumption import STAGE_NAMES
 
-    board = parse_board(text)
+    board = parse_board(text, max_side=LAB_MAX_SIDE)
     times, links, error, stats = [], None, "", None
     use_alarm = timeout > 0 and hasattr(signal, "setitimer")
     old = signal.signal(signal.SIGALRM, _alarm) if use_alarm else None
@@ -381,6 +391,11 @@ def execute(args: argparse.Namespace) -> int:
         except (OSError, ValueError) as error:
             raise UsageError(f"--compare {args.compare}: {error}") from None
     suites_in = load_suites(args)
+    if args.peer:
+        if args.compare:
+            raise UsageError("--compare does not apply to --peer runs")
+        from referee import peerbench
+        return peerbench.run(suites_in, args.repeat, args.timeout, args.json)
     total = sum(len(puzzles) for _, puzzles in suites_in)
     progress = Progress("bench", total)
     runs: list[PuzzleRun] = []
