@@ -11,6 +11,8 @@ COMMANDS = {
     "bench": "referee.commands.bench",
     "profile": "referee.commands.profiler",
     "show": "referee.commands.show",
+    "explain": "referee.commands.explain",
+    "play": "referee.commands.play",
 }
 
 
