@@ -59,8 +59,9 @@ def _magic(p, me, value, around, e, rest, need, way):
     if rest == 2 * others:
         return (f"{me} needs {value} links from {len(around)} directions, at most 2 each: "
                 f"at least {links(need, 'go')} {way}")
-    return (f"{me} needs {value} links and its other {others} direction(s) can take at most "
-            f"{rest}: at least {links(need, 'go')} {way}")
+    ways = "its other direction" if others == 1 else f"its other {others} directions"
+    return (f"{me} needs {value} links and {ways} can take at most {rest}: "
+            f"at least {links(need, 'go')} {way}")
 
 
 def groups(puzzle, lo):
@@ -112,7 +113,7 @@ def _closed(p, a, b, t, size, total):
     cut = f"cut off from the other {total - size} island(s)"
     if size == 2:
         return (f"{cell(p, a)} and {cell(p, b)} are a {p.value[a]} and a {p.value[b]}: "
-                f"{links(t)} between them would close them off, {cut}: at most {t - 1}")
+                f"{links(t)} between them would leave the pair {cut}: at most {t - 1}")
     return (f"{links(t)} between {cell(p, a)} and {cell(p, b)} would complete a group of "
             f"{size} islands {cut}: at most {t - 1}")
 
