@@ -15,7 +15,8 @@ from referee.board import parse_board
 from referee.commands.play import solved_entry
 from referee.generate import generate_set, parse_spec
 from referee.play import build_page
-from tests.test_viewer_browser import browser, save_full_page, severe_logs  # noqa: F401
+from tests.test_viewer_browser import (EXPERT_CROSSING, browser, distinct_pairs,  # noqa: F401
+                                       report, save_full_page, severe_logs)
 
 ROOT = Path(__file__).parent.parent
 ARTIFACTS = ROOT / "out" / "play"
@@ -225,3 +226,18 @@ def test_solve_plays_the_solution_in_and_the_page_fits_a_phone(browser, page):
         browser.save_screenshot(str(ARTIFACTS / "phone.png"))
     finally:
         browser.set_window_size(size["width"], size["height"])
+
+
+def test_a_lost_match_in_the_report_opens_its_position_in_the_player(browser, report):
+    browser.get(report.as_uri())
+    link = browser.find_element("id", "play-link")
+    assert link.get_attribute("href").split("#")[0].endswith(".play.html")
+    link.click()
+    assert browser.find_element("id", "title").text.startswith("13_expert: 23x23, 87 islands")
+    placed = links(browser)
+    lines = EXPERT_CROSSING.read_text().splitlines()[:55]
+    assert (len(placed), sum(n == 2 for n in placed.values())) == distinct_pairs(lines)
+    assert status(browser).startswith("the position from the report")
+    # No solver data in this page (the judge never imports the bot): hint says how to get it.
+    browser.find_element("id", "btn-restart").click()   # enabled; hint is not
+    assert browser.find_element("id", "btn-hint").get_attribute("disabled") == "true"

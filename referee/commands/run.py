@@ -38,6 +38,7 @@ from referee.report import latency_stats, latency_summary, loss_details, summary
 from referee.result import MatchResult
 from referee.proctree import adopt_orphans
 from referee.runner import BotStartError, run_match
+from referee.play import build_page, puzzle_entry
 from referee.viewer import build_html
 
 # The bundle, run by the Python that runs the referee: a `python3` found on PATH can be a
@@ -195,8 +196,12 @@ def write_html(args: argparse.Namespace, results: list[MatchResult], replays: li
                limits: Limits) -> None:
     page = build_html(results, replays, limits, bot=args.bot,
                       title=f"referee run: {summary_line(results)}")
+    lost = [puzzle_entry(r.name, r.board) for r in results if not r.won]
     try:
         Path(args.html).write_text(page, encoding="utf-8")
+        if lost:   # the report links each lost position to this page (viewer.js, playerLink)
+            Path(args.html).with_suffix(".play.html").write_text(
+                build_page(lost, "lost matches"), encoding="utf-8")
     except OSError as error:
         raise UsageError(f"cannot write --html {args.html}: {error.strerror or error}") from None
 

@@ -356,7 +356,7 @@ function load(i, links) {
   if (links) {
     for (const [x1, y1, x2, y2, n] of links) {
       const a = game.at.get(x1 + "," + y1), b = game.at.get(x2 + "," + y2);
-      if (a !== undefined && b !== undefined) game.links.set(pairKey(a, b), n);
+      if (a !== undefined && b !== undefined) game.links.set(pairKey(a, b), (game.links.get(pairKey(a, b)) || 0) + n);
     }
   } else if (saved) {
     game.links = new Map(saved.links);
