@@ -60,7 +60,7 @@ def _magic(p, me, value, around, e, rest, need, way):
         return (f"{me} needs {value} links from {len(around)} directions, at most 2 each: "
                 f"at least {links(need, 'go')} {way}")
     ways = "its other direction" if others == 1 else f"its other {others} directions"
-    return (f"{me} needs {value} links and {ways} can take at most {rest}: "
+    return (f"{me} needs {links(value)} and {ways} can take at most {rest}: "
             f"at least {links(need, 'go')} {way}")
 
 
