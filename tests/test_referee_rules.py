@@ -117,7 +117,8 @@ def test_verdict_names_are_the_json_names():
 # tools about the bot and may use it; these must not: two implementations of the rules.
 # Tools for working on the bot, which may call its solver as a library. Every other module
 # of the referee judges, so must never import the bot.
-BOT_TOOLS = {"generate", "commands/gen", "commands/bench", "commands/profiler"}
+BOT_TOOLS = {"generate", "commands/gen", "commands/bench", "commands/profiler", "commands/play",
+             "commands/explain"}
 
 
 def test_no_judging_module_imports_the_bot():
