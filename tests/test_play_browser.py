@@ -241,3 +241,22 @@ def test_a_lost_match_in_the_report_opens_its_position_in_the_player(browser, re
     # No solver data in this page (the judge never imports the bot): hint says how to get it.
     browser.find_element("id", "btn-restart").click()   # enabled; hint is not
     assert browser.find_element("id", "btn-hint").get_attribute("disabled") == "true"
+
+
+def test_a_hundred_30x30_puzzles_open_fast(browser, page, tmp_path):
+    """The size and the time to open a page of 100 hard 30x30 puzzles with their hints."""
+    _, entries = page
+    hundred = [{**entries[2], "name": f"p{i:03}"} for i in range(100)]
+    big = tmp_path / "hundred.html"
+    big.write_text(build_page(hundred))
+    size = big.stat().st_size
+    start = time.perf_counter()
+    browser.get(big.as_uri() + "#p099")
+    opened = time.perf_counter() - start
+    load_ms = browser.execute_script(
+        "return performance.getEntriesByType('navigation')[0].loadEventEnd")
+    print(f"\n100 puzzles 30x30: {size / 1e6:.2f} MB, opened in {opened:.2f} s "
+          f"(load event {load_ms:.0f} ms)")
+    assert browser.find_element("id", "title").text.startswith("p099: 30x30")
+    assert len(browser.find_elements("css selector", "#puzzle option")) == 100
+    assert size < 5_000_000
