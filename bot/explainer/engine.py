@@ -12,6 +12,10 @@ from bot.explainer.rules import connect, isolate, settle_node
 from bot.explainer.state import Contradiction, State, edge_name, links
 
 PROBE_BUDGET = 100   # forced changes per island one round of eliminate may spend on probes
+# ... and all rounds together: past this, only search steps remain. The hard 30x30 set
+# spends at most 318 per island (30x30_hard_unique_s1_013); a board where every cell is an
+# island would spend minutes.
+TOTAL_PROBE_BUDGET = 600
 
 
 def propagate(state):
@@ -50,12 +54,13 @@ def refuted(state, e, bound):
     return None, probe.changes
 
 
-def eliminate(state, start):
+def eliminate(state, start, spent):
     """Prove one bound by refuting its opposite; the edge proved, or None if none could be.
 
     Gives up (None) once its probes have made PROBE_BUDGET forced changes per island: on a
     board where assumptions cascade far (every cell an island), a full round would take
-    minutes, and a search step then decides quicker.
+    minutes, and a search step then decides quicker. `spent[0]` counts the forced
+    changes of every round.
     """
     p = state.puzzle
     count = len(p.ends)
@@ -67,6 +72,7 @@ def eliminate(state, start):
         for bound in ("hi", "lo"):
             found, forced = refuted(state, e, bound)
             budget -= forced
+            spent[0] += forced
             if found is None:
                 if budget < 0:
                     return None
@@ -108,11 +114,14 @@ def run(puzzle, solve):
     state = State(puzzle)
     answer = None
     start = 0
+    spent = [0]
     while True:
         propagate(state)
         if not state.undecided():
             return state.steps
-        proved = eliminate(state, start)
+        proved = None
+        if spent[0] < TOTAL_PROBE_BUDGET * len(puzzle.pos):
+            proved = eliminate(state, start, spent)
         if proved is not None:
             start = proved + 1
             continue
