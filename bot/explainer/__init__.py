@@ -15,7 +15,7 @@ of `bot.explain`.
 from bot.explainer.engine import run
 from bot.explainer.state import Contradiction, Step
 from bot.puzzle import parse
-from bot.solver import Unsolvable, solve
+from bot.solver import Unsolvable, solve   # the public bot.solve, bot.Unsolvable
 
 __all__ = ["Step", "explain", "replay"]
 
@@ -28,15 +28,21 @@ def explain(text):
     puzzle = parse(text)
 
     def answer():
+        edge = {(puzzle.pos[a], puzzle.pos[b]): e for e, (a, b) in enumerate(puzzle.ends)}
         count = [0] * len(puzzle.ends)
         for x1, y1, x2, y2, n in solve(text):
-            count[puzzle.edge_between(puzzle.pos.index((x1, y1)), puzzle.pos.index((x2, y2)))] = n
+            count[edge[min((x1, y1), (x2, y2), key=_reading), max((x1, y1), (x2, y2), key=_reading)]] = n
         return count
 
     try:
         return run(puzzle, answer)
     except Contradiction as why:
         raise Unsolvable(f"the puzzle has no solution: {why}") from None
+
+
+def _reading(cell):
+    """Reading order (row, then column): how the puzzle orders an edge's ends."""
+    return cell[1], cell[0]
 
 
 def replay(text, steps):
