@@ -118,7 +118,8 @@ def test_verdict_names_are_the_json_names():
 # Tools for working on the bot, which may call its solver as a library. Every other module
 # of the referee judges, so must never import the bot.
 BOT_TOOLS = {"generate", "commands/gen", "commands/bench", "commands/profiler",
-             "stress", "peerbench"}    # the stress generator and bench --peer: lab tools
+             "stress", "peerbench",      # the stress generator and bench --peer: lab tools
+             "commands/play", "commands/explain"}
 
 
 def test_no_judging_module_imports_the_bot():

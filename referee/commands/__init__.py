@@ -12,6 +12,8 @@ COMMANDS = {
     "profile": "referee.commands.profiler",
     "show": "referee.commands.show",
     "stress-gen": "referee.commands.stress_gen",
+    "explain": "referee.commands.explain",
+    "play": "referee.commands.play",
 }
 
 
