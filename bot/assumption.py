@@ -315,9 +315,13 @@ _CLOSED = float("inf")
 
 
 def count_options(grid, i):
-    """len(options(grid, i)[1]), from a packed key rather than building the options."""
+    """len(options(grid, i)[1]), from a packed key rather than building the options.
+
+    The key is a leading 1, the links missing, then each open edge's bounds, a hex digit
+    each: the leading 1 tells a key's length, so a missing count never reads as an edge.
+    """
     lo, hi = grid.lo, grid.hi
-    key = grid.puzzle.value[i] - grid.got[i]
+    key = 16 + grid.puzzle.value[i] - grid.got[i]
     for e in grid.puzzle.edges_at[i]:
         if lo[e] != hi[e]:
             key = key * 16 + lo[e] * 4 + hi[e]

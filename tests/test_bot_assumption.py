@@ -6,7 +6,7 @@ import random
 import pytest
 
 import bot.assumption
-from bot.assumption import (BRANCHING, ELIMINATION, RULES, Stats, assume, choose_node,
+from bot.assumption import (BRANCHING, ELIMINATION, RULES, Stats, assume, choose_node, count_options,
                             eliminate, first_solution, options, probe, solutions,
                             OutOfBranches)
 from bot.grid import Contradiction, Grid
@@ -326,3 +326,25 @@ def test_probing_nodes_of_three_options_still_finds_the_solution(monkeypatch):
     for name in ("30x30_hard_unique_s1_004.txt", "30x30_hard_unique_s1_010.txt"):
         text = (PUBLIC.parent / "hard30" / name).read_text()
         assert fault(text, links_text(bot.solve(text))) is None
+
+
+def test_option_counts_do_not_depend_on_what_was_counted_before(monkeypatch):
+    # Two states of the middle node whose packed keys once collided: 6 links missing on
+    # one open 0..1 edge (no way to complete), and none missing on a 1..2 and a 0..1 edge
+    # (one way). Bounds set by hand: only the count is under test.
+    import bot.assumption as assumption
+    grid = Grid(parse("3\n1\n282\n"))
+    left, right = grid.puzzle.edge_between(0, 1), grid.puzzle.edge_between(1, 2)
+
+    def state(bounds, got):
+        for e, (low, high) in zip((left, right), bounds):
+            grid.lo[e], grid.hi[e] = low, high
+        grid.got[1] = got
+
+    for first, second in ((((0, 0), (0, 1)), 2), (((1, 2), (0, 1)), 8)), \
+                         ((((1, 2), (0, 1)), 8), (((0, 0), (0, 1)), 2)):
+        monkeypatch.setattr(assumption, "_COUNTS", {})
+        state(*first)
+        assert count_options(grid, 1) == len(options(grid, 1)[1])
+        state(*second)
+        assert count_options(grid, 1) == len(options(grid, 1)[1])
