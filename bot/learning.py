@@ -16,7 +16,7 @@ conflict-driven SAT solver does:
 
 The rules do not record why they moved a bound: that would cost every solve. A reason is
 rebuilt only for the facts a contradiction needs, by walking the trail back and asking, in
-the state just before each change, which rule's premises held (`reason`). The rules' own
+the state just before each change, which rule's premises held (`bot.reasons`). The rules' own
 vocabulary stays: intersection rules propagate, elimination is the nogood, search decides.
 """
 
@@ -25,11 +25,10 @@ from bisect import bisect_right
 
 from bot.grid import Contradiction
 from bot.intersection import looks, propagate
+from bot.reasons import diagnose, reason_for
 from bot.assumption import choose_node, memory, probe
 from bot.tuning import ACTIVITY_DECAY, NODE_WEIGHT, RESTART_FIRST, RESTART_GROWTH, SHAKE
 
-# A fact is 4 * edge + kind; the negation of kind k is kind 3 - k.
-AT_LEAST_1, AT_LEAST_2, AT_MOST_1, AT_MOST_0 = range(4)
 _DECISION = -1
 
 
@@ -325,7 +324,7 @@ class Learner:
                 reason = [f for f in self.nogoods[how] if negate(f) not in every]
             else:
                 self._undo_to(position)
-                reason = explain(grid, self.top, e, new_lo, new_hi)
+                reason = reason_for(grid, self.top, e, new_lo, new_hi)
             if reason is None:
                 kept.add(made[0])
                 continue
@@ -410,227 +409,3 @@ class Learner:
         if bump > 1e100:
             self.activity = [a * 1e-100 for a in activity]
             self.bump *= 1e-100
-
-
-def bound_facts(grid, top, e, lows=True, highs=True):
-    """The facts that state edge e's present bounds, leaving out what holds from the start."""
-    facts = []
-    low, high = grid.lo[e], grid.hi[e]
-    if lows and low:
-        facts.append(4 * e + low - 1)
-    if highs and high < top[e]:
-        facts.append(4 * e + 3 - high)
-    return facts
-
-
-def explain(grid, top, e, new_lo, new_hi):
-    """Why a rule moved edge e's bounds to (new_lo, new_hi), in the grid's state just
-    before: the facts a rule read there that imply the move, or None if no rule's premises
-    hold (the move is then kept as a fact of its own)."""
-    p = grid.puzzle
-    lo, hi, value = grid.lo, grid.hi, p.value
-    a, b = p.ends[e]
-    if new_lo > lo[e]:
-        for x in (a, b):
-            # magicVal: the other edges cannot carry enough.
-            others = [f for f in p.edges_at[x] if f != e]
-            if value[x] - sum(hi[f] for f in others) >= new_lo:
-                return [fact for f in others for fact in bound_facts(grid, top, f, lows=False)]
-        if new_lo == 1:
-            # A bridge: every other way out of one side is cut.
-            side = _reachable(grid, a, e)
-            if b not in side:
-                return [4 * f + AT_MOST_0 for x in side for f, y in p.node_edges[x]
-                        if f != e and y not in side]
-        return None
-    for x in (a, b):
-        # The sieve: the node has only so many links left after its others.
-        others = [f for f in p.edges_at[x] if f != e]
-        if value[x] - sum(lo[f] for f in others) <= new_hi:
-            return [fact for f in others for fact in bound_facts(grid, top, f, highs=False)]
-    if new_hi == 0:
-        for f in p.crossings[e]:
-            if lo[f]:
-                return [4 * f + AT_LEAST_1]
-    return _isolation(grid, top, e, new_hi)
-
-
-def _isolation(grid, top, e, new_hi):
-    """The facts behind `isolate` capping edge e at new_hi: at new_hi + 1 links both ends
-    would be full, and every other way out of their group(s) is already shut, so the
-    group(s) would close smaller than the puzzle."""
-    p = grid.puzzle
-    lo, got, value = grid.lo, grid.got, p.value
-    a, b = p.ends[e]
-    members = _group(grid, a)
-    if b not in members:
-        members |= _group(grid, b)
-    if len(members) == len(p):
-        return None
-    total = sum(value[x] - got[x] for x in members)
-    if total <= 0 or total % 2 or lo[e] + total // 2 - 1 > new_hi:
-        return None
-    # Past the sieve's cap, the lack is all at the two ends: their other links say so.
-    ends = [fact for x in {a, b} for f in p.edges_at[x] if f != e
-            for fact in bound_facts(grid, top, f, highs=False)]
-    drawn = _drawn_facts(grid, members)
-    shut = _shut(grid, top, members, (a, b))
-    if shut is None or len(drawn) <= len(ends) + len(shut):
-        return drawn
-    return ends + shut
-
-
-def _drawn_facts(grid, members):
-    """The links drawn at `members`: with the puzzle's values they fix what each still
-    lacks (the area of a group, where `_shut` gives its border)."""
-    lo, edges_at = grid.lo, grid.puzzle.edges_at
-    return list({4 * f + lo[f] - 1 for x in members for f in edges_at[x] if lo[f]})
-
-
-def _shut(grid, top, members, ends=()):
-    """Why no link can leave the node set `members` (but at `ends`, whose fullness the
-    caller explains): each way out is cut, or starts at a node already full. None if some
-    way out is still open."""
-    p = grid.puzzle
-    lo, hi, got, value = grid.lo, grid.hi, grid.got, p.value
-    facts = []
-    full = set()
-    for x in members:
-        if x in ends:
-            continue
-        for f, y in p.node_edges[x]:
-            if y in members:
-                continue
-            if not hi[f]:
-                facts.append(4 * f + AT_MOST_0)
-            elif got[x] == value[x]:
-                if x not in full:
-                    full.add(x)
-                    facts.extend(fact for g in p.edges_at[x]
-                                 for fact in bound_facts(grid, top, g, highs=False))
-            else:
-                return None
-    return facts
-
-
-def _group(grid, start):
-    """The nodes joined to `start` by drawn links."""
-    lo, node_edges = grid.lo, grid.puzzle.node_edges
-    seen = {start}
-    stack = [start]
-    while stack:
-        x = stack.pop()
-        for f, y in node_edges[x]:
-            if lo[f] and y not in seen:
-                seen.add(y)
-                stack.append(y)
-    return seen
-
-
-def _reachable(grid, start, without):
-    """The nodes the possible links reach from `start`, leaving out edge `without`."""
-    hi, node_edges = grid.hi, grid.puzzle.node_edges
-    seen = {start}
-    stack = [start]
-    while stack:
-        x = stack.pop()
-        for f, y in node_edges[x]:
-            if hi[f] and f != without and y not in seen:
-                seen.add(y)
-                stack.append(y)
-    return seen
-
-
-def diagnose(grid, top, hint=None):
-    """The facts behind a contradiction visible in the grid's state: a node over or under
-    its value, crossing links, a closed group smaller than the puzzle, possible links that
-    do not connect, a region that cannot balance its links. None if none is visible."""
-    p = grid.puzzle
-    n = len(p)
-    lo, hi, got, cap, value = grid.lo, grid.hi, grid.got, grid.cap, p.value
-    # A contradiction is met where the last changes were: look there first.
-    recent = [hint] if hint is not None else []
-    recent += [x for e, _, _ in grid.trail[-8:] for x in p.ends[e]]
-    for x in recent + list(range(n)):
-        if got[x] > value[x]:
-            return [fact for f in p.edges_at[x] for fact in bound_facts(grid, top, f, highs=False)]
-        if cap[x] < value[x]:
-            return [fact for f in p.edges_at[x] for fact in bound_facts(grid, top, f, lows=False)]
-    for e, low in enumerate(lo):
-        if low:
-            for f in p.crossings[e]:
-                if lo[f]:
-                    return [4 * e + AT_LEAST_1, 4 * f + AT_LEAST_1]
-    parent, need, size = grid.parent, grid.need, grid.size
-    for x in range(n):
-        if parent[x] == x and need[x] <= 0 and size[x] < n:
-            members = _group(grid, x)
-            shut = _shut(grid, top, members)
-            drawn = _drawn_facts(grid, members)
-            return shut if shut is not None and len(shut) < len(drawn) else drawn
-    if n > 1:
-        cut = _smallest_cut(grid)
-        if cut is not None:
-            return cut
-    return _unbalanced_region(grid, top)
-
-
-def _smallest_cut(grid):
-    """If the possible links fall apart: the cut edges around the part with the fewest."""
-    p = grid.puzzle
-    hi, node_edges = grid.hi, p.node_edges
-    label = [-1] * len(p)
-    best = None
-    for start in range(len(p)):
-        if label[start] >= 0:
-            continue
-        label[start] = start
-        part = [start]
-        for x in part:
-            for f, y in node_edges[x]:
-                if hi[f] and label[y] < 0:
-                    label[y] = start
-                    part.append(y)
-        if len(part) == len(p):
-            return None
-        cut = [4 * f + AT_MOST_0 for x in part for f, y in node_edges[x] if label[y] != start]
-        if best is None or len(cut) < len(best):
-            best = cut
-    return best
-
-
-def _unbalanced_region(grid, top):
-    """The facts behind the region of undecided edges, with the fewest, that `balance`
-    refutes: where its edges split it in two sides, the decided edges that leave it or join
-    two nodes of one side (a link between the sides counts for both alike); otherwise the
-    decided edges around it, its missing total being odd. None if every region balances."""
-    p = grid.puzzle
-    lo, hi, got, value, node_edges = grid.lo, grid.hi, grid.got, p.value, p.node_edges
-    seen = bytearray(len(p))
-    side = bytearray(len(p))
-    best = None
-    for start in range(len(p)):
-        if seen[start]:
-            continue
-        seen[start] = 1
-        region = [start]
-        missing = [0, 0]
-        two_sides = True
-        for x in region:
-            missing[side[x]] += value[x] - got[x]
-            for f, y in node_edges[x]:
-                if lo[f] != hi[f]:
-                    if not seen[y]:
-                        seen[y] = 1
-                        side[y] = 1 - side[x]
-                        region.append(y)
-                    elif side[y] == side[x]:
-                        two_sides = False
-        if missing[0] != missing[1] if two_sides else (missing[0] + missing[1]) % 2:
-            inside = set(region)
-            read = {f for x in region for f, y in node_edges[x] if lo[f] == hi[f] and
-                    (y not in inside or (two_sides and side[x] == side[y]))}
-            facts = [fact for f in read for fact in bound_facts(grid, top, f)]
-            if best is None or len(facts) < len(best):
-                best = facts
-    return best

@@ -9,8 +9,8 @@ import bot.solver
 from bot.assumption import Stats
 from bot.grid import Contradiction, Grid
 from bot.intersection import propagate
-from bot.learning import (AT_LEAST_1, AT_LEAST_2, AT_MOST_0, AT_MOST_1, Learner, diagnose,
-                          entry_facts, explain, is_true, learned_solutions, negate)
+from bot.learning import entry_facts, is_true, learned_solutions, negate
+from bot.reasons import AT_LEAST_1, AT_LEAST_2, AT_MOST_0, AT_MOST_1, diagnose, reason_for
 from bot.puzzle import parse
 from judge import fault, links_text
 from project import PUBLIC, ROOT
@@ -53,14 +53,14 @@ def test_magicval_is_explained_by_the_caps_of_the_other_edges():
     left = grid.puzzle.edge_between(0, 1)
     grid.hi[left] = 1  # set by hand: the rules would find the left 2 short at once
     right = grid.puzzle.edge_between(1, 2)
-    assert explain(grid, top(grid), right, 2, grid.hi[right]) == [4 * left + AT_MOST_1]
+    assert reason_for(grid, top(grid), right, 2, grid.hi[right]) == [4 * left + AT_MOST_1]
 
 
 def test_the_sieve_is_explained_by_the_links_already_drawn():
     grid = Grid(parse("3\n1\n232\n"))
     left, right = grid.puzzle.edge_between(0, 1), grid.puzzle.edge_between(1, 2)
     grid.raise_lo(left, 2)
-    assert explain(grid, top(grid), right, grid.lo[right], 1) == [4 * left + AT_LEAST_2]
+    assert reason_for(grid, top(grid), right, grid.lo[right], 1) == [4 * left + AT_LEAST_2]
 
 
 def test_a_crossing_is_explained_by_the_link_it_crosses():
@@ -69,7 +69,7 @@ def test_a_crossing_is_explained_by_the_link_it_crosses():
     across = fact(grid, (0, 1), (2, 1), AT_LEAST_1) // 4
     down = fact(grid, (1, 0), (1, 2), AT_LEAST_1) // 4
     grid.lo[across] = 1  # as raise_lo leaves it just before it blocks the crossing edge
-    assert explain(grid, top(grid), down, 0, 0) == [4 * across + AT_LEAST_1]
+    assert reason_for(grid, top(grid), down, 0, 0) == [4 * across + AT_LEAST_1]
 
 
 def test_a_bridge_is_explained_by_the_cut_edges_around_its_side():
@@ -80,7 +80,7 @@ def test_a_bridge_is_explained_by_the_cut_edges_around_its_side():
     left = p.edge_between(0, 2)
     grid.lower_hi(left, 0)
     right = p.edge_between(1, 3)
-    reason = explain(grid, top(grid), right, 1, grid.hi[right])
+    reason = reason_for(grid, top(grid), right, 1, grid.hi[right])
     assert reason is not None and holds(grid, reason)
     assert 4 * left + AT_MOST_0 in reason
 
@@ -94,7 +94,7 @@ def test_isolation_is_explained_by_the_shut_ways_out_of_the_group():
     left = p.edge_between(p.pos.index((0, 0)), p.pos.index((1, 0)))
     right = p.edge_between(p.pos.index((1, 0)), p.pos.index((2, 0)))
     grid.raise_lo(left, 1)
-    reason = explain(grid, top(grid), right, grid.lo[right], 0)
+    reason = reason_for(grid, top(grid), right, grid.lo[right], 0)
     assert reason is not None and holds(grid, reason)
     assert 4 * left + AT_LEAST_1 in reason
 
