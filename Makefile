@@ -7,7 +7,7 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 
-.PHONY: run test build bench hard30 clean
+.PHONY: run test build watch bench hard30 clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -19,6 +19,10 @@ $(VENV)/.installed-%: pyproject.toml | $(PY)
 
 build: $(VENV)/.installed-run
 	$(PY) build.py
+
+# Rebuild dist/bot.py on every save under bot/ (Ctrl-C stops).
+watch: $(VENV)/.installed-run
+	$(PY) build.py --watch
 
 run: build
 	$(PY) -m referee run
