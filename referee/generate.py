@@ -537,34 +537,51 @@ class Generated:
         return sum(ch.isdigit() for ch in self.text.split("\n", 2)[2])
 
 
-def generate_set(spec: SetSpec, on_attempt=None, on_keep=None) -> tuple[list[Generated], dict[str, int]]:
+def generate_set(spec: SetSpec, on_attempt=None, on_keep=None,
+                 workers=None) -> tuple[list[Generated], dict[str, int]]:
     """Rejection-sample `spec.count` puzzles within `spec.max_attempts` candidates.
 
     Returns the kept puzzles (possibly fewer than asked when the attempts run out) and how
-    many candidates got each verdict. Candidate i always uses `puzzle_rng(seed, i)`, so the
-    same spec always gives the same puzzles. `on_attempt(tried, kept)` reports progress;
-    `on_keep(puzzle)` sees each puzzle as soon as it is kept.
+    many candidates got each verdict. Candidate i always uses `puzzle_rng(seed, i)` and
+    candidates are judged in index order whatever `workers` (a referee.lab.workers.Workers;
+    None: this process) runs them, so the same spec always gives the same puzzles.
+    `on_attempt(tried, kept)` reports progress; `on_keep(puzzle)` sees each puzzle as soon
+    as it is kept.
     """
+    if workers is None:
+        from referee.lab.workers import open_workers
+        with open_workers() as inline:
+            return generate_set(spec, on_attempt, on_keep, inline)
     kept: list[Generated] = []
     seen: set[str] = set()
     verdicts: dict[str, int] = {}
-    options = spec.options()
-    for attempt in range(spec.max_attempts):
-        if len(kept) == spec.count:
-            break
-        text, links, verdict = select(spec.width, spec.height, puzzle_rng(spec.seed, attempt), **options)
-        if verdict == (spec.difficulty or "any") and text in seen:
+    wanted = spec.difficulty or "any"
+    if spec.count == 0:
+        return kept, verdicts
+    attempts = ((spec, index) for index in range(spec.max_attempts))
+    for index, (text, links, verdict, difficulty) in enumerate(workers.in_order(_attempt, attempts)):
+        if verdict == wanted and text in seen:
             verdict = "duplicate"
         verdicts[verdict] = verdicts.get(verdict, 0) + 1
-        if verdict == (spec.difficulty or "any"):
+        if verdict == wanted:
             seen.add(text)
-            kept.append(Generated(f"{spec.name}_{len(kept):03d}", text, links, attempt,
-                                  spec.difficulty or classify_or_none(text, spec.work)))
+            kept.append(Generated(f"{spec.name}_{len(kept):03d}", text, links, index, difficulty))
             if on_keep is not None:
                 on_keep(kept[-1])
         if on_attempt is not None:
-            on_attempt(attempt + 1, len(kept))
+            on_attempt(index + 1, len(kept))
+        if len(kept) == spec.count:
+            break
     return kept, verdicts
+
+
+def _attempt(job: tuple[SetSpec, int]) -> tuple[str, list[Link], str, str]:
+    """Candidate `index` of a set: (text, links, verdict, difficulty); one task for workers."""
+    spec, index = job
+    text, links, verdict = select(spec.width, spec.height, puzzle_rng(spec.seed, index),
+                                  **spec.options())
+    difficulty = spec.difficulty or (classify_or_none(text, spec.work) if verdict == "any" else "")
+    return text, links, verdict, difficulty
 
 
 def classify_or_none(text: str, work: int) -> str:

@@ -20,6 +20,10 @@ and on the slowest puzzle of the run (once).
 --json FILE writes every figure (per puzzle and per suite); --compare OLD.json prints
 new/old time ratios puzzle by puzzle and per suite (below 1.0 is faster now).
 
+--jobs N measures N puzzles at a time in worker processes, --dask ADDRESS on a
+dask.distributed cluster (the optional `lab` extra): faster through a large set, but
+puzzles timed side by side share the machine, so compare only runs made the same way.
+
 Progress goes to stderr (a bar on a terminal, plain lines otherwise).
 
 Exit status: 0 every puzzle solved, 1 some puzzle not solved, 2 usage error (missing
@@ -36,6 +40,7 @@ import signal
 import statistics
 import subprocess
 import sys
+import threading
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -43,6 +48,7 @@ from pathlib import Path
 from referee.board import BoardError, load_board, parse_board
 from referee.commands import UsageError
 from referee.generate import generate_set, parse_spec, solution_text
+from referee.lab.workers import add_worker_options, workers_from_args
 from referee.progress import Progress
 from referee.rules import judge_text
 
@@ -96,13 +102,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--bundle", default=DEFAULT_BUNDLE, metavar="CMD",
                         help="the bundled bot whose start-up is timed; its first word runs "
                              "`-c pass` for comparison (default: this Python on dist/bot.py)")
+    add_worker_options(parser)
     parser.add_argument("--startup-runs", type=int, default=5, metavar="N",
                         help="start-up measurements, the median counts; 0 skips them (default: 5)")
 
 
 # -- loading ----------------------------------------------------------------------------
 
-def load_suites(args: argparse.Namespace) -> list[tuple[str, list[tuple[str, str]]]]:
+def load_suites(args: argparse.Namespace, workers=None) -> list[tuple[str, list[tuple[str, str]]]]:
     """[(suite name, [(puzzle name, text)])] from the paths and --gen specs."""
     suites: list[tuple[str, list[tuple[str, str]]]] = []
     files: list[tuple[str, str]] = []
@@ -127,7 +134,8 @@ def load_suites(args: argparse.Namespace) -> list[tuple[str, list[tuple[str, str
         except ValueError as error:
             raise UsageError(f"--gen: {error}") from None
         progress = Progress(f"gen {text}", spec.max_attempts)
-        kept, verdicts = generate_set(spec, lambda tried, n: progress.update(tried, f"kept {n}"))
+        kept, verdicts = generate_set(spec, lambda tried, n: progress.update(tried, f"kept {n}"),
+                                      workers=workers)
         progress.close(f"tried {sum(verdicts.values())}, kept {len(kept)} of {spec.count}")
         if not kept:
             raise UsageError(f"--gen {text}: no puzzle found within the attempts")
@@ -156,7 +164,9 @@ def measure(suite: str, name: str, text: str, repeat: int, timeout: float) -> Pu
 
     board = parse_board(text)
     times, links, error, stats = [], None, "", None
-    use_alarm = timeout > 0 and hasattr(signal, "setitimer")
+    # A dask worker solves in a thread, where Python allows no signal handler.
+    use_alarm = (timeout > 0 and hasattr(signal, "setitimer")
+                 and threading.current_thread() is threading.main_thread())
     old = signal.signal(signal.SIGALRM, _alarm) if use_alarm else None
     try:
         for _ in range(repeat):
@@ -189,6 +199,11 @@ def measure(suite: str, name: str, text: str, repeat: int, timeout: float) -> Pu
     counters = {k: getattr(stats, k) for k in COUNTERS}
     return PuzzleRun(suite, name, len(board.nodes), statistics.median(times), solved, error,
                      STAGE_NAMES.get(stats.stage, str(stats.stage)), counters)
+
+
+def _measure_job(job: tuple) -> PuzzleRun:
+    """measure(*job): one task for the workers."""
+    return measure(*job)
 
 
 def first_line_seconds(command: list[str], text: str) -> float | None:
@@ -338,14 +353,16 @@ def execute(args: argparse.Namespace) -> int:
             old = json.loads(Path(args.compare).read_text())
         except (OSError, ValueError) as error:
             raise UsageError(f"--compare {args.compare}: {error}") from None
-    suites_in = load_suites(args)
-    total = sum(len(puzzles) for _, puzzles in suites_in)
-    progress = Progress("bench", total)
-    runs: list[PuzzleRun] = []
-    for suite, puzzles in suites_in:
-        for name, text in puzzles:
-            progress.update(len(runs), f"{suite}/{name}")
-            runs.append(measure(suite, name, text, args.repeat, args.timeout))
+    with workers_from_args(args) as workers:
+        suites_in = load_suites(args, workers)
+        total = sum(len(puzzles) for _, puzzles in suites_in)
+        progress = Progress("bench", total)
+        jobs = [(suite, name, text, args.repeat, args.timeout)
+                for suite, puzzles in suites_in for name, text in puzzles]
+        runs: list[PuzzleRun] = []
+        for run in workers.in_order(_measure_job, jobs):
+            runs.append(run)
+            progress.update(len(runs), run.key)
     progress.close(f"{len(runs)} puzzles timed")
     suites = {suite: suite_summary([r for r in runs if r.suite == suite]) for suite, _ in suites_in}
     startup = None

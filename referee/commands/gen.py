@@ -37,6 +37,11 @@ first hard puzzle. Then most 12x12 and 30x30 candidates end hard: about 1-10 s p
 puzzle on 12x12; on 30x30 about 46 s at the hard default density 0.08 (72 islands
 asked, 119-145 in the end: the walk adds islands) and 4 min at 0.15 (~200 in the end).
 
+--jobs N tries candidates in N worker processes, --dask ADDRESS on a dask.distributed
+cluster (the optional `lab` extra; every worker needs this checkout installed).
+Candidates are still judged in index order, so the files are the same bytes whatever runs
+them; a few candidates past the last one kept are tried and thrown away.
+
 Exit status: 0 all puzzles written, 1 the attempts ran out first (the puzzles kept are
 still written), 2 usage error or unwritable directory.
 """
@@ -53,6 +58,7 @@ from referee.generate import (DEFAULT_ATTEMPTS_PER_PUZZLE, DEFAULT_CLIMB,
                               DEFAULT_REPAIRS,
                               DEFAULT_WORK, DIFFICULTIES, PRESETS, Generated, SetSpec,
                               check_spec, generate_set, parse_size, solution_text)
+from referee.lab.workers import add_worker_options, workers_from_args
 from referee.progress import Progress
 
 EXIT_OK, EXIT_BUDGET = 0, 1  # usage errors exit 2 from the dispatcher
@@ -85,6 +91,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--climb", type=int, default=DEFAULT_CLIMB,
                         help="steps of the local search that turns a unique puzzle hard, "
                              f"for --difficulty hard --unique (default: {DEFAULT_CLIMB})")
+    add_worker_options(parser)
     parser.add_argument("--join", type=float, default=None,
                         help="chance to link to an island already met, making loops (default: "
                              + ", ".join(f"{k or 'any'} {v['join']}" for k, v in PRESETS.items()) + ")")
@@ -127,9 +134,10 @@ def execute(args: argparse.Namespace) -> int:
         print(f"{out / (puzzle.name + '.txt')}  islands={puzzle.islands}  "
               f"difficulty={puzzle.difficulty}  attempt={puzzle.attempt}", flush=True)
 
-    kept, verdicts = generate_set(
-        spec, on_attempt=lambda tried, n: progress.update(tried, f"kept {n}/{spec.count}"),
-        on_keep=write)
+    with workers_from_args(args) as workers:
+        kept, verdicts = generate_set(
+            spec, on_attempt=lambda tried, n: progress.update(tried, f"kept {n}/{spec.count}"),
+            on_keep=write, workers=workers)
     tried = sum(verdicts.values())
     detail = ", ".join(f"{name} {n}" for name, n in sorted(verdicts.items()))
     progress.close(f"tried {tried}, kept {len(kept)} of {spec.count} ({detail}) "
