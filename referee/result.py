@@ -37,6 +37,8 @@ class MatchResult:
     latencies_s: tuple[float, ...] = ()
     usage: Usage = field(default_factory=Usage)
     path: str = ""
+    validator: bool | None = None   # an SDK test file's isValidator; None when it has none
+    bot: str = ""                   # the bot's label ("A", "B") when several bots play
 
     @property
     def won(self) -> bool:
@@ -60,6 +62,8 @@ class MatchResult:
         return {
             "puzzle": self.name,
             "path": self.path,
+            "validator": self.validator,
+            "bot": self.bot,
             "input": self.board.to_text(),
             "verdict": self.verdict.value,
             "won": self.won,

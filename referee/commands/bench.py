@@ -17,8 +17,13 @@ puzzles; then the bundle's time to its first output line (`python dist/bot.py` w
 Python, on a two-island puzzle, median of --startup-runs) against a bare `python -c pass`,
 and on the slowest puzzle of the run (once).
 
---json FILE writes every figure (per puzzle and per suite); --compare OLD.json prints
-new/old time ratios puzzle by puzzle and per suite (below 1.0 is faster now).
+Time limits speak: a figure over half of CodinGame's 1000 ms first-line limit (an
+in-process solve, the bundle's first line) is marked `!`, over the limit `!!`; a figure
+over the limit fails the bench with a line naming the puzzle, the figure and the limit.
+
+--json FILE writes every figure (per puzzle and per suite, and the lines over the limit);
+--compare OLD.json prints new/old time ratios puzzle by puzzle and per suite (below 1.0
+is faster now).
 
 --jobs N measures N puzzles at a time in worker processes, --dask ADDRESS on a
 dask.distributed cluster (the optional `lab` extra): faster through a large set, but
@@ -26,7 +31,8 @@ puzzles timed side by side share the machine, so compare only runs made the same
 
 Progress goes to stderr (a bar on a terminal, plain lines otherwise).
 
-Exit status: 0 every puzzle solved, 1 some puzzle not solved, 2 usage error (missing
+Exit status: 0 every puzzle solved within the limit, 1 some puzzle not solved or a
+figure over the limit, 2 usage error (missing
 path, bad --gen spec, unreadable --compare file).
 """
 
@@ -49,7 +55,9 @@ from referee.board import BoardError, load_board, parse_board
 from referee.commands import UsageError
 from referee.generate import generate_set, parse_spec, solution_text
 from referee.lab.workers import add_worker_options, workers_from_args
+from referee.limits import FIRST_LINE_LIMIT_S
 from referee.progress import Progress
+from referee.report import MARK_HALF, MARK_OVER, limit_mark
 from referee.rules import judge_text
 
 EXIT_OK, EXIT_UNSOLVED = 0, 1  # usage errors exit 2 from the dispatcher
@@ -286,12 +294,34 @@ def ms(seconds: float) -> str:
     return f"{seconds * 1000:.1f}"
 
 
+def timed(seconds: float) -> str:
+    """Milliseconds, marked when over half the first-line limit (`!`) or over it (`!!`)."""
+    return ms(seconds) + limit_mark(seconds, FIRST_LINE_LIMIT_S)
+
+
+def over_limit(runs: list[PuzzleRun], startup: dict | None) -> list[str]:
+    """One line per figure over CodinGame's first-line limit: the puzzle, the figure, the limit."""
+    limit = f"over CodinGame's {FIRST_LINE_LIMIT_S * 1000:g} ms limit for the first line"
+    lines = [f"OVER LIMIT {r.key}: solve {ms(r.seconds)} ms in-process, {limit}"
+             for r in runs if r.seconds > FIRST_LINE_LIMIT_S]
+    if startup is not None:
+        bundle = startup.get("bundle_first_line")
+        if bundle is not None and bundle > FIRST_LINE_LIMIT_S:
+            lines.append(f"OVER LIMIT start-up puzzle (3x1, two islands): bundle first line "
+                         f"{ms(bundle)} ms (median of {startup['runs']}), {limit}")
+        slowest = startup.get("slowest_first_line")
+        if slowest is not None and slowest > FIRST_LINE_LIMIT_S:
+            lines.append(f"OVER LIMIT {startup['slowest']}: bundle first line {ms(slowest)} ms, "
+                         f"{limit}")
+    return lines
+
+
 def print_report(suites: dict[str, dict], runs: list[PuzzleRun], startup: dict | None) -> None:
     out = sys.stdout
     for name, s in suites.items():
         print(f"suite {name}: solved {s['solved']}/{s['total']}  nodes(mean) {s['mean_nodes']:.0f}  "
-              f"median {ms(s['median'])} ms  p90 {ms(s['p90'])} ms  p99 {ms(s['p99'])} ms  "
-              f"max {ms(s['max'])} ms  slowest {s['slowest']}", file=out)
+              f"median {timed(s['median'])} ms  p90 {timed(s['p90'])} ms  p99 {timed(s['p99'])} ms  "
+              f"max {timed(s['max'])} ms  slowest {s['slowest']}", file=out)
         mean, top = s["counters_mean"], s["counters_max"]
         print("  counters (mean/max per puzzle): " + "  ".join(
             f"{k} {mean[k]:.1f}/{top[k]}" for k in COUNTERS), file=out)
@@ -303,20 +333,30 @@ def print_report(suites: dict[str, dict], runs: list[PuzzleRun], startup: dict |
     print("time by node count:", file=out)
     print(f"  {'nodes':>9} {'puzzles':>8} {'median ms':>10} {'max ms':>10}", file=out)
     for label, count, median, top in node_table(runs):
-        print(f"  {label:>9} {count:>8} {ms(median):>10} {ms(top):>10}", file=out)
+        print(f"  {label:>9} {count:>8} {timed(median):>10} {timed(top):>10}", file=out)
+    figures = [r.seconds for r in runs]
     if startup is not None:
         bundle, bare = startup["bundle_first_line"], startup["python_pass"]
         if bundle is None or bare is None:
             print("start-up: could not start the bundle or python3", file=out)
         else:
-            print(f"start-up: bundle first line {ms(bundle)} ms  python -c pass (to exit) {ms(bare)} ms  "
+            figures.append(bundle)
+            print(f"start-up: bundle first line {timed(bundle)} ms  python -c pass (to exit) {ms(bare)} ms  "
                   f"difference {ms(bundle - bare)} ms  (median of {startup['runs']})", file=out)
         if startup.get("slowest_first_line") is not None:
+            figures.append(startup["slowest_first_line"])
             print(f"bundle first line on the slowest puzzle ({startup['slowest']}): "
-                  f"{ms(startup['slowest_first_line'])} ms (one run; CodinGame allows 1000 ms)",
-                  file=out)
+                  f"{timed(startup['slowest_first_line'])} ms (one run; CodinGame allows "
+                  f"{FIRST_LINE_LIMIT_S * 1000:g} ms)", file=out)
+    if any(limit_mark(f, FIRST_LINE_LIMIT_S) for f in figures):
+        print(f"{MARK_HALF} over half of CodinGame's {FIRST_LINE_LIMIT_S * 1000:g} ms first-line "
+              f"limit, {MARK_OVER} over it", file=out)
+    overs = over_limit(runs, startup)
+    for line in overs:
+        print(line, file=out)
     total = len(runs)
-    print(f"{total - len(failed)}/{total} solved", file=out)
+    tail = f", {len(overs)} figure(s) over the limit" if overs else ""
+    print(f"{total - len(failed)}/{total} solved{tail}", file=out)
 
 
 def compare(old: dict, suites: dict[str, dict], runs: list[PuzzleRun]) -> None:
@@ -378,10 +418,12 @@ def execute(args: argparse.Namespace) -> int:
         compare(old, suites, runs)
     if args.json:
         data = {"version": JSON_VERSION, "repeat": args.repeat,
-                "puzzles": {r.key: asdict(r) for r in runs}, "suites": suites, "startup": startup}
+                "puzzles": {r.key: asdict(r) for r in runs}, "suites": suites, "startup": startup,
+                "over_limit": over_limit(runs, startup)}
         try:
             Path(args.json).write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
         except OSError as error:
             raise UsageError(f"--json {args.json}: {error.strerror}") from None
-    return EXIT_OK if all(r.solved for r in runs) else EXIT_UNSOLVED
+    solved = all(r.solved for r in runs)
+    return EXIT_OK if solved and not over_limit(runs, startup) else EXIT_UNSOLVED
 

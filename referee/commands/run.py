@@ -1,27 +1,43 @@
 """Play a bot on puzzles and judge every match as CodinGame would.
 
 Puzzles are .txt files in CodinGame's input format or CodinGame SDK test files
-(.json with a `testIn` field); a directory stands for every such file in it.
-Without puzzles, the 13 public tests in puzzles/public are played.
+(.json with a `testIn` field; the match is named by its `title`, and its
+`isValidator` is shown as a column); a directory stands for every such file in it.
+--gen SPEC adds a generated set, the same SPEC as `bench --gen`
+(WxH[:easy|medium|hard][:unique][:count=N:seed=S:density=D...]): the bot is played
+as a process on boards like CodinGame's hidden validators, and nothing is written
+unless --out DIR asks for the puzzles (NAME.txt, with NAME.solution beside it).
+Without puzzles or --gen, the 13 public tests in puzzles/public are played.
 
 Prints one row per match (puzzle, verdict, turns, first-line ms, slowest later
 line ms, CPU ms, peak MB), first-line and per-turn latency percentiles with the
 slowest puzzle, and for each lost match the reason, the offending line, the
 board with the links placed so far, and the command that replays just that
-match. Progress goes to stderr. The last line is `N passed, N failed`.
+match. A first line over half its limit, or a later line over half the turn
+limit, is marked `!` (`!!` over the limit, which loses the match), in colour on a
+terminal. Progress goes to stderr. The last line is `N passed, N failed`.
 
---html FILE writes one self-contained page (no network, no external asset) with the
-table and every match replayable: the board as SVG, a turn slider and step buttons,
-the losing link in red with the verdict and reason, each line's latency against its
-limit. Open it in any browser.
+--bot twice plays two bots, A and B, on the same puzzles: on each puzzle their
+matches run one after the other (A then B, B then A on the next puzzle) so that
+machine drift hits both. The table shows both side by side; a summary says where
+only one wins and which is faster (B/A ratios of first-line and CPU time on the
+puzzles both win: median, min, max). JSON, CSV and HTML carry both bots' matches.
+
+--json FILE keeps every result with all output lines and latencies; --csv FILE one
+row per match for a spreadsheet. --html FILE writes one self-contained page (no
+network, no external asset) with the table and every match replayable: the board
+as SVG, a turn slider and step buttons, the losing link in red with the verdict and
+reason, each line's latency against its limit. Open it in any browser.
 
 Exit status: 0 when every match is won, 1 when any is lost, 2 on a usage error
-(missing bot, unreadable or malformed puzzle).
+(missing bot, unreadable or malformed puzzle, bad --gen SPEC).
 """
 
 from __future__ import annotations
 
 import argparse
+import csv
+import io
 import json
 import os
 import shlex
@@ -29,12 +45,15 @@ import shutil
 import sys
 import threading
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, replace
 from pathlib import Path
 
-from referee.board import Board, BoardError, load_board
+from referee.board import Board, BoardError, load_board, parse_board
 from referee.commands import UsageError
+from referee.commands.show import use_colour
 from referee.limits import FIRST_LINE_LIMIT_S, KILL_GRACE_S, TURN_LIMIT_S, Limits
-from referee.report import latency_stats, latency_summary, loss_details, summary_line, table
+from referee.report import (latency_stats, latency_summary, loss_details, summary_line, table,
+                            versus_stats, versus_summary, versus_table)
 from referee.result import MatchResult
 from referee.proctree import adopt_orphans
 from referee.runner import BotStartError, run_match
@@ -45,14 +64,38 @@ from referee.viewer import build_html
 DEFAULT_BOT = shlex.join([sys.executable, "dist/bot.py"])
 DEFAULT_PUZZLES = Path(__file__).resolve().parents[2] / "puzzles" / "public"
 PUZZLE_SUFFIXES = (".txt", ".json")
+LABELS = ("A", "B")                  # the bots of a two-bot run, in --bot order
+SOLUTION_SUFFIX = ".solution"        # as `referee gen` writes a known solution
+SDK_TITLE_LANGUAGES = ("2", "1")     # an SDK title is {language id: text}; 2 English, 1 French
+CSV_FIELDS = ("puzzle", "path", "validator", "bot", "command", "verdict", "won", "turn",
+              "turns", "first_line_ms", "slowest_turn_ms", "first_line_limit_ms",
+              "turn_limit_ms", "cpu_ms", "peak_mb", "exit_status", "reason")
+
+
+@dataclass(frozen=True)
+class Puzzle:
+    """A board to play and where it came from: a file, or a --gen SPEC when not written."""
+
+    name: str
+    board: Board
+    path: str = ""
+    validator: bool | None = None    # an SDK test file's isValidator
+    gen: str = ""
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("puzzles", nargs="*", metavar="PUZZLE_OR_DIR",
-                        help="puzzle files or directories (default: the public tests)")
-    parser.add_argument("--bot", default=DEFAULT_BOT, metavar="CMD",
-                        help="the command that starts the bot (default: dist/bot.py run by the "
-                             "Python that runs the referee)")
+                        help="puzzle files or directories (default: the public tests, "
+                             "unless --gen)")
+    parser.add_argument("--bot", action="append", default=None, metavar="CMD",
+                        help="the command that starts the bot; twice for two bots A and B "
+                             "side by side (default: dist/bot.py run by the Python that "
+                             "runs the referee)")
+    parser.add_argument("--gen", action="append", default=[], metavar="SPEC",
+                        help="also play a generated set, e.g. 30x30:count=20:seed=7 "
+                             "(repeatable; as `bench --gen`; default: none)")
+    parser.add_argument("--out", metavar="DIR", help="write the --gen puzzles to DIR as "
+                        "NAME.txt and NAME.solution (default: nothing is written)")
     parser.add_argument("--first-line-ms", type=_positive, default=FIRST_LINE_LIMIT_S * 1000,
                         metavar="MS", help="limit for the first line, from the input "
                         "(default: %(default)g)")
@@ -64,35 +107,54 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         "compete for the CPU and distort timings")
     parser.add_argument("--json", metavar="FILE", help="also write every result, with all "
                         "output lines and latencies, as JSON to FILE")
+    parser.add_argument("--csv", metavar="FILE", help="also write one row per match as CSV "
+                        "to FILE, for a spreadsheet")
     parser.add_argument("--html", metavar="FILE", help="also write a self-contained HTML "
                         "report to FILE: every match replayable in a browser")
+    parser.add_argument("--colour", "--color", choices=("auto", "always", "never"),
+                        default="auto", help="colour the marks (default: auto, when stdout "
+                        "is a terminal and NO_COLOR is unset)")
     parser.add_argument("--quiet", action="store_true",
                         help="no progress, table or latency summary: only losses and the last line")
 
 
 def execute(args: argparse.Namespace) -> int:
-    argv = bot_argv(args.bot)
-    puzzles = [(path, _load(path)) for path in puzzle_paths(args.puzzles)]
+    bots = args.bot or [DEFAULT_BOT]
+    if len(bots) > len(LABELS):
+        raise UsageError(f"--bot: at most {len(LABELS)} bots, got {len(bots)}")
+    argvs = [bot_argv(command) for command in bots]
+    labels = LABELS[:len(bots)] if len(bots) > 1 else ("",)
     if args.jobs < 1:
         raise UsageError(f"--jobs must be at least 1, got {args.jobs}")
-    if args.json and not Path(args.json).resolve().parent.is_dir():
-        raise UsageError(f"cannot write --json {args.json}: no such directory")
-    if args.html and not Path(args.html).resolve().parent.is_dir():
-        raise UsageError(f"cannot write --html {args.html}: no such directory")
+    for option in ("json", "csv", "html"):
+        name = getattr(args, option)
+        if name and not Path(name).resolve().parent.is_dir():
+            raise UsageError(f"cannot write --{option} {name}: no such directory")
+    if args.out and not args.gen:
+        raise UsageError("--out writes the --gen puzzles: give --gen SPEC too")
+    puzzles = [_load(path) for path in puzzle_paths(args.puzzles, default=not args.gen)]
+    puzzles += generated(args.gen, args.out, quiet=args.quiet)
     limits = Limits(first_line_s=args.first_line_ms / 1000, turn_s=args.turn_ms / 1000)
     adopt_orphans()  # this process runs only bots: catch children that escape and outlive them
-    progress = Progress(len(puzzles), enabled=not args.quiet)
-    results = play_all(puzzles, argv, limits, args.jobs, progress)
+    progress = Progress(len(puzzles) * len(bots), enabled=not args.quiet)
+    pairs = play_all(puzzles, argvs, labels, limits, args.jobs, progress)
     progress.done()
-    replays = [replay_command(args, r) for r in results]
+    results = [r for pair in pairs for r in pair]
+    replays = [replay_command(args, bots[labels.index(r.bot)], puzzle)
+               for puzzle, pair in zip(puzzles, pairs) for r in pair]
+    stats = versus_stats(pairs, labels) if len(bots) > 1 else None
     # Files first: a reader that closes stdout early (`| head`) must not cost them.
     if args.json:
-        write_json(args, results, replays)
+        write_json(args, bots, labels, results, replays, stats)
+    if args.csv:
+        write_csv(args.csv, bots, labels, results, limits)
     if args.html:
-        write_html(args, results, replays, limits)
+        write_html(args, bots, labels, results, replays, limits,
+                   versus_summary(stats, labels) if stats else "")
     status = 0 if all(r.won for r in results) else 1
     try:
-        print_report(results, replays, quiet=args.quiet)
+        print_report(results, replays, pairs, labels, bots, stats, limits, quiet=args.quiet,
+                     colour=use_colour(args.colour, sys.stdout))
     except BrokenPipeError:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     return status
@@ -115,10 +177,11 @@ def bot_argv(command: str) -> list[str]:
     return argv
 
 
-def puzzle_paths(args: list[str]) -> list[Path]:
-    """The puzzle files named, directories expanded (sorted), default the public tests."""
+def puzzle_paths(args: list[str], default: bool = True) -> list[Path]:
+    """The puzzle files named, directories expanded (sorted); without any, the public
+    tests when `default`."""
     paths = []
-    for arg in args or [str(_relative(DEFAULT_PUZZLES))]:
+    for arg in args or ([str(_relative(DEFAULT_PUZZLES))] if default else []):
         path = Path(arg)
         if path.is_dir():
             found = sorted(p for p in path.iterdir() if p.suffix.lower() in PUZZLE_SUFFIXES)
@@ -132,73 +195,194 @@ def puzzle_paths(args: list[str]) -> list[Path]:
     return paths
 
 
-def _load(path: Path) -> Board:
+def _load(path: Path) -> Puzzle:
     try:
-        return load_board(path)
+        board = load_board(path)
     except BoardError as error:
         raise UsageError(str(error)) from None
+    title, validator = sdk_fields(path)
+    return Puzzle(title or path.stem, board, str(path), validator)
 
 
-def play_all(puzzles: list[tuple[Path, Board]], argv: list[str], limits: Limits, jobs: int,
-             progress: "Progress") -> list[MatchResult]:
-    """Play every match, in parallel threads when jobs > 1; results in puzzle order."""
-    def play(item: tuple[Path, Board]) -> MatchResult:
-        path, board = item
+def sdk_fields(path: Path) -> tuple[str | None, bool | None]:
+    """An SDK test file's title (English first) and isValidator; (None, None) when absent.
+
+    The SDK writes `"title": {"2": "English", "1": "French"}` and `"isValidator":
+    "true"`; a plain string title and a JSON boolean are read too.
+    """
+    if path.suffix.lower() != ".json":
+        return None, None
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError):
+        return None, None   # load_board has read it already; nothing more to name
+    title = data.get("title")
+    if isinstance(title, dict):
+        texts = [title.get(k) for k in SDK_TITLE_LANGUAGES] + list(title.values())
+        title = next((t for t in texts if isinstance(t, str) and t.strip()), None)
+    title = title.strip() if isinstance(title, str) and title.strip() else None
+    validator = data.get("isValidator")
+    if isinstance(validator, str):
+        validator = {"true": True, "false": False}.get(validator.strip().lower())
+    elif not isinstance(validator, bool):
+        validator = None
+    return title, validator
+
+
+def generated(specs: list[str], out: str | None, quiet: bool = False) -> list[Puzzle]:
+    """The puzzles of each --gen SPEC (as `bench --gen` makes them), written to `out` if given."""
+    from referee.generate import generate_set, parse_spec, solution_text
+    from referee.progress import Progress as GenProgress
+
+    directory = Path(out) if out else None
+    if directory is not None:
         try:
-            result = run_match(board, argv, limits, name=path.stem, path=str(path))
+            directory.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise UsageError(f"cannot create --out {out}: {error.strerror or error}") from None
+    puzzles = []
+    for text in specs:
+        try:
+            spec = parse_spec(text)
+        except ValueError as error:
+            raise UsageError(f"--gen: {error}") from None
+        progress = GenProgress(f"gen {text}", spec.max_attempts,
+                               stream=io.StringIO() if quiet else None)
+        kept, verdicts = generate_set(spec, lambda tried, n: progress.update(tried, f"kept {n}"))
+        progress.close(f"tried {sum(verdicts.values())}, kept {len(kept)} of {spec.count}")
+        if not kept:
+            raise UsageError(f"--gen {text}: no puzzle found within the attempts")
+        for puzzle in kept:
+            path = ""
+            if directory is not None:
+                path = str(directory / f"{puzzle.name}.txt")
+                try:
+                    Path(path).write_text(puzzle.text)
+                    Path(path).with_suffix(SOLUTION_SUFFIX).write_text(solution_text(puzzle.links))
+                except OSError as error:
+                    raise UsageError(f"cannot write to --out {out}: "
+                                     f"{error.strerror or error}") from None
+            puzzles.append(Puzzle(puzzle.name, parse_board(puzzle.text), path, gen=text))
+    return puzzles
+
+
+def play_all(puzzles: list[Puzzle], argvs: list[list[str]], labels: tuple[str, ...],
+             limits: Limits, jobs: int, progress: "Progress") -> list[list[MatchResult]]:
+    """Every bot on every puzzle: one list per puzzle, its results in bot order.
+
+    The bots' matches on a puzzle are played one after the other, in turns: A then B,
+    then B then A on the next puzzle, so neither bot always goes first.
+    """
+    order = [(i, k) for i in range(len(puzzles))
+             for k in (range(len(argvs)) if i % 2 == 0 else reversed(range(len(argvs))))]
+
+    def play(item: tuple[int, int]) -> MatchResult:
+        puzzle, k = puzzles[item[0]], item[1]
+        try:
+            result = run_match(puzzle.board, argvs[k], limits, name=puzzle.name, path=puzzle.path)
         except BotStartError as error:
             raise UsageError(str(error)) from None
+        result = replace(result, validator=puzzle.validator, bot=labels[k])
         progress.step(result)
         return result
 
     if jobs == 1:
-        return [play(item) for item in puzzles]
-    with ThreadPoolExecutor(max_workers=jobs) as pool:
-        return list(pool.map(play, puzzles))
+        played = [play(item) for item in order]
+    else:
+        with ThreadPoolExecutor(max_workers=jobs) as pool:
+            played = list(pool.map(play, order))
+    pairs: list[list[MatchResult]] = [[None] * len(argvs) for _ in puzzles]  # type: ignore[list-item]
+    for (i, k), result in zip(order, played):
+        pairs[i][k] = result
+    return pairs
 
 
-def replay_command(args: argparse.Namespace, result: MatchResult) -> str:
-    """The command that plays just this match again with the same bot and limits."""
-    parts = ["python", "-m", "referee", "run", "--bot", args.bot]
+def replay_command(args: argparse.Namespace, bot: str, puzzle: Puzzle) -> str:
+    """The command that plays this match again with the same bot and limits (a generated
+    puzzle not written with --out: its whole set, which is the same every time)."""
+    parts = ["python", "-m", "referee", "run", "--bot", bot]
     if args.first_line_ms != FIRST_LINE_LIMIT_S * 1000:
         parts += ["--first-line-ms", f"{args.first_line_ms:g}"]
     if args.turn_ms != TURN_LIMIT_S * 1000:
         parts += ["--turn-ms", f"{args.turn_ms:g}"]
-    return shlex.join(parts + [result.path])
+    return shlex.join(parts + ([puzzle.path] if puzzle.path else ["--gen", puzzle.gen]))
 
 
-def print_report(results: list[MatchResult], replays: list[str], quiet: bool) -> None:
-    sections = [] if quiet else [table(results), latency_summary(results)]
+def print_report(results: list[MatchResult], replays: list[str], pairs: list[list[MatchResult]],
+                 labels: tuple[str, ...], bots: list[str], stats: dict | None, limits: Limits,
+                 quiet: bool, colour: bool = False) -> None:
+    sections = []
+    if not quiet and stats is None:
+        sections += [table(results, limits, colour), latency_summary(results)]
+    elif not quiet:
+        groups = [(label, [pair[k] for pair in pairs]) for k, label in enumerate(labels)]
+        sections += ["\n".join(f"{label}: {bot}" for label, bot in zip(labels, bots)),
+                     versus_table(pairs, labels, limits, colour),
+                     latency_summary(groups[0][1], groups[0][0], more=groups[1:]),
+                     versus_summary(stats, labels)]
     sections += [loss_details(r, c) for r, c in zip(results, replays) if not r.won]
     sections.append(summary_line(results))
     print("\n\n".join(sections), flush=True)
 
 
-def write_json(args: argparse.Namespace, results: list[MatchResult], replays: list[str]) -> None:
+def _limits_json(args: argparse.Namespace) -> dict:
+    return {"first_line_ms": args.first_line_ms, "turn_ms": args.turn_ms,
+            "kill_grace_ms": KILL_GRACE_S * 1000}
+
+
+def write_json(args: argparse.Namespace, bots: list[str], labels: tuple[str, ...],
+               results: list[MatchResult], replays: list[str], stats: dict | None) -> None:
+    """One bot: its command, the totals and every match. Two: each bot's command, totals
+    and latencies, the versus summary, and every match with its bot's label."""
     matches = [dict(r.to_json(), replay=c) for r, c in zip(results, replays)]
-    data = {
-        "bot": args.bot,
-        "limits": {"first_line_ms": args.first_line_ms, "turn_ms": args.turn_ms,
-                   "kill_grace_ms": KILL_GRACE_S * 1000},
-        "passed": sum(r.won for r in results),
-        "failed": sum(not r.won for r in results),
-        "latency_ms": latency_stats(results),
-        "matches": matches,
-    }
-    try:
-        Path(args.json).write_text(json.dumps(data, indent=1) + "\n")
-    except OSError as error:
-        raise UsageError(f"cannot write --json {args.json}: {error.strerror or error}") from None
+    data: dict = {"limits": _limits_json(args),
+                  "passed": sum(r.won for r in results),
+                  "failed": sum(not r.won for r in results)}
+    if stats is None:
+        data = {"bot": bots[0], **data, "latency_ms": latency_stats(results)}
+    else:
+        data["bots"] = [{"label": label, "command": bot,
+                         "passed": sum(r.won for r in results if r.bot == label),
+                         "failed": sum(not r.won for r in results if r.bot == label),
+                         "latency_ms": latency_stats([r for r in results if r.bot == label])}
+                        for label, bot in zip(labels, bots)]
+        data["versus"] = stats
+    data["matches"] = matches
+    _write(args.json, "--json", json.dumps(data, indent=1) + "\n")
 
 
-def write_html(args: argparse.Namespace, results: list[MatchResult], replays: list[str],
-               limits: Limits) -> None:
-    page = build_html(results, replays, limits, bot=args.bot,
-                      title=f"referee run: {summary_line(results)}")
+def write_csv(name: str, bots: list[str], labels: tuple[str, ...], results: list[MatchResult],
+              limits: Limits) -> None:
+    """One row per match, CSV_FIELDS, times in ms; empty cells for figures not measured."""
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, fieldnames=CSV_FIELDS, lineterminator="\n")
+    writer.writeheader()
+    for r in results:
+        data = r.to_json()
+        writer.writerow({
+            **{k: data[k] for k in ("puzzle", "path", "validator", "bot", "verdict", "won",
+                                    "turn", "turns", "first_line_ms", "slowest_turn_ms",
+                                    "cpu_ms", "peak_mb", "exit_status", "reason")},
+            "command": bots[labels.index(r.bot)],
+            "first_line_limit_ms": f"{limits.first_line_s * 1000:g}",
+            "turn_limit_ms": f"{limits.turn_s * 1000:g}"})
+    _write(name, "--csv", buffer.getvalue())
+
+
+def write_html(args: argparse.Namespace, bots: list[str], labels: tuple[str, ...],
+               results: list[MatchResult], replays: list[str], limits: Limits,
+               versus: str = "") -> None:
+    page = build_html(results, replays, limits, bot=bots[0],
+                      title=f"referee run: {summary_line(results)}",
+                      bots=list(zip(labels, bots)) if len(bots) > 1 else None, versus=versus)
+    _write(args.html, "--html", page)
+
+
+def _write(name: str, option: str, text: str) -> None:
     try:
-        Path(args.html).write_text(page, encoding="utf-8")
+        Path(name).write_text(text, encoding="utf-8")
     except OSError as error:
-        raise UsageError(f"cannot write --html {args.html}: {error.strerror or error}") from None
+        raise UsageError(f"cannot write {option} {name}: {error.strerror or error}") from None
 
 
 class Progress:
@@ -216,7 +400,8 @@ class Progress:
             self.count += 1
             if not self.enabled:
                 return
-            note = f"[{self.count}/{self.total}] {result.name}: {result.verdict.value}"
+            who = f" ({result.bot})" if result.bot else ""
+            note = f"[{self.count}/{self.total}] {result.name}{who}: {result.verdict.value}"
             if self.terminal:
                 sys.stderr.write("\r\033[K" + note)
             else:

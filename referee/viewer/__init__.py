@@ -1,9 +1,11 @@
 """A run as one self-contained HTML file: every match replayable in a browser.
 
-The file holds the summary table (the columns of referee.report), and one JSON blob
+The file holds the summary table (the columns of referee.report, with its marks for
+figures over half their limit), and one JSON blob
 with every match: the board, the links the rules accepted in order (judged here by
 referee.rules, so the page has no rules of its own), the losing line and link, the
-verdict and reason, and each line's latency. The page's script (viewer.js) draws a
+verdict and reason, and each line's latency. When two bots played, each match names its
+bot and the other bot's match on the same puzzle, a click away. The page's script (viewer.js) draws a
 match as SVG only when it is opened, so a run of 500 matches on 30x30 boards opens
 as fast as one. No network request, no external asset: CSS and script are inlined.
 
@@ -20,7 +22,7 @@ from importlib import resources
 from typing import Sequence
 
 from referee.limits import Limits
-from referee.report import COLUMNS, latency_summary, summary_line
+from referee.report import MARK_HALF, VERDICT, columns_for, latency_summary, summary_line
 from referee.result import MatchResult
 from referee.rules import Judge, Verdict
 
@@ -51,7 +53,8 @@ def match_data(result: MatchResult, replay: str = "") -> dict:
     shown = result.line is not None and result.verdict not in _PLACED
     tail = [l for l in result.usage.stderr_tail.splitlines() if l.strip()]
     return {
-        "name": result.name, "path": result.path,
+        "name": result.name, "path": result.path, "bot": result.bot,
+        "validator": result.validator,
         "w": result.board.width, "h": result.board.height, "rows": result.board.rows(),
         "verdict": result.verdict.value, "won": result.won, "reason": result.reason,
         "turn": result.turn, "line": result.line, "lines": len(result.lines),
@@ -68,12 +71,21 @@ def _link(line: str) -> list[int]:
     return [ax, ay, bx, by, amount]
 
 
-def summary_table(results: Sequence[MatchResult]) -> str:
-    """The run's table as HTML rows, one per match, with report.COLUMNS."""
-    head = "".join(f'<th class="{_align(c.align)}">{html.escape(c.title)}</th>' for c in COLUMNS)
-    rows = [f'<tr data-i="{i}" class="{"won" if r.won else "lost"}">' +
-            "".join(f'<td class="{_align(c.align)}">{html.escape(c.cell(r))}</td>' for c in COLUMNS)
-            + "</tr>" for i, r in enumerate(results)]
+def summary_table(results: Sequence[MatchResult], limits: Limits = Limits()) -> str:
+    """The run's table as HTML rows, one per match, with report.columns_for's columns;
+    a figure over half its limit has class `half` (over the limit: `over`) and its mark."""
+    columns = columns_for(results)
+    head = "".join(f'<th class="{_align(c.align)}">{html.escape(c.title)}</th>' for c in columns)
+    rows = []
+    for i, r in enumerate(results):
+        cells = []
+        for c in columns:
+            mark = c.mark(r, limits)
+            classes = [_align(c.align)] + (["verdict"] if c is VERDICT else []) + \
+                ([("half" if mark == MARK_HALF else "over")] if mark else [])
+            cells.append(f'<td class="{" ".join(classes)}">{html.escape(c.cell(r) + mark)}</td>')
+        rows.append(f'<tr data-i="{i}" class="{"won" if r.won else "lost"}">' + "".join(cells)
+                    + "</tr>")
     return f"<thead><tr>{head}</tr></thead><tbody>\n" + "\n".join(rows) + "\n</tbody>"
 
 
@@ -82,13 +94,31 @@ def _align(align: str) -> str:
 
 
 def build_html(results: Sequence[MatchResult], replays: Sequence[str] | None = None,
-               limits: Limits = Limits(), bot: str = "", title: str = "referee run") -> str:
-    """The whole page: template, CSS and script inlined, the run as one JSON blob."""
+               limits: Limits = Limits(), bot: str = "", title: str = "referee run",
+               bots: Sequence[tuple[str, str]] | None = None, versus: str = "") -> str:
+    """The whole page: template, CSS and script inlined, the run as one JSON blob.
+
+    `bots` is [(label, command)] when several bots played; each result's `bot` is a label,
+    and `versus` the text that compares them (report.versus_summary).
+    """
     replays = list(replays) if replays is not None else [""] * len(results)
+    matches = [match_data(r, c) for r, c in zip(results, replays)]
+    if bots:
+        by_puzzle: dict[tuple[str, str], list[int]] = {}
+        for i, r in enumerate(results):
+            by_puzzle.setdefault((r.name, r.path), []).append(i)
+        for i, r in enumerate(results):
+            matches[i]["others"] = [j for j in by_puzzle[(r.name, r.path)] if j != i]
+        bot = "; ".join(f"{label}: {command}" for label, command in bots)
+        groups = [(label, [r for r in results if r.bot == label]) for label, _ in bots]
+        latency = latency_summary(groups[0][1], groups[0][0], more=groups[1:])
+    else:
+        latency = latency_summary(results)
     data = {
         "bot": bot,
+        "bots": [{"label": label, "command": command} for label, command in bots or []],
         "limits": {"first_line_ms": limits.first_line_s * 1000, "turn_ms": limits.turn_s * 1000},
-        "matches": [match_data(r, c) for r, c in zip(results, replays)],
+        "matches": matches,
     }
     blob = json.dumps(data, separators=(",", ":"))
     # Inside <script>, "</script" or "<!--" would end or confuse the element: escape every '<'.
@@ -97,8 +127,9 @@ def build_html(results: Sequence[MatchResult], replays: Sequence[str] | None = N
         "title": html.escape(title),
         "bot": html.escape(bot),
         "summary": html.escape(summary_line(results)),
-        "latency": html.escape(latency_summary(results)),
-        "table": summary_table(results),
+        "latency": html.escape(latency),
+        "table": summary_table(results, limits),
+        "versus": f'<pre class="latency" id="versus">{html.escape(versus)}</pre>' if versus else "",
         "css": _asset("viewer.css"),
         "js": _asset("viewer.js"),
         "data": blob,

@@ -54,7 +54,17 @@ function openMatch(i) {
   const title = h("h2");
   title.append(h("span", {}, m.name + " "),
                h("span", {class: "verdict " + (m.won ? "win" : "lost")}, m.verdict));
+  if (m.bot) title.append(h("span", {class: "bot", id: "match-bot"}, " bot " + m.bot));
   pane.append(title);
+  if (m.others && m.others.length) {          // the other bots' matches on this puzzle
+    const others = h("p", {class: "others"});
+    for (const j of m.others) {
+      const o = RUN.matches[j];
+      others.append(h("a", {href: "#" + j, class: "other"}, `bot ${o.bot}: ${o.verdict}` +
+                      (o.lat.length ? `, first line ${ms(o.lat[0])} ms` : "")));
+    }
+    pane.append(others);
+  }
   const where = m.line !== null ? `at line ${m.turn}` : `awaiting line ${m.turn}`;
   pane.append(h("p", {class: "reason"}, `${where}: ${m.reason}`));
   if (m.replay) pane.append(h("p", {class: "replay mono"}, m.replay));
