@@ -18,12 +18,20 @@ from referee.commands import COMMANDS, UsageError
 EXIT_USAGE = 2
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The top-level parser with one subparser per registered command."""
+def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
+    """The top-level parser with one subparser per registered command.
+
+    When `argv` names a command, only that command's module is imported, so `run` never
+    loads the lab (nor, through it, the bot); the others are listed by name.
+    """
     parser = argparse.ArgumentParser(prog="python -m referee", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    chosen = next((arg for arg in argv or [] if not arg.startswith("-")), None)
     for name, module_name in COMMANDS.items():
+        if chosen in COMMANDS and name != chosen:
+            commands.add_parser(name)
+            continue
         module = importlib.import_module(module_name)
         doc = module.__doc__ or name
         sub = commands.add_parser(name, help=doc.strip().splitlines()[0], description=doc,
@@ -34,7 +42,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
+    if argv is None:
+        argv = sys.argv[1:]
+    parser = build_parser(argv)
     args = parser.parse_args(argv)
     try:
         return args.execute(args)

@@ -2,7 +2,7 @@
 
 import json
 
-from referee.commands.bench import PuzzleRun, node_table, percentile, suite_summary
+from referee.lab.bench import PuzzleRun, node_table, percentile, suite_summary
 
 from project import PUBLIC, run_referee
 

@@ -7,7 +7,7 @@ import time
 import pytest
 
 from project import run_referee
-from referee.generate import generate_set, parse_spec
+from referee.lab.sets import generate_set, parse_spec
 from referee.lab.workers import InlineExecutor, WorkersError, open_workers
 
 GEN = ["gen", "--size", "10x10", "--count", "4", "--difficulty", "medium", "--unique"]

@@ -231,7 +231,10 @@ def sdk_fields(path: Path) -> tuple[str | None, bool | None]:
 
 def generated(specs: list[str], out: str | None, quiet: bool = False) -> list[Puzzle]:
     """The puzzles of each --gen SPEC (as `bench --gen` makes them), written to `out` if given."""
-    from referee.generate import generate_set, parse_spec, solution_text
+    if not specs:
+        return []   # and the lab, which imports the bot, stays unloaded
+    from referee.lab.sets import generate_set, parse_spec
+    from referee.lab.walk import solution_text
     from referee.progress import Progress as GenProgress
 
     directory = Path(out) if out else None

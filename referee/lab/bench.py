@@ -53,19 +53,22 @@ from pathlib import Path
 
 from referee.board import BoardError, load_board, parse_board
 from referee.commands import UsageError
-from referee.generate import generate_set, parse_spec, solution_text
+import bot
+from referee.lab.counters import COUNTERS, counters, stage_name
+from referee.lab.sets import generate_set, parse_spec
+from referee.lab.walk import solution_text
 from referee.lab.workers import add_worker_options, workers_from_args
 from referee.limits import FIRST_LINE_LIMIT_S
 from referee.progress import Progress
 from referee.report import MARK_HALF, MARK_OVER, limit_mark
 from referee.rules import judge_text
+from referee.units import ms
 
 EXIT_OK, EXIT_UNSOLVED = 0, 1  # usage errors exit 2 from the dispatcher
 ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_PUZZLES = ROOT / "puzzles" / "public"
 DEFAULT_BUNDLE = None  # this Python on dist/bot.py: a pyenv shim would add ~70 ms to each start
 PUZZLE_SUFFIXES = (".txt", ".json")
-COUNTERS = ("rounds", "assumptions", "eliminations", "branches", "max_depth")
 NODE_BUCKETS = (0, 25, 50, 100, 150, 200, 300, 500)   # lower bounds of the node-count rows
 STARTUP_PUZZLE = "3\n1\n1.1\n"
 JSON_VERSION = 1
@@ -167,9 +170,6 @@ def _alarm(signum, frame):
 
 def measure(suite: str, name: str, text: str, repeat: int, timeout: float) -> PuzzleRun:
     """Solve `repeat` times; the median time, the judged answer and the last counters."""
-    import bot
-    from bot.assumption import STAGE_NAMES
-
     board = parse_board(text)
     times, links, error, stats = [], None, "", None
     # A dask worker solves in a thread, where Python allows no signal handler.
@@ -204,9 +204,8 @@ def measure(suite: str, name: str, text: str, repeat: int, timeout: float) -> Pu
         solved = outcome.won
         if not solved:
             error = f"wrong answer: {outcome.reason}"
-    counters = {k: getattr(stats, k) for k in COUNTERS}
     return PuzzleRun(suite, name, len(board.nodes), statistics.median(times), solved, error,
-                     STAGE_NAMES.get(stats.stage, str(stats.stage)), counters)
+                     stage_name(stats), counters(stats))
 
 
 def _measure_job(job: tuple) -> PuzzleRun:
@@ -288,10 +287,6 @@ def node_table(runs: list[PuzzleRun]) -> list[tuple[str, int, float, float]]:
             label = f"{low}-{high - 1}" if high != math.inf else f"{low}+"
             rows.append((label, len(times), statistics.median(times), max(times)))
     return rows
-
-
-def ms(seconds: float) -> str:
-    return f"{seconds * 1000:.1f}"
 
 
 def timed(seconds: float) -> str:

@@ -1,6 +1,6 @@
 """Generate random puzzles with a known solution, filtered by difficulty and uniqueness.
 
-Each candidate is grown by a stack walk from a random island (referee/generate.py), so it
+Each candidate is grown by a stack walk from a random island (referee/lab/walk.py), so it
 is connected and solvable by construction; its solution is known. Filters then decide:
   --difficulty  the deepest stage the bot's solver needs: easy = its rules alone solve
                 it, medium = it needs elimination (one-step assumptions), hard = it
@@ -54,10 +54,11 @@ import time
 from pathlib import Path
 
 from referee.commands import UsageError
-from referee.generate import (DEFAULT_ATTEMPTS_PER_PUZZLE, DEFAULT_CLIMB,
-                              DEFAULT_REPAIRS,
-                              DEFAULT_WORK, DIFFICULTIES, PRESETS, Generated, SetSpec,
-                              check_spec, generate_set, parse_size, solution_text)
+from referee.lab.grading import DEFAULT_WORK, DIFFICULTIES
+from referee.lab.hardening import DEFAULT_CLIMB
+from referee.lab.sets import (DEFAULT_ATTEMPTS_PER_PUZZLE, DEFAULT_REPAIRS, PRESETS, Generated,
+                              SetSpec, check_spec, generate_set, parse_size)
+from referee.lab.walk import solution_text
 from referee.lab.workers import add_worker_options, workers_from_args
 from referee.progress import Progress
 
