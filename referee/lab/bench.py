@@ -51,7 +51,7 @@ import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from referee.board import BoardError, load_board, parse_board
+from referee.board import BoardError, load_board, parse_board, puzzle_files
 from referee.commands import UsageError
 import bot
 from referee.lab.counters import COUNTERS, counters, stage_name
@@ -68,7 +68,6 @@ EXIT_OK, EXIT_UNSOLVED = 0, 1  # usage errors exit 2 from the dispatcher
 ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_PUZZLES = ROOT / "puzzles" / "public"
 DEFAULT_BUNDLE = None  # this Python on dist/bot.py: a pyenv shim would add ~70 ms to each start
-PUZZLE_SUFFIXES = (".txt", ".json")
 NODE_BUCKETS = (0, 25, 50, 100, 150, 200, 300, 500)   # lower bounds of the node-count rows
 STARTUP_PUZZLE = "3\n1\n1.1\n"
 JSON_VERSION = 1
@@ -128,15 +127,14 @@ def load_suites(args: argparse.Namespace, workers=None) -> list[tuple[str, list[
     if not paths and not args.gen:
         paths = [DEFAULT_PUZZLES]
     for path in paths:
+        try:
+            members = puzzle_files(path)
+        except BoardError as error:
+            raise UsageError(str(error)) from None
         if path.is_dir():
-            members = sorted(p for p in path.iterdir() if p.suffix in PUZZLE_SUFFIXES)
-            if not members:
-                raise UsageError(f"{path} holds no .txt or .json puzzle")
             suites.append((path.name or str(path), [(p.stem, _read(p)) for p in members]))
-        elif path.is_file():
-            files.append((path.stem, _read(path)))
         else:
-            raise UsageError(f"{path}: no such file or directory")
+            files.append((path.stem, _read(path)))
     if files:
         suites.append(("files", files))
     for text in args.gen:
@@ -158,8 +156,8 @@ def _read(path: Path) -> str:
     """The puzzle text in CodinGame's input format (SDK .json files are converted)."""
     try:
         return load_board(path).to_text()
-    except (OSError, BoardError) as error:
-        raise UsageError(f"{path}: {error}") from None
+    except BoardError as error:   # its message starts with the file's name
+        raise UsageError(str(error)) from None
 
 
 # -- measuring --------------------------------------------------------------------------
