@@ -106,7 +106,7 @@ def build():
 
 def check():
     if not OUTPUT.exists() or OUTPUT.read_text() != bundle():
-        print("build: dist/bot.py is out of date with bot/: run `python build.py`",
+        print("build: dist/bot.py is out of date with bot/: run `make build`",
               file=sys.stderr)
         return 1
     print("build: dist/bot.py is up to date")

@@ -296,7 +296,8 @@ def play_all(puzzles: list[Puzzle], argvs: list[list[str]], labels: tuple[str, .
 def replay_command(args: argparse.Namespace, bot: str, puzzle: Puzzle) -> str:
     """The command that plays this match again with the same bot and limits (a generated
     puzzle not written with --out: its whole set, which is the same every time)."""
-    parts = ["python", "-m", "referee", "run", "--bot", bot]
+    python = str(_relative(Path(sys.executable)))   # the Python running us: stock Debian has no `python`
+    parts = [python, "-m", "referee", "run", "--bot", bot]
     if args.first_line_ms != FIRST_LINE_LIMIT_S * 1000:
         parts += ["--first-line-ms", f"{args.first_line_ms:g}"]
     if args.turn_ms != TURN_LIMIT_S * 1000:
