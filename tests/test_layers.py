@@ -62,7 +62,8 @@ def test_the_lab_imports_the_bot_at_the_top_of_its_modules():
 def test_a_run_loads_neither_the_bot_nor_the_lab():
     code = ("import sys; from referee.__main__ import main; "
             "status = main(['run', 'puzzles/public/01_simplest.txt', '--quiet']); "
-            "print(status, sorted(m for m in sys.modules if m == 'bot' or m.startswith(('bot.', 'referee.lab'))))")
+            "print(status, sorted(m for m in sys.modules "
+            "if m == 'bot' or m.startswith(('bot.', 'referee.lab'))))")
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                          cwd=ROOT, timeout=60)
     assert run.stdout.splitlines()[-1] == "0 []", run.stdout + run.stderr

@@ -165,4 +165,3 @@ def make_unique(width: int, height: int, links: list[Link], rng: random.Random,
             return None
         links = apply_repair(links, rng.choice(choices))
     return None
-

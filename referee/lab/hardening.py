@@ -14,6 +14,7 @@ from referee.lab.walk import Link, connected, inner_cells, links_text
 
 DEFAULT_CLIMB = 400  # mutations `harden` may try on one candidate
 
+
 def mutations(links: list[Link]) -> list[tuple]:
     """Every change that keeps `links` a solution of the changed puzzle, in a fixed order.
 
@@ -89,4 +90,3 @@ def harden(width: int, height: int, links: list[Link], rng: random.Random,
             continue
         text, links, current = candidate, changed, score
     return text, links, DIFFICULTIES[current[0]]
-

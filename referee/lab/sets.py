@@ -18,6 +18,7 @@ from referee.lab.hardening import DEFAULT_CLIMB, harden
 from referee.lab.walk import DEFAULT_DENSITY, Link, generate, puzzle_rng
 from referee.lab.workers import open_workers
 
+
 def select(width: int, height: int, rng: random.Random, difficulty: str | None = None,
            unique: bool = False, work: int = DEFAULT_WORK, repairs: int = 0, climb: int = 0,
            **options):
@@ -45,7 +46,6 @@ def select(width: int, height: int, rng: random.Random, difficulty: str | None =
     except OverBudget:
         return text, links, "budget"
     return text, links, difficulty or "any"
-
 
 
 # Generator settings per difficulty, from measured rates (see the gen command's help):
@@ -226,4 +226,3 @@ def check_spec(spec: SetSpec) -> None:
             raise ValueError(f"{name} must be in [0, 1], got {value}")
     if spec.max_attempts < 1 or spec.work < 1 or spec.repairs < 0 or spec.climb < 0:
         raise ValueError("attempts and work must be positive, repairs and climb not negative")
-

@@ -65,7 +65,8 @@ def generate(width: int, height: int, rng: random.Random, density: float = DEFAU
     island next to another one, so every link has inner cells where an island can be added.
     """
     if not (1 <= width <= MAX_SIDE and 1 <= height <= MAX_SIDE) or width * height < 2:
-        raise ValueError(f"a board is 1..{MAX_SIDE} x 1..{MAX_SIDE} with at least 2 cells, got {width}x{height}")
+        raise ValueError(f"a board is 1..{MAX_SIDE} x 1..{MAX_SIDE} with at least 2 cells, "
+                         f"got {width}x{height}")
     target = target_islands(width, height, density)
     value: dict[tuple[int, int], int] = {}
     bridged: set[tuple[int, int]] = set()       # empty cells a bridge passes over
