@@ -2,7 +2,7 @@
 
 from bot.puzzle import PuzzleError, Puzzle, parse
 from bot.solver import Unsolvable, count_solutions, find_solutions, solve
-from bot.assumption import Stats
+from bot.work import Limit, OverLimit, Stats
 
-__all__ = ["PuzzleError", "Puzzle", "Stats", "Unsolvable", "count_solutions", "find_solutions",
-           "parse", "solve"]
+__all__ = ["Limit", "OverLimit", "PuzzleError", "Puzzle", "Stats", "Unsolvable",
+           "count_solutions", "find_solutions", "parse", "solve"]

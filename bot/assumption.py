@@ -22,28 +22,56 @@ Every assumption is undone with `Grid.revert`: the search never mutates state it
 restore.
 """
 
-import random
 from itertools import product
 
 from bot.grid import Contradiction
-from bot.intersection import propagate
+from bot.intersection import looks, propagate
+from bot.work import BRANCHING, ELIMINATION, RULES, STAGE_NAMES, Stats  # noqa: F401 (re-exported)
+from bot.tuning import GLOBAL_EVERY, ISLANDS_PER_GLOBAL, NODE_SEARCH_BRANCHES, PROBE_OPTIONS
 
-RULES, ELIMINATION, BRANCHING = 1, 2, 3
-STAGE_NAMES = {RULES: "rules", ELIMINATION: "elimination", BRANCHING: "branching"}
 
 
-class Stats:
-    """Counters that explain a solve's time."""
+class Memory:
+    """What the search has learned of a board, beside its grid: the contradictions met at
+    each node (from 1), which steer where it branches, and its branching score per node,
+    valid for the state at trail length `scored_at` (-1: never scored). Kept across revert:
+    a revert only lowers `low_water`, the shortest the trail has been since the search last
+    scored (below that point it scores everything again)."""
 
-    __slots__ = ("rounds", "assumptions", "eliminations", "branches", "max_depth", "stage")
+    __slots__ = ("conflicts", "blamed", "scores", "scored_at", "low_water")
 
-    def __init__(self):
-        self.rounds = self.assumptions = self.eliminations = 0
-        self.branches = self.max_depth = 0
-        self.stage = RULES  # the deepest stage the solve needed
+    def __init__(self, nodes):
+        self.conflicts = [1] * nodes
+        self.blamed = set()  # nodes whose conflicts rose since the search last scored
+        self.scores = [0.0] * nodes
+        self.scored_at = -1
+        self.low_water = 0
 
-    def as_dict(self):
-        return {name: getattr(self, name) for name in self.__slots__}
+    def blame(self, i, neighbours, weight=1):
+        """Count a contradiction against node i and its neighbours."""
+        conflicts, blamed = self.conflicts, self.blamed
+        conflicts[i] += weight
+        blamed.add(i)
+        for j in neighbours:
+            conflicts[j] += weight
+            blamed.add(j)
+
+    def reverted(self, length):
+        if length < self.low_water:
+            self.low_water = length
+
+    def cloned(self):
+        """The memory for a copy of the grid: what was learned, scored afresh."""
+        other = Memory(len(self.conflicts))
+        other.conflicts = self.conflicts[:]
+        return other
+
+
+def memory(grid):
+    """The search's memory beside `grid`, made on first use."""
+    if grid.memory is None:
+        grid.memory = Memory(len(grid.puzzle))
+    return grid.memory
 
 
 def options(grid, i):
@@ -89,13 +117,14 @@ def _changes(grid, edges, counts, stats, survived=None, outcome=None):
     """
     stats.assumptions += 1
     mark = grid.mark()
-    grid.completed.clear()
+    completed = looks(grid).completed
+    completed.clear()
     try:
         assume(grid, edges, counts)
         propagate(grid, stats, probing=survived is not None)
         if survived is not None:
             at, edges_at = grid.lo.__getitem__, grid.puzzle.edges_at
-            for j in grid.completed:
+            for j in completed:
                 survived.add((j, tuple(map(at, edges_at[j]))))
         if outcome is not None:
             lo, hi = grid.lo, grid.hi
@@ -173,7 +202,7 @@ def probe(grid, stats, nodes, reach=None):
     while queue:
         i = queue.pop()
         queued.discard(i)
-        if got[i] == cap[i] or _count_options(grid, i) > PROBE_OPTIONS:
+        if got[i] == cap[i] or count_options(grid, i) > PROBE_OPTIONS:
             continue  # (counting is cheaper than building the options: most have more)
         edges, choices = options(grid, i)
         survivors = []
@@ -228,7 +257,8 @@ def _replay(grid, bounds):
         grid.lower_hi(e, high)
     grid.drop_pending()
     grid.joined = False
-    grid.isolated = grid.balanced = len(grid.trail)
+    cursors = looks(grid)
+    cursors.isolated = cursors.balanced = len(grid.trail)
 
 
 def _completed(grid, i, edges, counts):
@@ -267,23 +297,24 @@ def _scores(grid):
     scoring every node at every branch made the search O(N^2) (a 900-island board spent
     half its time here).
     """
-    scores, got, cap, conflicts = grid.scores, grid.got, grid.cap, grid.conflicts
+    learned = memory(grid)
+    scores, got, cap, conflicts = learned.scores, grid.got, grid.cap, learned.conflicts
     # A revert below the last scoring lost what changed since: score everything.
-    since = grid.scored_at if grid.low_water >= grid.scored_at else -1
+    since = learned.scored_at if learned.low_water >= learned.scored_at else -1
     nodes = grid.changed_since(since)
     if since >= 0:
-        nodes |= grid.blamed
+        nodes |= learned.blamed
     for i in nodes:
-        scores[i] = _count_options(grid, i) / conflicts[i] ** 2 if got[i] != cap[i] else _CLOSED
-    grid.blamed.clear()
-    grid.scored_at = grid.low_water = len(grid.trail)
+        scores[i] = count_options(grid, i) / conflicts[i] ** 2 if got[i] != cap[i] else _CLOSED
+    learned.blamed.clear()
+    learned.scored_at = learned.low_water = len(grid.trail)
     return scores
 
 
 _CLOSED = float("inf")
 
 
-def _count_options(grid, i):
+def count_options(grid, i):
     """len(options(grid, i)[1]), from a packed key rather than building the options."""
     lo, hi = grid.lo, grid.hi
     key = grid.puzzle.value[i] - grid.got[i]
@@ -312,68 +343,32 @@ def _ordered(grid, edges, choices):
     return sorted(choices, key=spread, reverse=True)
 
 
-class _OutOfBranches(Exception):
-    """A restart's branch budget is spent."""
+class OutOfBranches(Exception):
+    """The node search's branch budget is spent: the search that learns takes over."""
 
 
-# Tuned (CPU time of bot.solve) on 64 hard unique 30x30 puzzles and 500 dense 30x30 boards
-# (`referee gen --size 30x30 --count 500 --seed 11 --density 0.3`). With probing, a branch
-# does more, so it takes fewer before a restart pays: the dense p99 was 50 ms at 60 branches,
-# 43 at 80, 39 at 120 and 200, with the hard set unchanged. Before probing, Luby's restart
-# sequence was far worse (up to 35 s): restarts cost the learning.
-FIRST_BUDGET = 120     # branches before the first restart
-BUDGET_GROWTH = 1.8
-# The whole-board rules cost O(board) at every branch; running them at every second depth
-# (the node rules always run) measured, in CPU time of bot.solve: 500 dense 30x30 boards
-# 8.4 -> 6.8 s in all, hard30 2.2 -> 1.8 s, an all-2s 30x30 board 2.1 -> 1.3 s.
-GLOBAL_EVERY = 2
-# A board full of islands (900) takes about one branch per island, each deciding little: the
-# whole-board rules at every second branch made it O(N^2). On boards past 200 islands they
-# run every N/100-th depth (measured, 900-island boards: 561 / 633 / 349 -> 400 / 377 / 279
-# ms); up to 299 islands nothing changes.
-ISLANDS_PER_GLOBAL = 100
-PROBE_OPTIONS = 2
-SHAKE = 0.5            # at most this much random weight added to each node at a restart
-
-
-def first_solution(grid, stats):
-    """The first solution's links, or None; restarts when a search runs long.
-
-    Dense boards have heavy-tailed search times: an early wrong option can hide a small
-    failing corner under thousands of branches. Each restart keeps the contradictions
-    learned (`Grid.conflicts`), so it branches on the troublesome nodes first, and the
-    budget grows so the search stays complete. Measured on 40 dense 30x30 boards (232
-    islands), restarts cut the slowest solve from over 1 s to about 0.3 s; on 300 boards at
-    density 0.3, the jitter cut the slowest from 678 ms to 263 ms of CPU. The tail is
-    still heavy: which puzzle is slowest moves with every setting.
+def first_solution(grid, stats, budget=NODE_SEARCH_BRANCHES):
+    """The first solution's links the node search finds within `budget` branches, or None
+    if the puzzle has none. Raises OutOfBranches past the budget (the grid is then back
+    as it was). Every answer is checked with `Grid.valid` before it is returned.
     """
-    budget = FIRST_BUDGET
-    restarts = 0
-    while True:
-        try:
-            for found in solutions(grid, stats, BRANCHING, budget=stats.branches + budget):
-                return found.links()
-            return None
-        except _OutOfBranches:
-            budget = max(budget + 1, int(budget * BUDGET_GROWTH))
-            restarts += 1
-            # Jitter the learned weights so the next search takes another path; seeded, so
-            # a puzzle always gets the same answer.
-            rng = random.Random(restarts)
-            grid.conflicts = [c + SHAKE * rng.random() for c in grid.conflicts]
-            grid.scored_at = -1  # every weight moved
+    for found in solutions(grid, stats, BRANCHING, budget=stats.branches + budget):
+        if found.valid():
+            return found.links()
+    return None
 
 
 def solutions(grid, stats, stage=BRANCHING, depth=0, budget=None, since=-1):
     """Yield `grid` each time it holds a solution (consume it before resuming).
 
     Explores only as deep as `stage` allows: RULES, ELIMINATION or BRANCHING (complete).
-    With a `budget`, raises _OutOfBranches once `stats.branches` reaches it. In the complete
+    With a `budget`, raises OutOfBranches once `stats.branches` reaches it. In the complete
     search every branch first probes the nodes whose edges changed after trail position
     `since` (the assumption that led here; -1 at the root: every node).
     The grid is back in its entry state once the generator is exhausted or closed.
     """
     stats.max_depth = max(stats.max_depth, depth)
+    memory(grid)  # contradictions met from here on are learned
     mark = grid.mark()
     reach = {}
     try:
@@ -401,9 +396,9 @@ def solutions(grid, stats, stage=BRANCHING, depth=0, budget=None, since=-1):
 def _branch(grid, stats, stage, depth, budget, reach):
     """Try each option of the most constrained node; an option that fails is eliminated."""
     if budget is not None and stats.branches >= budget:
-        raise _OutOfBranches()
+        raise OutOfBranches()
     stats.stage = BRANCHING
-    stats.branches += 1
+    stats.branch()
     edges, choices = choose_node(grid, reach)
     for counts in _ordered(grid, edges, choices):
         stats.assumptions += 1

@@ -1,6 +1,7 @@
 """Play one CodinGame turn sequence: read the puzzle from stdin, print one link per line.
 
-Exit status: 0 solved, 1 no solution, 2 malformed input (one line on stderr each time).
+Exit status: 0 solved, 1 no solution, 2 malformed input, a grid with no island included
+(one line on stderr each time).
 """
 
 import sys
@@ -28,6 +29,8 @@ def read_puzzle(stream):
 def main():
     try:
         links = solve(read_puzzle(sys.stdin))
+        if not links:   # only a grid without islands needs no link; the referee rejects it too
+            raise PuzzleError("the grid has no island")
     except PuzzleError as error:
         print(f"bot: malformed puzzle: {error}", file=sys.stderr)
         sys.exit(EXIT_MALFORMED)

@@ -5,12 +5,18 @@ Edge `e` holds between `lo[e]` and `hi[e]` links (0..2); a solution is reached w
 Every change is recorded on a trail, so `revert(mark)` undoes back to a saved point without
 copying the state; `clone` makes an independent copy for callers that want one.
 
-Two flags tell the global rules whether they can find anything new: `joined` (some `lo`
-rose, so groups or their needs changed) and `cut` (some `hi` fell to 0, so the possible
-links lost a connection). The global rules are most of a solve's time, and most rounds
-change neither. Three trail positions, `balanced`, `isolated` and `connected`, say where
-`balance`, `isolate` and `connect` last looked, so that they look only at what changed
-since; a mark keeps them, so a revert restores them too.
+Every change is also announced to the rules: the nodes whose edges changed are queued
+(`dirty`), and two flags tell the global rules whether they can find anything new: `joined`
+(some `lo` rose, so groups or their needs changed) and `cut` (some `hi` fell to 0, so the
+possible links lost a connection). The global rules are most of a solve's time, and most
+rounds change neither.
+
+The grid holds the board alone. Beside it stand two objects it keeps but never reads or
+writes: `looks`, the rules' cursors (`bot.intersection.Looks`), and `memory`, what the
+search has learned (`bot.assumption.Memory`); each module makes its own on first use. A
+mark keeps the cursors and a revert gives them back, so the rules look again only at what
+the revert undid; the memory is kept across a revert, which only tells it how far back
+the trail went.
 
 The grid also keeps the groups of nodes that drawn links join (`parent`, `next_member`), and
 refuses at once a bound that leaves a node unable to reach its value, and a link that
@@ -28,9 +34,7 @@ class Grid:
 
     __slots__ = ("puzzle", "ends", "value", "crossings", "lo", "hi", "got", "cap", "trail",
                  "parent", "size", "need", "next_member", "joins", "dirty", "queued",
-                 "joined", "cut", "balanced", "isolated", "connected", "conflicts", "blamed",
-                 "low_water", "scores", "scored_at", "completed", "parity_looks",
-                 "parity_hits")
+                 "joined", "cut", "looks", "memory")
 
     def __init__(self, puzzle):
         self.puzzle = puzzle
@@ -61,27 +65,8 @@ class Grid:
         # Nodes whose edges changed since the node rule last looked at them.
         self.dirty = list(range(len(puzzle)))
         self.queued = bytearray([1]) * len(puzzle)
-        # Nodes the node rules found with every edge decided, for a probe to read (it clears
-        # the list first).
-        self.completed = []
         self.joined = self.cut = True
-        # The trail lengths up to which `balance`, `isolate` and `connect` have looked
-        # (-1: nothing yet).
-        self.balanced = self.isolated = self.connected = -1
-        # Contradictions met at each node (from 1): what the search has learned, so kept
-        # across revert.
-        self.conflicts = [1] * len(puzzle)
-        self.blamed = set()  # nodes whose conflicts rose since the search last looked
-        # Looks `balance` took in probes, and contradictions they found: learned too, so the
-        # probes look less often on a board where the rule rarely pays.
-        self.parity_looks = self.parity_hits = 0
-        # The shortest the trail has been since the search last set it (a revert that goes
-        # below a point the search remembers makes it look again from scratch).
-        self.low_water = 0
-        # The search's branching score per node, valid for the state at trail length
-        # `scored_at` (-1: never scored); see `bot.assumption.choose_node`.
-        self.scores = [0.0] * len(puzzle)
-        self.scored_at = -1
+        self.looks = self.memory = None  # the rules' and the search's, made on first use
 
     def clone(self):
         """An independent copy sharing only the immutable puzzle (the trail starts empty)."""
@@ -94,32 +79,27 @@ class Grid:
         other.parent, other.size, other.need = self.parent[:], self.size[:], self.need[:]
         other.next_member, other.joins = self.next_member[:], []
         other.dirty, other.queued = self.dirty[:], bytearray(self.queued)
-        other.completed = []
         other.joined, other.cut = self.joined, self.cut
-        other.balanced = 0 if self.balanced == len(self.trail) else -1
-        other.isolated = 0 if self.isolated == len(self.trail) else -1
-        other.connected = 0 if self.connected == len(self.trail) else -1
-        other.conflicts = self.conflicts[:]
-        other.blamed = set()
-        other.parity_looks, other.parity_hits = self.parity_looks, self.parity_hits
-        other.low_water = 0
-        other.scores = [0.0] * len(self.scores)
-        other.scored_at = -1  # scored afresh
+        other.looks = self.looks.cloned(len(self.trail)) if self.looks is not None else None
+        other.memory = self.memory.cloned() if self.memory is not None else None
         return other
 
     def mark(self):
         """A point to `revert` to."""
-        return (len(self.trail), self.joined, self.cut, self.balanced, self.isolated,
-                self.connected)
+        looks = self.looks
+        return (len(self.trail), self.joined, self.cut,
+                looks.mark() if looks is not None else None)
 
     def revert(self, mark):
         """Undo every change made since `mark`."""
         trail, lo, hi, got, cap, ends = self.trail, self.lo, self.hi, self.got, self.cap, self.ends
         parent, size, next_member, joins = self.parent, self.size, self.next_member, self.joins
         need = self.need
-        length, self.joined, self.cut, self.balanced, self.isolated, self.connected = mark
-        if length < self.low_water:
-            self.low_water = length
+        length, self.joined, self.cut, looked = mark
+        if self.looks is not None:
+            self.looks.restore(looked)
+        if self.memory is not None:
+            self.memory.reverted(length)
         # Each entry undoes one change: `raise_lo` moved only lo, `lower_hi` only hi.
         for _ in range(len(trail) - length):
             e, old_lo, old_hi = trail.pop()
@@ -273,9 +253,12 @@ class Grid:
         """True unless the state already rules out every solution.
 
         Checks each node against its value, crossing drawn links, a finished group cut off
-        from the rest, and whether the links still possible can connect all nodes.
+        from the rest, and whether the links still possible can connect all nodes. Once
+        every edge is decided, the links are checked afresh as an answer (`solves`).
         """
         p = self.puzzle
+        if self.lo == self.hi:
+            return solves(p, self.lo)
         for i, v in enumerate(p.value):
             if self.got[i] > v or self.cap[i] < v:
                 return False
@@ -290,6 +273,35 @@ class Grid:
         if any(n == 0 and s < len(p) for n, s in zip(need, size)):
             return False
         return len(components(self, self.hi)[2]) == 1
+
+
+def solves(puzzle, links):
+    """Whether `links` (a count per edge) solve the puzzle, counted afresh from the counts
+    alone: every island's value met, no two drawn links crossing, every island joined."""
+    n = len(puzzle)
+    degree = [0] * n
+    drawn = [[] for _ in range(n)]
+    for e, ((a, b), count) in enumerate(zip(puzzle.ends, links)):
+        if count:
+            if any(links[f] for f in puzzle.crossings[e]):
+                return False
+            degree[a] += count
+            degree[b] += count
+            drawn[a].append(b)
+            drawn[b].append(a)
+    if degree != list(puzzle.value):
+        return False
+    if n < 2:
+        return True
+    seen = bytearray(n)
+    seen[0] = 1
+    reached = [0]
+    for i in reached:
+        for j in drawn[i]:
+            if not seen[j]:
+                seen[j] = 1
+                reached.append(j)
+    return len(reached) == n
 
 
 def components(grid, bound):

@@ -24,6 +24,46 @@ A rule that meets a dead end raises `Contradiction`.
 """
 
 from bot.grid import Contradiction
+from bot.tuning import PARITY_PAYS, PROBE_BALANCE_AFTER, PROBE_BALANCE_RARELY, REGION_WALK
+
+
+class Looks:
+    """The rules' own state beside a grid: the trail positions up to which `balance`,
+    `isolate` and `connect` have looked (-1: nothing yet), kept by the grid's marks and given
+    back by its revert; the nodes `settle` found complete (for a probe, which clears the list
+    first); and the looks `balance` took in probes and the contradictions they found, which
+    are learned, so kept across revert."""
+
+    __slots__ = ("balanced", "isolated", "connected", "completed", "parity_looks",
+                 "parity_hits")
+
+    def __init__(self):
+        self.balanced = self.isolated = self.connected = -1
+        self.completed = []
+        self.parity_looks = self.parity_hits = 0
+
+    def mark(self):
+        return self.balanced, self.isolated, self.connected
+
+    def restore(self, state):
+        self.balanced, self.isolated, self.connected = (-1, -1, -1) if state is None else state
+
+    def cloned(self, length):
+        """The cursors for a copy of a grid whose trail was `length` long (the copy's trail
+        starts empty: a cursor that had seen everything has seen the copy's start)."""
+        other = Looks()
+        other.balanced = 0 if self.balanced == length else -1
+        other.isolated = 0 if self.isolated == length else -1
+        other.connected = 0 if self.connected == length else -1
+        other.parity_looks, other.parity_hits = self.parity_looks, self.parity_hits
+        return other
+
+
+def looks(grid):
+    """The rules' cursors beside `grid`, made on first use."""
+    if grid.looks is None:
+        grid.looks = Looks()
+    return grid.looks
 
 
 def settle(grid):
@@ -37,11 +77,11 @@ def settle(grid):
     A change re-queues the node, so bounds read before it are caught up on the next visit.
     (The rules are written inline: a call per visit cost 3% of a hard solve, measured.)
 
-    Every node visited after its last edge was decided is added to `Grid.completed`: each
+    Every node visited after its last edge was decided is added to `Looks.completed`: each
     node that changes is visited after its last change, so a probe learns from the list
     which nodes it completed without walking its trail.
     """
-    dirty, queued, completed = grid.dirty, grid.queued, grid.completed
+    dirty, queued, completed = grid.dirty, grid.queued, looks(grid).completed
     got, cap, value = grid.got, grid.cap, grid.puzzle.value
     lo, hi, edges_at = grid.lo, grid.hi, grid.puzzle.edges_at
     raise_lo, lower_hi = grid.raise_lo, grid.lower_hi
@@ -52,7 +92,7 @@ def settle(grid):
             if got[i] == cap[i]:
                 # Every edge decided: only the bounds check is left.
                 if got[i] != value[i]:
-                    raise Contradiction()
+                    raise Contradiction(i)
                 completed.append(i)
                 continue
             spare = cap[i] - value[i]  # links the node's edges can still lose
@@ -76,49 +116,57 @@ def settle(grid):
 
 
 def _blame(grid, i):
-    """Count a contradiction against node i and its neighbours: it steers the search."""
-    conflicts = grid.conflicts
-    conflicts[i] += 1
-    grid.blamed.add(i)
-    for _, j in grid.puzzle.node_edges[i]:
-        conflicts[j] += 1
-        grid.blamed.add(j)
+    """Count a contradiction against node i and its neighbours, where a search keeps a
+    memory beside the grid: it steers the search."""
+    if grid.memory is not None:
+        grid.memory.blame(i, [j for _, j in grid.puzzle.node_edges[i]])
 
 
 def balance(grid):
-    """Each region of undecided edges must lack an even number of links.
+    """Each region of undecided edges must lack as many links on both sides, where it has
+    two sides, and an even number of links where it has not.
 
     Every link still to come joins two nodes of one region, so a region's missing total is
-    even. Raises Contradiction otherwise. (That the total fits on the region's edges follows
-    from the node rules: each node's need is at most its own room.) After the first look it
+    even. Where the region's undecided edges split its nodes in two sides (no cycle of odd
+    length: on a board full of islands every edge joins neighbouring cells, so every region
+    does), each link to come joins one node of each side, and the sides lack as many links.
+    Raises Contradiction otherwise. (That the total fits on the region's edges follows from
+    the node rules: each node's need is at most its own room.) After the first look it
     walks only from the ends of edges decided since: while a region stays whole, a link
-    lowers its missing total by two, so only a decided edge that splits it can leave a part
-    odd. It gives up on a region past REGION_WALK nodes: a large region rarely fails, and
-    the parity of the whole board never changes.
+    lowers both sides' missing totals by one, so only a decided edge that splits it (or
+    breaks its odd cycles) can leave it unbalanced. It gives up on a region past
+    REGION_WALK nodes: a large region rarely fails, and the whole board was looked at first.
     """
     p = grid.puzzle
     lo, hi, got, value, node_edges = grid.lo, grid.hi, grid.got, p.value, p.node_edges
-    if grid.balanced == len(grid.trail):
+    cursors = looks(grid)
+    if cursors.balanced == len(grid.trail):
         return
-    walk = len(p) if grid.balanced < 0 else REGION_WALK
-    starts = _decided_since(grid, grid.balanced)
+    walk = len(p) if cursors.balanced < 0 else REGION_WALK
+    starts = _decided_since(grid, cursors.balanced)
     seen = bytearray(len(p))
+    side = bytearray(len(p))
     for start in starts:
         if seen[start] or got[start] == value[start]:
             continue
         seen[start] = 1
         region = [start]
-        missing = 0
+        missing = [0, 0]
+        two_sides = True
         limit = walk
         for i in region:  # grows while walked
-            missing += value[i] - got[i]
+            here = side[i]
+            missing[here] += value[i] - got[i]
             for e, j in node_edges[i]:
                 if lo[e] != hi[e]:
                     if not seen[j]:
                         seen[j] = 1
+                        side[j] = 1 - here
                         region.append(j)
                     elif seen[j] == GAVE_UP:
                         limit = -1  # part of a region given up on: give up on it too
+                    elif side[j] == here:
+                        two_sides = False
             if len(region) > limit:
                 # Mark the part walked, so a walk that meets it gives up too rather than
                 # judge a fragment of the region.
@@ -126,9 +174,9 @@ def balance(grid):
                     seen[j] = GAVE_UP
                 break
         else:
-            if missing % 2:
+            if missing[0] != missing[1] if two_sides else (missing[0] + missing[1]) % 2:
                 raise Contradiction()
-    grid.balanced = len(grid.trail)
+    cursors.balanced = len(grid.trail)
 
 
 def _decided_since(grid, position):
@@ -139,10 +187,6 @@ def _decided_since(grid, position):
     return {i for e, _, _ in grid.trail[position:] if lo[e] == hi[e] for i in ends[e]}
 
 
-# Measured (CPU time of bot.solve): at 40 two of 100 dense boards (seed 7, 258 islands)
-# took 81 and 109 ms, regions of 40 to 60 nodes that could not complete being found late;
-# at 60 the slowest is 33 ms, for 5% more time on hard unique boards. Past 60 it only costs.
-REGION_WALK = 60
 GAVE_UP = 2
 
 
@@ -157,8 +201,9 @@ def isolate(grid):
     Returns True if anything changed.
     """
     p = grid.puzzle
-    starts = _joined_since(grid, grid.isolated)
-    grid.isolated = len(grid.trail)
+    cursors = looks(grid)
+    starts = _joined_since(grid, cursors.isolated)
+    cursors.isolated = len(grid.trail)
     whole = len(p)
     lo, hi, got, value, node_edges = grid.lo, grid.hi, grid.got, p.value, p.node_edges
     parent, size, need, next_member = grid.parent, grid.size, grid.need, grid.next_member
@@ -218,7 +263,7 @@ def connect(grid):
     """The possible links must reach every node; on the first look, a bridge among them must
     be drawn.
 
-    After the first look (`Grid.connected` is where the last look was), the possible links
+    After the first look (`Looks.connected` is where the last look was), the possible links
     were connected there, so they still are if the two ends of every edge cut since still
     meet: one walk from one end until it has met all the others, rather than a bridge search
     over the whole board. Bridges found later rarely mattered (12 of 1,900 looks on hard
@@ -230,15 +275,16 @@ def connect(grid):
     n = len(p)
     if n < 2:
         return False
-    if grid.connected >= 0:
+    cursors = looks(grid)
+    if cursors.connected >= 0:
         hi, ends = grid.hi, p.ends
-        cut = {i for e, _, old_hi in grid.trail[grid.connected:] if old_hi and not hi[e]
+        cut = {i for e, _, old_hi in grid.trail[cursors.connected:] if old_hi and not hi[e]
                for i in ends[e]}
-        grid.connected = len(grid.trail)
+        cursors.connected = len(grid.trail)
         if not _reaches_all(grid, cut):
             raise Contradiction()
         return False
-    grid.connected = len(grid.trail)
+    cursors.connected = len(grid.trail)
     return _draw_bridges(grid)
 
 
@@ -305,19 +351,6 @@ def _reaches_all(grid, targets):
     return False
 
 
-# A probe that changed fewer bounds than this leaves `balance` to the next larger look: a
-# small change rarely cuts off a region. Measured (CPU time of bot.solve): hard 30x30
-# puzzles -7%, dense boards -8%, the slowest dense board unchanged; past 25 dense tails grow.
-PROBE_BALANCE_AFTER = 20
-# How much a board's probes gain from `balance` differs: on 108 hard unique 30x30 puzzles 2%
-# of its looks in probes found a contradiction, on 500 dense boards 9%. While fewer than one
-# look in PARITY_PAYS has found one on this board, probes look only after
-# PROBE_BALANCE_RARELY changes. Measured (CPU time of bot.solve, median / p99 ms): the 108
-# hard puzzles 9.4 / 42 -> 8.6 / 40; 500 dense boards 6.9 / 35 -> 6.4 / 36; held out, 60
-# fresh hard puzzles 9.6 -> 9.1 and 200 fresh dense boards 6.8 / 47 -> 6.4 / 40. Looking
-# rarely on every board instead left dense boards a tail (p99 35 -> 57 ms).
-PARITY_PAYS = 20
-PROBE_BALANCE_RARELY = 70
 
 
 def propagate(grid, stats=None, whole=True, probing=False):
@@ -332,7 +365,7 @@ def propagate(grid, stats=None, whole=True, probing=False):
     """
     while True:
         if stats is not None:
-            stats.rounds += 1
+            stats.round()
         settle(grid)
         if not whole:
             if grid.solved() and grid.cut:
@@ -357,19 +390,22 @@ def propagate(grid, stats=None, whole=True, probing=False):
 def _balance_due(grid):
     """Whether a probe has changed enough bounds since `balance` last looked (or it never
     has) for a look to be worth it on this board."""
-    if grid.balanced < 0:
+    cursors = looks(grid)
+    if cursors.balanced < 0:
         return True
     after = PROBE_BALANCE_AFTER
-    if grid.parity_hits * PARITY_PAYS < grid.parity_looks:
+    if cursors.parity_hits * PARITY_PAYS < cursors.parity_looks:
         after = PROBE_BALANCE_RARELY
-    return len(grid.trail) - grid.balanced >= after
+    return len(grid.trail) - cursors.balanced >= after
 
 
 def _balance_in_probe(grid):
     """`balance`, counting its looks and the contradictions they find on the grid."""
-    grid.parity_looks += 1
+    cursors = looks(grid)
+    cursors.parity_looks += 1
     try:
         balance(grid)
     except Contradiction:
-        grid.parity_hits += 1
+        cursors.parity_hits += 1
         raise
+

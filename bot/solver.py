@@ -1,9 +1,18 @@
-"""The library entry points: text in, links out."""
+"""The library entry points: text in, links out.
+
+A puzzle goes through the intersection rules, then elimination, then search: first the node
+search (`bot.assumption`), which is fastest where a few guesses settle the board, and past
+its branch budget the search that learns from its contradictions (`bot.learning`), which
+keeps the worst case small on boards where guessing node by node thrashes.
+"""
 
 import sys
 
-from bot.assumption import BRANCHING, Stats, first_solution, solutions
+from bot.assumption import OutOfBranches, first_solution, solutions
 from bot.grid import Grid
+from bot.learning import learned_solutions
+from bot.tuning import NODE_SEARCH_BRANCHES
+from bot.work import BRANCHING, Stats
 from bot.puzzle import parse
 
 
@@ -18,39 +27,65 @@ def _grid(text):
     return Grid(puzzle)
 
 
-def solve(text, stats=None, stage=BRANCHING):
+def _stats(stats, within):
+    stats = Stats() if stats is None else stats
+    if within is not None:
+        stats.keep_to(within)
+    return stats
+
+
+def solve(text, stats=None, stage=BRANCHING, within=None):
     """Solve CodinGame puzzle text; return its links as (x1, y1, x2, y2, n) tuples.
 
     Raises PuzzleError for malformed text and Unsolvable when no solution exists (or none
-    is found within `stage`). Pass a Stats to collect counters.
+    is found within `stage`). Pass a Stats to collect counters, and a Limit as `within` to
+    bound the work (OverLimit past it).
     """
-    stats = Stats() if stats is None else stats
+    stats = _stats(stats, within)
     grid = _grid(text)
     if stage == BRANCHING:
-        links = first_solution(grid, stats)
+        links = _first_links(grid, stats)
     else:
         # Read the links before the generator is closed: closing reverts the grid.
-        links = next((g.links() for g in solutions(grid, stats, stage)), None)
+        links = next((g.links() for g in solutions(grid, stats, stage) if g.valid()), None)
     if links is None:
         raise Unsolvable("the puzzle has no solution")
     return links
 
 
-def find_solutions(text, limit=2, stats=None):
-    """Up to `limit` of the puzzle's connected solutions, each a sorted list of links."""
-    stats = Stats() if stats is None else stats
-    found = []
-    search = solutions(_grid(text), stats, BRANCHING)
+def _first_links(grid, stats):
     try:
-        for grid in search:
-            found.append(sorted(grid.links()))
-            if len(found) >= limit:
-                break
+        return first_solution(grid, stats)
+    except OutOfBranches:
+        return next((found.links() for found in learned_solutions(grid, stats)), None)
+
+
+def find_solutions(text, limit=2, stats=None, within=None):
+    """Up to `limit` of the puzzle's connected solutions, each a sorted list of links
+    (`within`: a Limit on the work, as for `solve`)."""
+    stats = _stats(stats, within)
+    grid = _grid(text)
+    found = []
+    search = solutions(grid, stats, BRANCHING, budget=stats.branches + NODE_SEARCH_BRANCHES)
+    try:
+        for solved in search:
+            if solved.valid():
+                found.append(sorted(solved.links()))
+                if len(found) >= limit:
+                    return found
+        return found
+    except OutOfBranches:
+        pass
     finally:
         search.close()
+    found = []
+    for solved in learned_solutions(grid, stats):
+        found.append(sorted(solved.links()))
+        if len(found) >= limit:
+            break
     return found
 
 
-def count_solutions(text, limit=2, stats=None):
+def count_solutions(text, limit=2, stats=None, within=None):
     """Count the puzzle's connected solutions, stopping at `limit`."""
-    return len(find_solutions(text, limit, stats))
+    return len(find_solutions(text, limit, stats, within))

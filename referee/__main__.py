@@ -14,8 +14,17 @@ import os
 import sys
 
 from referee.commands import COMMANDS, UsageError
+from referee.terminal import safe
 
 EXIT_USAGE = 2
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse, with the arguments it quotes in its errors escaped for the terminal."""
+
+    def error(self, message: str):
+        """One line (`--help` shows the usage), then exit status 2."""
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {safe(message)}\n")
 
 
 def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
@@ -24,9 +33,10 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     When `argv` names a command, only that command's module is imported, so `run` never
     loads the lab (nor, through it, the bot); the others are listed by name.
     """
-    parser = argparse.ArgumentParser(prog="python -m referee", description=__doc__,
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-    commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    parser = Parser(prog="python -m referee", description=__doc__,
+                    formatter_class=argparse.RawDescriptionHelpFormatter)
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True,
+                                     parser_class=Parser)
     chosen = next((arg for arg in argv or [] if not arg.startswith("-")), None)
     for name, module_name in COMMANDS.items():
         if chosen in COMMANDS and name != chosen:
@@ -49,7 +59,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return args.execute(args)
     except UsageError as error:
-        print(f"{parser.prog} {args.command}: error: {error}", file=sys.stderr)
+        print(f"{parser.prog} {args.command}: error: {safe(error)}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
         return 130

@@ -9,6 +9,7 @@ after parsing, the rest of the referee trusts the board.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
@@ -16,6 +17,8 @@ from typing import Mapping
 
 MAX_SIDE = 30  # cells, CodinGame's bound on width and height
 NODE_CHARS = "12345678"
+BLANKS = " \t"    # the only separators: ASCII space and tab
+_DIGITS = re.compile(r"[0-9]+")
 
 Cell = tuple[int, int]
 
@@ -57,9 +60,12 @@ class Board:
 
 
 def parse_board(text: str) -> Board:
-    """Parse CodinGame's input format; raise BoardError naming the bad line."""
-    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
-    while lines and not lines[-1].strip():
+    """Parse CodinGame's input format; raise BoardError naming the bad line.
+
+    Strict: digits are ASCII, blanks are spaces and tabs, a CR is tolerated at a line's end.
+    """
+    lines = [line.removesuffix("\r") for line in text.split("\n")]
+    while lines and not lines[-1].strip(BLANKS):
         lines.pop()  # trailing blank lines are harmless
     width = _parse_side(lines, 0, "width")
     height = _parse_side(lines, 1, "height")
@@ -70,9 +76,9 @@ def parse_board(text: str) -> Board:
         raise BoardError(f"line {height + 3}: unexpected text after the {height} grid rows")
     nodes: dict[Cell, int] = {}
     for y, row in enumerate(rows):
-        nodes.update(_parse_row(row.rstrip(), y, width))
+        nodes.update(_parse_row(row.rstrip(BLANKS), y, width))
     if not nodes:
-        raise BoardError("the grid has no node")
+        raise BoardError("the grid has no island")
     return Board(width, height, MappingProxyType(nodes))
 
 
@@ -80,12 +86,13 @@ def _parse_side(lines: list[str], index: int, name: str) -> int:
     """Read the width or height line: an integer 1..MAX_SIDE."""
     if index >= len(lines):
         raise BoardError(f"line {index + 1}: missing {name}")
-    raw = lines[index].strip()
-    if not raw.isdigit():
-        raise BoardError(f"line {index + 1}: {name} must be an integer, got {raw!r}")
+    raw = lines[index].strip(BLANKS)
+    if not _DIGITS.fullmatch(raw):
+        raise BoardError(f"line {index + 1}: {name} must be an integer, got {_quote(raw)}")
+    if len(raw.lstrip("0")) > 2 or not 1 <= int(raw) <= MAX_SIDE:
+        shown = raw if len(raw) <= 40 else raw[:40] + "..."
+        raise BoardError(f"line {index + 1}: {name} must be 1..{MAX_SIDE}, got {shown}")
     value = int(raw)
-    if not 1 <= value <= MAX_SIDE:
-        raise BoardError(f"line {index + 1}: {name} must be 1..{MAX_SIDE}, got {value}")
     return value
 
 
@@ -103,12 +110,19 @@ def _parse_row(row: str, y: int, width: int) -> dict[Cell, int]:
     return nodes
 
 
+def _quote(text: str, limit: int = 40) -> str:
+    """A piece of the input quoted for an error message, cut when long."""
+    return repr(text if len(text) <= limit else text[:limit] + "...")
+
+
 def parse_sdk_test(text: str) -> Board:
     """Parse a CodinGame SDK test file (JSON with a `testIn` field)."""
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:
         raise BoardError(f"line {error.lineno}: not valid JSON ({error.msg})") from None
+    except (ValueError, RecursionError) as error:   # a number too long, nesting too deep
+        raise BoardError(f"not valid JSON ({error.__class__.__name__})") from None
     if not isinstance(data, dict) or not isinstance(data.get("testIn"), str):
         raise BoardError("line 1: JSON test file has no string field 'testIn'")
     try:

@@ -7,7 +7,9 @@ from dataclasses import dataclass
 FIRST_LINE_LIMIT_S = 1.0        # CodinGame: first output line within 1 s of the input
 TURN_LIMIT_S = 0.100            # CodinGame: each later line within 100 ms of the previous one
 KILL_GRACE_S = 0.050            # the bot is killed this long after a limit, so a late line is still seen
-MEMORY_LIMIT_BYTES = 768 * 1024 * 1024   # CodinGame's 768 MB, applied as RLIMIT_AS
+MEMORY_LIMIT_BYTES = 768 * 1024 * 1024   # CodinGame's 768 MB, for all the bot's processes together
+MEMORY_SAMPLE_S = 0.025         # how often the resident memory of the bot's processes is summed
+START_LIMIT_S = 10.0            # a launcher (shell, reaper) must have exec'd the bot by then
 MAX_LINE_BYTES = 4096           # a longer stdout line is cut and judged malformed
 STDERR_TAIL_BYTES = 4096        # how much of the end of stderr a result keeps
 READ_CHUNK_BYTES = 65536        # one os.read from a pipe

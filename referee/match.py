@@ -66,7 +66,10 @@ def play_match(board: Board, transport: Transport, limits: Limits = Limits(),
         outcome = _play(board, transport, limits, lines, latencies)
     finally:
         usage = transport.close()
-    if outcome.verdict is Verdict.CRASH:
+    if usage.over_memory and outcome.line is None:
+        # killed at the cap: the end of output, crash or timeout that followed came from that
+        outcome = Outcome(Verdict.MEMORY, usage.over_memory, outcome.turn)
+    elif outcome.verdict is Verdict.CRASH:
         outcome = _with_stderr_hint(outcome, usage.stderr_tail)
     return MatchResult(name=name, board=board, verdict=outcome.verdict, reason=outcome.reason,
                        turn=outcome.turn, line=outcome.line, lines=tuple(lines),
@@ -136,7 +139,7 @@ def _late_reason(turn: int, latency: float, limit: float) -> str:
 
 def _with_stderr_hint(outcome: Outcome, stderr_tail: str) -> Outcome:
     """Add the last stderr line to a crash reason: it usually names the error."""
-    last = next((l.strip() for l in reversed(stderr_tail.splitlines()) if l.strip()), "")
+    last = next((l.strip() for l in reversed(stderr_tail.split("\n")) if l.strip()), "")
     if not last:
         return outcome
     last = last if len(last) <= 100 else last[:100] + "..."

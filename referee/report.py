@@ -16,6 +16,7 @@ from typing import Callable, Sequence
 from referee.drawing import draw_result
 from referee.limits import Limits
 from referee.result import MatchResult
+from referee.terminal import quoted, safe
 from referee.units import ms, ms_number
 
 STDERR_LINES_SHOWN = 5
@@ -58,7 +59,7 @@ def _validator(result: MatchResult) -> str:
     return "-" if result.validator is None else "yes" if result.validator else "no"
 
 
-PUZZLE = Column("puzzle", "<", lambda r: r.name)
+PUZZLE = Column("puzzle", "<", lambda r: safe(r.name))
 BOT = Column("bot", "<", lambda r: r.bot)
 VALIDATOR = Column("validator", "<", _validator)
 VERDICT = Column("verdict", "<", lambda r: r.verdict.value)
@@ -186,7 +187,7 @@ def latency_summary(results: Sequence[MatchResult], label: str = "",
             values = [s for s, _, _ in samples]
             worst, name, turn = max(samples)
             rows.append([title, *(ms(percentile(values, p)) for p in PERCENTILES), ms(worst),
-                         name if turn == 1 else f"{name} (line {turn})"])
+                         safe(name) if turn == 1 else f"{safe(name)} (line {turn})"])
     widths = [max(len(row[i]) for row in rows) for i in range(len(head) - 1)]
     return "\n".join("  ".join([f"{row[0]:<{widths[0]}}"] +
                                [f"{cell:>{w}}" for cell, w in zip(row[1:-1], widths[1:])] +
@@ -221,13 +222,14 @@ def versus_stats(pairs: Sequence[Sequence[MatchResult]], labels: Sequence[str]) 
 
 
 def versus_summary(stats: dict, labels: Sequence[str]) -> str:
-    """versus_stats as lines: wins, where only one bot won, and who is faster by how much."""
+    """versus_stats as lines: wins, where only one bot won, and who is faster by how much
+    (puzzle names escaped: they come from files)."""
     a, b = labels
     n = stats["puzzles"]
     lines = [f"{a} won {stats['won'][a]}/{n}, {b} won {stats['won'][b]}/{n}"]
     for label in labels:
         only = stats["only_won"][label]
-        lines.append(f"only {label} won: {', '.join(only) if only else 'none'}")
+        lines.append(f"only {label} won: {', '.join(map(safe, only)) if only else 'none'}")
     width = max(len(title) for title, _ in VERSUS_FIGURES)
     for title, _ in VERSUS_FIGURES:
         r = stats["ratios"][title]
@@ -238,7 +240,7 @@ def versus_summary(stats: dict, labels: Sequence[str]) -> str:
         who = (f"{a} {median:.2f}x faster" if median > 1 else
                f"{b} {1 / median:.2f}x faster" if median < 1 else "even")
         lines.append(f"{title:<{width}}  {b}/{a} median {median:.2f}  min {r['min']:.2f} "
-                     f"({r['min_puzzle']})  max {r['max']:.2f} ({r['max_puzzle']})  "
+                     f"({safe(r['min_puzzle'])})  max {r['max']:.2f} ({safe(r['max_puzzle'])})  "
                      f"{a} faster on {r['first_faster']} of {r['count']}: {who} at the median")
     return "\n".join(lines)
 
@@ -247,14 +249,14 @@ def loss_details(result: MatchResult, replay_command: str) -> str:
     """Why a match was lost, the offending line, the board so far, and how to replay it."""
     where = f"at line {result.turn}" if result.line is not None else f"awaiting line {result.turn}"
     who = f" ({result.bot})" if result.bot else ""
-    parts = [f"LOST {result.name}{who}: {result.verdict.value} {where}: {result.reason}"]
+    parts = [f"LOST {safe(result.name)}{who}: {result.verdict.value} {where}: {safe(result.reason)}"]
     if result.line is not None:
-        parts.append(f"  line {result.turn}: {result.line!r}")
+        parts.append(f"  line {result.turn}: {quoted(result.line)}")
     parts.append(_indent(draw_result(result)))
-    tail = [l for l in result.usage.stderr_tail.splitlines() if l.strip()][-STDERR_LINES_SHOWN:]
+    tail = [safe(l) for l in result.usage.stderr_tail.split("\n") if l.strip()][-STDERR_LINES_SHOWN:]
     if tail:
         parts.append("  stderr ends:\n" + _indent("\n".join(tail), "    | "))
-    parts.append(f"  replay: {replay_command}")
+    parts.append(f"  replay: {safe(replay_command)}")
     return "\n".join(parts)
 
 

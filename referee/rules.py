@@ -6,7 +6,8 @@ every node is full and all are connected). `finish()` judges a cleanly ended
 output. Lines after a decision are ignored.
 
 A line is checked in this documented order, the first failure deciding:
-  1. malformed    - not five integers, amount not 1 or 2, a coordinate off the board
+  1. malformed    - not five integers (ASCII digits, separated by spaces or tabs), amount
+                    not 1 or 2, a coordinate off the board
   2. not_a_link   - an endpoint is not a node, the same node twice, not in one row or column
   3. crossing     - passes over a node, or crosses a link already placed
   4. third_link   - the pair would hold more than two links
@@ -27,7 +28,8 @@ from referee.board import Board, Cell
 
 MAX_LINKS_PER_PAIR = 2
 
-_INTEGER = re.compile(r"[+-]?\d+")
+_INTEGER = re.compile(r"[+-]?[0-9]{1,9}")   # ASCII digits; longer numbers are off any board
+_BLANKS = re.compile(r"[ \t]+")              # the only separators: ASCII space and tab
 
 
 class Verdict(enum.Enum):
@@ -43,6 +45,7 @@ class Verdict(enum.Enum):
     DISCONNECTED = "disconnected"
     TIMEOUT = "timeout"
     CRASH = "crash"
+    MEMORY = "memory"        # all the bot's processes together went over the memory cap
 
 
 @dataclass(frozen=True)
@@ -143,7 +146,7 @@ class Judge:
 
     def _parse(self, line: str) -> Link:
         """Five integers, amount 1 or 2, both cells on the board (else malformed)."""
-        tokens = line.split()
+        tokens = _BLANKS.split(line.strip(" \t"))
         if len(tokens) != 5 or not all(_INTEGER.fullmatch(t) for t in tokens):
             raise LineError(Verdict.MALFORMED,
                             f"expected five integers 'x1 y1 x2 y2 n', got {_show(line)}")

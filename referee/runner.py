@@ -1,18 +1,20 @@
-"""The bot's process: spawn it, read it without blocking, kill it and everything it started.
+"""The bot's process: spawn it contained, read it without blocking, end it and all it started.
 
 Like CodinGame: the bot gets the puzzle on stdin and stdin then stays OPEN until
 the match ends (a bot that reads to EOF hangs and times out); PYTHONUNBUFFERED is
-not passed on (an unflushed bot is caught); memory is capped with RLIMIT_AS.
-The bot runs in its own session and process group with a fresh TMPDIR (removed
-afterwards: a stickytape bundle that is killed leaves its modules there); on
-close the group and every descendant found in /proc are killed and the bot is
-reaped, so no process outlives its match (see proctree for children that escape).
+not passed on (an unflushed bot is caught). The bot gets a fresh TMPDIR (removed
+afterwards: a stickytape bundle that is killed leaves its modules there).
+
+Containment (referee/containment.py) starts the bot in a cgroup, a PID namespace or
+under a reaper, with RLIMIT_AS at the memory cap before its first instruction; on
+close every process it started is killed and reaped. The cap holds for the whole bot:
+while it plays, the resident memory of all its processes is summed every
+MEMORY_SAMPLE_S, and a bot over the cap is killed and loses with verdict `memory`.
 """
 
 from __future__ import annotations
 
 import os
-import resource
 import selectors
 import shutil
 import subprocess
@@ -21,12 +23,15 @@ import time
 from collections import deque
 from typing import Sequence
 
+from referee import proctree
 from referee.board import Board
-from referee.limits import (MAX_LINE_BYTES, MEMORY_LIMIT_BYTES, READ_CHUNK_BYTES,
-                            STDERR_TAIL_BYTES, Limits)
+from referee.containment import Mode, choose_mode, open_sandbox
+from referee.limits import (MAX_LINE_BYTES, MEMORY_LIMIT_BYTES, MEMORY_SAMPLE_S,
+                            READ_CHUNK_BYTES, START_LIMIT_S, STDERR_TAIL_BYTES, Limits)
 from referee.match import Event, EventKind, play_match
-from referee.proctree import kill_orphans, kill_tree, killpg, starting_bot, track
+from referee.reaper import START_MARK
 from referee.result import MatchResult, Usage
+from referee.terminal import size_text
 
 # Variables passed to the bot; everything else (PYTHONUNBUFFERED, PYTHONPATH, ...) is dropped.
 ENV_KEPT = ("PATH", "HOME", "LANG", "LC_ALL", "LC_CTYPE", "USER", "LOGNAME")
@@ -50,18 +55,14 @@ class BotProcess:
 
     def __init__(self, argv: Sequence[str], cwd: str | None = None,
                  memory_limit_bytes: int | None = MEMORY_LIMIT_BYTES,
-                 tmp_parent: str | None = None):
+                 tmp_parent: str | None = None, mode: Mode | None = None):
+        _check_program(argv, cwd)
+        try:
+            self.sandbox = open_sandbox(mode or choose_mode())
+        except OSError as error:
+            raise BotStartError(f"cannot contain the bot: {error.strerror or error}") from None
         self._tmpdir = tempfile.mkdtemp(prefix="referee-bot-", dir=tmp_parent)
-        with starting_bot():
-            self.proc = self._start(argv, cwd)
-            track(self.pid, alive=True)
-        if memory_limit_bytes is not None:
-            _limit_memory(self.pid, memory_limit_bytes)
-        self._selector = selectors.DefaultSelector()
-        self._stdout = self.proc.stdout.fileno()
-        self._stderr = self.proc.stderr.fileno()
-        self._selector.register(self._stdout, selectors.EVENT_READ)
-        self._selector.register(self._stderr, selectors.EVENT_READ)
+        self.memory_limit_bytes = memory_limit_bytes
         self._pending: deque[Event] = deque()   # complete lines read, not yet handed out
         self._partial = b""               # the start of a line not yet ended
         self._skipping = False            # dropping the rest of a cut line
@@ -69,22 +70,62 @@ class BotProcess:
         self._stderr_tail = b""
         self._stderr_bytes = 0
         self._status: int | None = None
-        self._rusage = None
+        self._rusage: tuple[float, int] | None = None   # (cpu seconds, peak RSS bytes)
+        self._status_text = b""
         self._closed = False
         self._usage = Usage()
+        self._peak_bytes = 0                # all the bot's processes together, as sampled
+        self._next_sample = 0.0
+        self.over_memory: str | None = None
+        self.proc = self._start(list(argv), cwd)
+        self.pid = self.proc.pid
+        self._selector = selectors.DefaultSelector()
+        self._stdout = self.proc.stdout.fileno()
+        self._stderr = self.proc.stderr.fileno()
+        self._selector.register(self._stdout, selectors.EVENT_READ)
+        self._selector.register(self._stderr, selectors.EVENT_READ)
+        self._await_start()
 
-    def _start(self, argv: Sequence[str], cwd: str | None) -> subprocess.Popen:
-        """Spawn the bot in its own session with pipes on all three streams."""
+    def _start(self, argv: list[str], cwd: str | None) -> subprocess.Popen:
+        """Spawn the launcher in its own session with pipes on all three streams."""
+        status_read, status_write = os.pipe()   # the reaper's report of the bot's exit
+        os.set_blocking(status_read, False)
+        self._status_fd = status_read
+        command = self.sandbox.command(argv, status_write, self.memory_limit_bytes)
+        passed = (status_write,) if self.sandbox.relays_status else ()
         try:
             proc = subprocess.Popen(
-                list(argv), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE, bufsize=0, cwd=cwd, env=bot_environment(self._tmpdir),
-                start_new_session=True, close_fds=True)
+                start_new_session=True, close_fds=True, pass_fds=passed)
         except OSError as error:
-            shutil.rmtree(self._tmpdir, ignore_errors=True)
-            raise BotStartError(f"cannot start {argv[0]!r}: {error.strerror or error}") from None
-        self.pid = proc.pid
+            self._release()
+            raise BotStartError(f"cannot start {command[0]!r}: {error.strerror or error}") from None
+        finally:
+            os.close(status_write)
+        self.sandbox.started(proc.pid)
         return proc
+
+    def _await_start(self) -> None:
+        """Read the launcher's start mark: the bot is exec'ing now. Output after it is the bot's."""
+        deadline = time.perf_counter() + START_LIMIT_S
+        mark = b""
+        while not mark.endswith(b"\n") and time.perf_counter() < deadline:
+            ready = self._selector.select(deadline - time.perf_counter())
+            if any(key.fd == self._stderr for key, _ in ready):
+                data = os.read(self._stderr, READ_CHUNK_BYTES)
+                self._take_stderr(data)
+                if not data:
+                    self._selector.unregister(self._stderr)
+            if any(key.fd == self._stdout for key, _ in ready):
+                data = os.read(self._stdout, 1)   # byte by byte: what follows is the bot's
+                if not data:
+                    break
+                mark += data
+        if mark != START_MARK:
+            self.close()
+            said = self._usage.stderr_tail.strip().splitlines()
+            raise BotStartError(f"cannot start the bot: {said[-1] if said else 'no start mark'}")
 
     # -- Transport ---------------------------------------------------------
 
@@ -118,20 +159,25 @@ class BotProcess:
         if self._closed:
             return self._usage
         self._closed = True
-        if not self._reap(os.WNOHANG):
-            kill_tree(self.pid)
-            self._reap(0)
-        else:
-            killpg(self.pid)  # the bot is gone; children left in its group are not
-        track(self.pid, alive=False)
-        kill_orphans()
-        self._drain_stderr()
-        self._selector.close()
-        for pipe in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
-            pipe.close()
-        shutil.rmtree(self._tmpdir, ignore_errors=True)
+        if getattr(self, "proc", None) is not None:
+            self._sample()               # the last look at its memory, for the peak
+            self.sandbox.kill()          # every process of the bot, dead within KILL_WAIT_S
+            self._wait_launcher()
+            self._drain_stderr()
+            self._selector.close()
+            for pipe in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
+                pipe.close()
+            if self.sandbox.oom_kills() and self.over_memory is None:
+                self.over_memory = (f"memory: over the {size_text(self.memory_limit_bytes)} cap "
+                                    f"({self.sandbox.oom_kills()} process(es) killed by the kernel)")
+        self._release()
         self._usage = self._make_usage()
         return self._usage
+
+    def _release(self) -> None:
+        self.sandbox.release()
+        os.close(self._status_fd) if hasattr(self, "_status_fd") else None
+        shutil.rmtree(self._tmpdir, ignore_errors=True)
 
     def __enter__(self) -> "BotProcess":
         return self
@@ -142,8 +188,13 @@ class BotProcess:
     # -- reading -----------------------------------------------------------
 
     def _pump(self, timeout: float) -> None:
-        """Wait up to `timeout` for output and take whatever is there."""
-        for key, _ in self._selector.select(timeout):
+        """Wait up to `timeout` for output and take whatever is there; sample memory when due."""
+        now = time.perf_counter()
+        if now >= self._next_sample:
+            self._sample()
+            self._next_sample = now + MEMORY_SAMPLE_S
+        timeout = min(timeout, self._next_sample - now)
+        for key, _ in self._selector.select(max(timeout, 0)):
             data = os.read(key.fd, READ_CHUNK_BYTES)
             now = time.perf_counter()
             if key.fd == self._stdout:
@@ -201,47 +252,101 @@ class BotProcess:
         except BlockingIOError:
             pass  # a surviving escaped child still holds the pipe open
 
+    # -- memory ------------------------------------------------------------
+
+    def _sample(self) -> None:
+        """Sum the resident memory of all the bot's processes; kill the bot over the cap."""
+        if self.over_memory is not None:
+            return   # killed already
+        sizes = [size for size in map(proctree.resident_bytes, self.sandbox.processes()) if size]
+        total = sum(sizes)
+        self._peak_bytes = max(self._peak_bytes, total)
+        if self.memory_limit_bytes is not None and total > self.memory_limit_bytes:
+            self.over_memory = (f"memory: {size_text(total)} in {len(sizes)} process(es), "
+                                f"cap {size_text(self.memory_limit_bytes)}")
+            self.sandbox.kill()
+
     # -- ending ------------------------------------------------------------
 
     def _reap(self, flags: int) -> bool:
-        """Collect the exit status and resource usage; True once the bot has exited."""
-        if self._rusage is not None:
+        """Collect the bot's exit status and resource usage; True once the bot has exited."""
+        if self._status is not None:
             return True
-        pid, status, rusage = os.wait4(self.pid, flags)
+        if self.sandbox.relays_status:
+            return self._read_status()
+        try:
+            pid, status, rusage = os.wait4(self.pid, flags)
+        except ChildProcessError:
+            return False
         if pid == 0:
             return False
         self._status = os.waitstatus_to_exitcode(status)
-        self._rusage = rusage
+        self._rusage = (rusage.ru_utime + rusage.ru_stime, rusage.ru_maxrss * 1024)  # Linux: KiB
         self.proc.returncode = self._status  # reaped here, so Popen must not wait again
         return True
 
+    def _read_status(self) -> bool:
+        """The reaper's line `status user_s system_s maxrss_kib`, once the bot has exited."""
+        try:
+            self._status_text += os.read(self._status_fd, 256)
+        except BlockingIOError:
+            pass
+        if not self._status_text.endswith(b"\n"):
+            return False
+        status, user_s, system_s, maxrss = self._status_text.split()
+        self._status = int(status)
+        self._rusage = (float(user_s) + float(system_s), int(maxrss) * 1024)
+        return True
+
+    def _wait_launcher(self) -> None:
+        """Reap the referee's own child: the bot (cgroup) or the reaper or unshare."""
+        if not self.sandbox.relays_status:
+            self._reap(0)
+        elif self.proc.returncode is None:
+            _, status = os.waitpid(self.pid, 0)
+            self.proc.returncode = os.waitstatus_to_exitcode(status)
+        if self.sandbox.relays_status and self._status is None:
+            os.set_blocking(self._status_fd, True)   # the reaper is gone: its report is whole
+            self._status_text += os.read(self._status_fd, 256)
+            if self._status_text.endswith(b"\n"):
+                self._read_status()
+            else:
+                self._status = -9   # the reaper was killed before the bot's exit was seen
+
     def _make_usage(self) -> Usage:
-        rusage = self._rusage
+        cpu_s, maxrss = self._rusage if self._rusage else (None, None)
+        peak = max(maxrss or 0, self._peak_bytes) or None
         return Usage(
-            cpu_s=rusage.ru_utime + rusage.ru_stime if rusage else None,
-            peak_rss_bytes=rusage.ru_maxrss * 1024 if rusage else None,  # Linux: KiB
+            cpu_s=cpu_s,
+            peak_rss_bytes=peak,
             exit_status=self._status,
             stderr_tail=self._stderr_tail.decode("utf-8", errors="replace"),
-            stderr_bytes=self._stderr_bytes)
-
-
-def _limit_memory(pid: int, size: int) -> None:
-    """Cap the bot's address space. Set from the parent with prlimit right after the exec
-    rather than in a preexec_fn, which is unsafe when matches run in threads (--jobs)."""
-    try:
-        resource.prlimit(pid, resource.RLIMIT_AS, (size, size))
-    except (AttributeError, ValueError, OSError):
-        pass  # not Linux, or the bot already exited
+            stderr_bytes=self._stderr_bytes,
+            over_memory=self.over_memory)
 
 
 def run_match(board: Board, argv: Sequence[str], limits: Limits = Limits(), name: str = "",
               path: str = "", cwd: str | None = None,
               memory_limit_bytes: int | None = MEMORY_LIMIT_BYTES,
-              tmp_parent: str | None = None) -> MatchResult:
+              tmp_parent: str | None = None, mode: Mode | None = None) -> MatchResult:
     """Start the bot, play one match, and leave nothing running.
 
-    The bot's TMPDIR is a fresh directory in `tmp_parent` (default: the system's).
+    The bot's TMPDIR is a fresh directory in `tmp_parent` (default: the system's);
+    `mode` is the containment (default: the best available, see containment).
     """
     bot = BotProcess(argv, cwd=cwd, memory_limit_bytes=memory_limit_bytes,
-                     tmp_parent=tmp_parent)
+                     tmp_parent=tmp_parent, mode=mode)
     return play_match(board, bot, limits, name=name, path=path)
+
+
+def _check_program(argv: Sequence[str], cwd: str | None) -> None:
+    """The bot's program exists and is executable (the launcher would only say so later)."""
+    if not argv:
+        raise BotStartError("cannot start an empty bot command")
+    program = argv[0]
+    if "/" in program:
+        path = os.path.join(cwd or ".", program)
+        if not (os.path.isfile(path) and os.access(path, os.X_OK)):
+            raise BotStartError(f"cannot start {program!r}: not an executable file")
+    elif shutil.which(program, path=os.environ.get("PATH", os.defpath)) is None:
+        raise BotStartError(f"cannot start {program!r}: not found on PATH")

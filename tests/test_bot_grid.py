@@ -180,3 +180,32 @@ def members_of(grid, root):
         found.append(i)
         i = grid.next_member[i]
     return found
+
+
+def test_solves_checks_an_answer_from_the_counts_alone():
+    from bot.grid import solves
+    p = parse("3\n3\n2.2\n...\n2.2\n")
+    top, bottom = p.edge_between(0, 1), p.edge_between(2, 3)
+    left, right = p.edge_between(0, 2), p.edge_between(1, 3)
+    ring = [0] * len(p.ends)
+    for e in (top, bottom, left, right):
+        ring[e] = 1
+    assert solves(p, ring)
+    pairs = [0] * len(p.ends)
+    pairs[top] = pairs[bottom] = 2  # every value met, but two groups
+    assert not solves(p, pairs)
+    short = ring[:]
+    short[top] = 0
+    assert not solves(p, short)
+
+
+def test_solves_refuses_crossing_links():
+    from bot.grid import solves
+    p = parse("3\n3\n.1.\n1.1\n.1.\n")
+    assert not solves(p, [1] * len(p.ends))
+
+
+def test_solves_takes_a_board_with_no_island_or_one():
+    from bot.grid import solves
+    assert solves(parse("2\n1\n..\n"), [])
+    assert not solves(parse("2\n1\n1.\n"), [])  # a 1 with no neighbour can never be met

@@ -4,8 +4,10 @@ import itertools
 
 import pytest
 
+import bot
+from bot.assumption import Stats
 from bot.grid import Contradiction, Grid
-from bot.intersection import balance, connect, isolate, propagate, settle
+from bot.intersection import balance, connect, isolate, looks, propagate, settle
 from bot.puzzle import parse
 from project import PUBLIC
 
@@ -308,14 +310,14 @@ def test_settle_reaches_the_fixpoint_of_the_node_rules():
 
 def test_propagate_for_a_probe_leaves_balance_to_larger_changes(monkeypatch):
     import bot.intersection
-    looks = []
+    calls = []
     real = bot.intersection.balance
-    monkeypatch.setattr(bot.intersection, "balance", lambda grid: looks.append(1) or real(grid))
+    monkeypatch.setattr(bot.intersection, "balance", lambda grid: calls.append(1) or real(grid))
     monkeypatch.setattr(bot.intersection, "PROBE_BALANCE_AFTER", 10 ** 6)
     text = (PUBLIC.parent / "hard30" / "30x30_hard_unique_s1_004.txt").read_text()
     g = Grid(parse(text))
     propagate(g, probing=True)
-    assert len(looks) == 1  # the first look always walks every region
+    assert len(calls) == 1  # the first look always walks every region
 
     def change():
         e = next(e for e in range(len(g.lo)) if g.lo[e] != g.hi[e])
@@ -323,14 +325,14 @@ def test_propagate_for_a_probe_leaves_balance_to_larger_changes(monkeypatch):
 
     change()
     propagate(g, probing=True)
-    assert len(looks) == 1  # a probe's change too small to look
+    assert len(calls) == 1  # a probe's change too small to look
     propagate(g)
-    assert len(looks) == 2  # outside a probe it looks
+    assert len(calls) == 2  # outside a probe it looks
     monkeypatch.setattr(bot.intersection, "PROBE_BALANCE_AFTER", 1)
-    g.parity_hits = g.parity_looks  # the rule pays on this board
+    looks(g).parity_hits = looks(g).parity_looks  # the rule pays on this board
     change()
     propagate(g, probing=True)
-    assert len(looks) == 3
+    assert len(calls) == 3
 
 
 def test_probes_look_for_parity_rarely_where_it_has_not_paid(monkeypatch):
@@ -341,18 +343,18 @@ def test_probes_look_for_parity_rarely_where_it_has_not_paid(monkeypatch):
     text = (PUBLIC.parent / "hard30" / "30x30_hard_unique_s1_004.txt").read_text()
     g = Grid(parse(text))
     propagate(g, probing=True)
-    assert (g.parity_looks, g.parity_hits) == (1, 0)  # the first look counts, and passed
-    start = g.balanced
+    assert (looks(g).parity_looks, looks(g).parity_hits) == (1, 0)  # the first look counts, and passed
+    start = looks(g).balanced
     open_edges = [e for e in range(len(g.lo)) if g.lo[e] != g.hi[e]]
     g.trail.extend((e, g.lo[e], g.hi[e]) for e in open_edges[:3])  # three changes, seen
     assert not bot.intersection._balance_due(g)  # 3 < 4: no hit in 1 look, so rarely
-    g.parity_hits = 1
+    looks(g).parity_hits = 1
     assert bot.intersection._balance_due(g)  # 3 >= 2: one hit in 1 look pays
-    g.parity_looks = 11
+    looks(g).parity_looks = 11
     assert not bot.intersection._balance_due(g)  # one hit in 11 looks does not
     g.trail.append((open_edges[3], g.lo[open_edges[3]], g.hi[open_edges[3]]))
     assert bot.intersection._balance_due(g)  # 4 changes: the rare look is due
-    assert g.balanced == start
+    assert looks(g).balanced == start
 
 
 def test_a_contradiction_balance_finds_in_a_probe_is_counted():
@@ -360,7 +362,7 @@ def test_a_contradiction_balance_finds_in_a_probe_is_counted():
     g = Grid(parse("3\n3\n1.1\n...\n1..\n"))  # three 1s in one region: 3 links short
     with pytest.raises(Contradiction):
         bot.intersection._balance_in_probe(g)
-    assert (g.parity_looks, g.parity_hits) == (1, 1)
+    assert (looks(g).parity_looks, looks(g).parity_hits) == (1, 1)
 
 
 def test_propagate_solves_the_expert_test_by_rules_alone():
@@ -392,3 +394,26 @@ def test_propagate_stops_short_on_a_puzzle_with_several_solutions():
     g = Grid(parse((PUBLIC / "09_multiple_solutions_1.txt").read_text()))
     propagate(g)
     assert not g.solved() and g.valid()
+
+
+def test_balance_refutes_a_region_whose_two_sides_lack_different_totals():
+    # Every link joins neighbouring cells: one of (0,0),(1,1) and one of (1,0),(0,1). The
+    # first pair lacks 6, the second 4, an even total that parity alone lets through.
+    grid = Grid(parse("2\n2\n32\n23\n"))
+    with pytest.raises(Contradiction):
+        balance(grid)
+
+
+def test_balance_lets_a_region_with_an_odd_cycle_through_on_parity():
+    # Three islands in an L plus one closing the square are two-sided; a long edge that
+    # skips a cell joins cells of one colour, and a triangle of such edges has no sides.
+    grid = Grid(parse("3\n3\n2.2\n...\n2.2\n"))
+    balance(grid)  # four corners, even total, two sides of 4 each: nothing to refute
+
+
+def test_a_full_board_off_by_two_is_refuted_at_once():
+    assert bot.count_solutions("4\n4\n" + "2222\n" * 4, limit=1) == 1  # solvable: the sides balance
+    broken = "4\n4\n4222\n2222\n2222\n2222\n"  # one island two more: the sides cannot balance
+    stats = Stats()
+    assert bot.count_solutions(broken, limit=1, stats=stats) == 0
+    assert stats.branches == 0

@@ -43,7 +43,7 @@ def test_tolerates_crlf_and_trailing_blank_lines():
     ("3\n1\n1.\n", "line 3: row 0 has 2 characters, expected 3"),
     ("3\n2\n1.2\n.9.\n", "line 4: column 1 holds '9'"),
     ("3\n1\n0..\n", "line 3: column 0 holds '0'"),
-    ("2\n1\n..\n", "no node"),
+    ("2\n1\n..\n", "no island"),
 ])
 def test_errors_name_the_line(text, message):
     with pytest.raises(BoardError, match=re.escape(message)):

@@ -41,7 +41,8 @@ def test_all_won_exits_0_with_table_and_json(tmp_path):
     run = referee("run", "--bot", WINNER, *EASY, "--json", str(out), *FIRST_FOUR)
     assert run.returncode == 0, run.stderr
     assert last_line(run.stdout) == "4 passed, 0 failed"
-    header = run.stdout.splitlines()[0].split()
+    assert run.stdout.startswith("referee run: 4 match(es), containment ")
+    header = run.stdout.splitlines()[1].split()
     assert header[:3] == ["puzzle", "verdict", "turns"]
     assert "first line" in run.stdout and "per turn" in run.stdout and "p99" in run.stdout
     assert "[4/4] 04_basic: win" in run.stderr   # progress, plain: stderr is not a terminal

@@ -5,6 +5,7 @@ import os
 import statistics
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -212,4 +213,7 @@ def test_descendants_finds_children_and_grandchildren():
         child.wait()
         child.stdout.close()
     assert wait_until_none_running() == []
+    deadline = time.monotonic() + 2   # SIGKILL is delivered at once, the exit takes a moment
+    while alive(grandchild) and time.monotonic() < deadline:
+        time.sleep(0.01)
     assert not alive(grandchild)

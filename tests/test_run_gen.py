@@ -38,7 +38,9 @@ def test_the_bundle_plays_the_generated_boards_and_nothing_is_written(tmp_path):
     run = referee("run", "--bot", BUNDLE, "--gen", SPEC, *EASY, "--json", str(report), cwd=work)
     assert run.returncode == 0, run.stdout + run.stderr
     names = [f"8x8_any_s5_{i:03d}" for i in range(3)]
-    rows = [line.split()[0] for line in run.stdout.splitlines()[1:4]]
+    lines = run.stdout.splitlines()
+    assert lines[0].startswith("referee run: 3 match(es), containment ")
+    rows = [line.split()[0] for line in lines[2:5]]          # under the table's header
     assert rows == names
     assert run.stdout.rstrip().endswith("3 passed, 0 failed")
     assert f"gen {SPEC}: tried" in run.stderr

@@ -56,7 +56,8 @@ def test_the_table_puts_both_bots_side_by_side_and_the_summary_compares_them(ver
     run, a, b, _ = versus
     assert run.returncode == 1, run.stderr           # B lost a match
     out = run.stdout
-    assert out.startswith(f"A: {a}\nB: {b}\n\n")
+    assert out.startswith("referee run: 8 match(es), containment ")
+    assert out.split("\n", 1)[1].startswith(f"A: {a}\nB: {b}\n\n")
     groups, header, *rows = out.split("\n\n")[1].splitlines()
     assert groups.split() == ["A", "B"]
     assert header.split() == ["puzzle"] + ["verdict", "first", "ms", "slowest", "ms", "cpu", "ms",

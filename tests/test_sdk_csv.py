@@ -63,7 +63,8 @@ def test_the_title_names_the_match_and_is_validator_is_a_column(tmp_path):
     run = referee("run", "--bot", WINNER, *EASY, "--json", str(report), "--csv", str(sheet),
                   str(tmp_path))
     assert run.returncode == 0, run.stdout + run.stderr
-    header, *rows = run.stdout.split("\n\n")[0].splitlines()
+    title, header, *rows = run.stdout.split("\n\n")[0].splitlines()
+    assert title.startswith("referee run: 3 match(es), containment ")
     assert header.split()[:3] == ["puzzle", "validator", "verdict"]
     assert [row.split("  ")[0].strip() for row in rows] == ["Simplest", "Simpler validator",
                                                             "test3"]
@@ -85,7 +86,7 @@ def test_the_title_names_the_match_and_is_validator_is_a_column(tmp_path):
 
 def test_without_sdk_files_the_table_has_no_validator_column():
     run = referee("run", "--bot", WINNER, *EASY, "puzzles/public/01_simplest.txt")
-    assert run.stdout.splitlines()[0].split()[:2] == ["puzzle", "verdict"]
+    assert run.stdout.splitlines()[1].split()[:2] == ["puzzle", "verdict"]
 
 
 def test_csv_into_a_missing_directory_is_a_usage_error():

@@ -49,14 +49,16 @@ from pathlib import Path
 
 from referee.board import Board, BoardError, load_board, parse_board, puzzle_files
 from referee.commands import UsageError
+from referee.commands.args import integer, number
 from referee.commands.show import use_colour
 from referee.limits import FIRST_LINE_LIMIT_S, KILL_GRACE_S, TURN_LIMIT_S, Limits
 from referee.report import (latency_stats, latency_summary, loss_details, summary_line, table,
                             versus_stats, versus_summary, versus_table)
 from referee.progress import Progress
 from referee.result import MatchResult
-from referee.proctree import adopt_orphans
+from referee.containment import GUARANTEES, MODES, ContainmentError, Mode, choose_mode
 from referee.runner import BotStartError, run_match
+from referee.terminal import safe
 from referee.viewer import build_html
 
 # The bundle, run by the Python that runs the referee: a `python3` found on PATH can be a
@@ -101,7 +103,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--turn-ms", type=_positive, default=TURN_LIMIT_S * 1000, metavar="MS",
                         help="limit for each later line, from the previous one "
                         "(default: %(default)g)")
-    parser.add_argument("--jobs", type=int, default=1, metavar="N",
+    parser.add_argument("--jobs", type=integer(), default=1, metavar="N",
                         help="matches played at once (default: 1); parallel matches "
                         "compete for the CPU and distort timings")
     parser.add_argument("--json", metavar="FILE", help="also write every result, with all "
@@ -113,6 +115,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--colour", "--color", choices=("auto", "always", "never"),
                         default="auto", help="colour the marks (default: auto, when stdout "
                         "is a terminal and NO_COLOR is unset)")
+    parser.add_argument("--contain", choices=("auto", *MODES), default=None,
+                        help="how the bot's processes are contained (default: auto, the best "
+                        "the machine allows: cgroup, pidns, subreaper; or REFEREE_CONTAIN)")
     parser.add_argument("--quiet", action="store_true",
                         help="no progress, table or latency summary: only losses and the last line")
 
@@ -134,9 +139,12 @@ def execute(args: argparse.Namespace) -> int:
     puzzles = [_load(path) for path in puzzle_paths(args.puzzles, default=not args.gen)]
     puzzles += generated(args.gen, args.out, quiet=args.quiet)
     limits = Limits(first_line_s=args.first_line_ms / 1000, turn_s=args.turn_ms / 1000)
-    adopt_orphans()  # this process runs only bots: catch children that escape and outlive them
+    try:
+        mode = choose_mode(args.contain)
+    except ContainmentError as error:
+        raise UsageError(str(error)) from None
     progress = Progress("run", len(puzzles) * len(bots), enabled=not args.quiet)
-    pairs = play_all(puzzles, argvs, labels, limits, args.jobs, progress)
+    pairs = play_all(puzzles, argvs, labels, limits, args.jobs, progress, mode)
     progress.close()
     results = [r for pair in pairs for r in pair]
     replays = [replay_command(args, bots[labels.index(r.bot)], puzzle)
@@ -153,7 +161,9 @@ def execute(args: argparse.Namespace) -> int:
     status = 0 if all(r.won for r in results) else 1
     try:
         print_report(results, replays, pairs, labels, bots, stats, limits, quiet=args.quiet,
-                     colour=use_colour(args.colour, sys.stdout))
+                     colour=use_colour(args.colour, sys.stdout),
+                     header=f"referee run: {len(results)} match(es), containment {mode.value} "
+                     f"({GUARANTEES[mode]})")
     except BrokenPipeError:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     return status
@@ -262,7 +272,8 @@ def generated(specs: list[str], out: str | None, quiet: bool = False) -> list[Pu
 
 
 def play_all(puzzles: list[Puzzle], argvs: list[list[str]], labels: tuple[str, ...],
-             limits: Limits, jobs: int, progress: Progress) -> list[list[MatchResult]]:
+             limits: Limits, jobs: int, progress: Progress,
+             mode: Mode | None = None) -> list[list[MatchResult]]:
     """Every bot on every puzzle: one list per puzzle, its results in bot order.
 
     The bots' matches on a puzzle are played one after the other, in turns: A then B,
@@ -274,12 +285,13 @@ def play_all(puzzles: list[Puzzle], argvs: list[list[str]], labels: tuple[str, .
     def play(item: tuple[int, int]) -> MatchResult:
         puzzle, k = puzzles[item[0]], item[1]
         try:
-            result = run_match(puzzle.board, argvs[k], limits, name=puzzle.name, path=puzzle.path)
+            result = run_match(puzzle.board, argvs[k], limits, name=puzzle.name, path=puzzle.path,
+                               mode=mode)
         except BotStartError as error:
             raise UsageError(str(error)) from None
         result = replace(result, validator=puzzle.validator, bot=labels[k])
         who = f" ({result.bot})" if result.bot else ""
-        progress.step(f"{result.name}{who}: {result.verdict.value}")
+        progress.step(f"{safe(result.name)}{who}: {result.verdict.value}")
         return result
 
     if jobs == 1:
@@ -307,13 +319,17 @@ def replay_command(args: argparse.Namespace, bot: str, puzzle: Puzzle) -> str:
 
 def print_report(results: list[MatchResult], replays: list[str], pairs: list[list[MatchResult]],
                  labels: tuple[str, ...], bots: list[str], stats: dict | None, limits: Limits,
-                 quiet: bool, colour: bool = False) -> None:
-    sections = []
+                 quiet: bool, colour: bool = False, header: str = "") -> None:
+    """The table under the header line (with two bots: their commands, the side-by-side
+    table and the versus summary), latencies, each loss, and the last line."""
+    sections: list[str] = []
+    head = [header] if header else []
     if not quiet and stats is None:
-        sections += [table(results, limits, colour), latency_summary(results)]
+        sections += ["\n".join(head + [table(results, limits, colour)]), latency_summary(results)]
     elif not quiet:
         groups = [(label, [pair[k] for pair in pairs]) for k, label in enumerate(labels)]
-        sections += ["\n".join(f"{label}: {bot}" for label, bot in zip(labels, bots)),
+        commands = [f"{label}: {safe(bot)}" for label, bot in zip(labels, bots)]
+        sections += ["\n".join(head + commands),
                      versus_table(pairs, labels, limits, colour),
                      latency_summary(groups[0][1], groups[0][0], more=groups[1:]),
                      versus_summary(stats, labels)]
@@ -382,14 +398,8 @@ def _write(name: str, option: str, text: str) -> None:
         raise UsageError(f"cannot write {option} {name}: {error.strerror or error}") from None
 
 
-def _positive(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"not a number: {text!r}") from None
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"must be positive, got {text}")
-    return value
+# A limit is a positive number of milliseconds, at most a day (select() takes no infinity).
+_positive = number(low=0.0, high=86_400_000.0, low_open=True)
 
 
 def _relative(path: Path) -> Path:

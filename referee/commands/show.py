@@ -29,8 +29,10 @@ from pathlib import Path
 
 from referee.board import Board, BoardError, load_board
 from referee.commands import UsageError
+from referee.commands.args import integer
 from referee.drawing import MARK, render, short_nodes
 from referee.rules import Judge, Outcome, output_lines
+from referee.terminal import quoted, safe
 
 SHORT_NODES_LISTED = 12   # the list of short nodes below the board is cut after this many
 EXIT_SHOWN, EXIT_LOST = 0, 1
@@ -41,7 +43,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--links", metavar="FILE", default=None,
                         help="a bot's output to replay, '-' for stdin (default: none, the "
                              "board alone)")
-    parser.add_argument("--upto", type=int, default=None, metavar="N",
+    parser.add_argument("--upto", type=integer(), default=None, metavar="N",
                         help="replay only the first N lines (default: all)")
     parser.add_argument("--colour", "--color", choices=("auto", "always", "never"),
                         default="auto", help="ANSI colour (default: auto, when stdout is a "
@@ -93,7 +95,7 @@ def show(board: Board, name: str, lines: list[str] | None, upto: int | None = No
     if lines is not None and outcome is None and (upto is None or upto >= len(lines)):
         outcome = judge.finish()
     mark = judge.offending if outcome is not None and not outcome.won else None
-    head = f"{name}: {board.width}x{board.height}, {len(board.nodes)} nodes"
+    head = f"{safe(name)}: {board.width}x{board.height}, {len(board.nodes)} nodes"
     if lines is not None:
         head += f", {len(lines)} output line(s)"
     parts = [head, render(board, judge.links, mark, colour)]
@@ -119,9 +121,9 @@ def verdict_lines(outcome: Outcome | None, fed: int, replayed: bool) -> list[str
     if outcome is None:
         return [f"after line {fed}: not decided yet"] if replayed else []
     if outcome.won:
-        return [f"WIN at line {outcome.turn}: {outcome.reason}"]
+        return [f"WIN at line {outcome.turn}: {safe(outcome.reason)}"]
     where = f"at line {outcome.turn}" if outcome.line is not None else f"awaiting line {outcome.turn}"
-    text = [f"LOST: {outcome.verdict.value} {where}: {outcome.reason}"]
+    text = [f"LOST: {outcome.verdict.value} {where}: {safe(outcome.reason)}"]
     if outcome.line is not None:
-        text.append(f"  line {outcome.turn}: {outcome.line!r}")
+        text.append(f"  line {outcome.turn}: {quoted(outcome.line)}")
     return text

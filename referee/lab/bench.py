@@ -54,6 +54,7 @@ from pathlib import Path
 from referee.board import BoardError, load_board, parse_board, puzzle_files
 from referee.commands import UsageError
 import bot
+from referee.commands.args import integer, number
 from referee.lab.counters import COUNTERS, counters, stage_name
 from referee.lab.sets import generate_set, parse_spec
 from referee.lab.walk import solution_text
@@ -62,6 +63,7 @@ from referee.limits import FIRST_LINE_LIMIT_S
 from referee.progress import Progress
 from referee.report import MARK_HALF, MARK_OVER, limit_mark
 from referee.rules import judge_text
+from referee.terminal import safe
 from referee.units import ms
 
 EXIT_OK, EXIT_UNSOLVED = 0, 1  # usage errors exit 2 from the dispatcher
@@ -101,9 +103,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--gen", action="append", default=[], metavar="SPEC",
                         help="a generated suite, e.g. 30x30:hard:unique:count=50:seed=1 "
                              "(repeatable; default: none)")
-    parser.add_argument("--repeat", type=int, default=3, metavar="K",
+    parser.add_argument("--repeat", type=integer(1), default=3, metavar="K",
                         help="solves per puzzle, the median counts (default: 3)")
-    parser.add_argument("--timeout", type=float, default=60.0, metavar="S",
+    parser.add_argument("--timeout", type=number(low=0.0, high=86_400.0), default=60.0, metavar="S",
                         help="seconds one solve may take before it counts as unsolved (default: 60)")
     parser.add_argument("--json", default=None, metavar="FILE",
                         help="write every figure as JSON (default: no file)")
@@ -113,7 +115,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="the bundled bot whose start-up is timed; its first word runs "
                              "`-c pass` for comparison (default: this Python on dist/bot.py)")
     add_worker_options(parser)
-    parser.add_argument("--startup-runs", type=int, default=5, metavar="N",
+    parser.add_argument("--startup-runs", type=integer(0), default=5, metavar="N",
                         help="start-up measurements, the median counts; 0 skips them (default: 5)")
 
 
@@ -312,9 +314,9 @@ def over_limit(runs: list[PuzzleRun], startup: dict | None) -> list[str]:
 def print_report(suites: dict[str, dict], runs: list[PuzzleRun], startup: dict | None) -> None:
     out = sys.stdout
     for name, s in suites.items():
-        print(f"suite {name}: solved {s['solved']}/{s['total']}  nodes(mean) {s['mean_nodes']:.0f}  "
+        print(f"suite {safe(name)}: solved {s['solved']}/{s['total']}  nodes(mean) {s['mean_nodes']:.0f}  "
               f"median {timed(s['median'])} ms  p90 {timed(s['p90'])} ms  p99 {timed(s['p99'])} ms  "
-              f"max {timed(s['max'])} ms  slowest {s['slowest']}", file=out)
+              f"max {timed(s['max'])} ms  slowest {safe(s['slowest'])}", file=out)
         mean, top = s["counters_mean"], s["counters_max"]
         print("  counters (mean/max per puzzle): " + "  ".join(
             f"{k} {mean[k]:.1f}/{top[k]}" for k in COUNTERS), file=out)
@@ -322,7 +324,7 @@ def print_report(suites: dict[str, dict], runs: list[PuzzleRun], startup: dict |
               file=out)
     failed = [r for r in runs if not r.solved]
     for r in failed:
-        print(f"NOT SOLVED {r.key}: {r.error}", file=out)
+        print(f"NOT SOLVED {safe(r.key)}: {safe(r.error)}", file=out)
     print("time by node count:", file=out)
     print(f"  {'nodes':>9} {'puzzles':>8} {'median ms':>10} {'max ms':>10}", file=out)
     for label, count, median, top in node_table(runs):
@@ -338,7 +340,7 @@ def print_report(suites: dict[str, dict], runs: list[PuzzleRun], startup: dict |
                   f"difference {ms(bundle - bare)} ms  (median of {startup['runs']})", file=out)
         if startup.get("slowest_first_line") is not None:
             figures.append(startup["slowest_first_line"])
-            print(f"bundle first line on the slowest puzzle ({startup['slowest']}): "
+            print(f"bundle first line on the slowest puzzle ({safe(startup['slowest'])}): "
                   f"{timed(startup['slowest_first_line'])} ms (one run; CodinGame allows "
                   f"{FIRST_LINE_LIMIT_S * 1000:g} ms)", file=out)
     if any(limit_mark(f, FIRST_LINE_LIMIT_S) for f in figures):
@@ -346,7 +348,7 @@ def print_report(suites: dict[str, dict], runs: list[PuzzleRun], startup: dict |
               f"limit, {MARK_OVER} over it", file=out)
     overs = over_limit(runs, startup)
     for line in overs:
-        print(line, file=out)
+        print(safe(line), file=out)   # the puzzle names come from files
     total = len(runs)
     tail = f", {len(overs)} figure(s) over the limit" if overs else ""
     print(f"{total - len(failed)}/{total} solved{tail}", file=out)
@@ -359,11 +361,11 @@ def compare(old: dict, suites: dict[str, dict], runs: list[PuzzleRun]) -> None:
     common = [r for r in runs if r.key in old_puzzles]
     for r in sorted(common, key=lambda r: r.key):
         before = old_puzzles[r.key]["seconds"]
-        print(f"  {r.key}: {ms(before)} -> {ms(r.seconds)} ms  x{_ratio(r.seconds, before)}")
+        print(f"  {safe(r.key)}: {ms(before)} -> {ms(r.seconds)} ms  x{_ratio(r.seconds, before)}")
     for name, s in suites.items():
         if name in old_suites:
             o = old_suites[name]
-            print(f"  suite {name}: " + "  ".join(
+            print(f"  suite {safe(name)}: " + "  ".join(
                 f"{k} x{_ratio(s[k], o[k])}" for k in ("median", "p90", "p99", "max"))
                 + f"  solved {o['solved']}/{o['total']} -> {s['solved']}/{s['total']}")
     missing = len(runs) - len(common)

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import bot
-from bot.assumption import STAGE_NAMES
+from bot.work import STAGE_NAMES
 
-COUNTERS = tuple(name for name in bot.Stats.__slots__ if name != "stage")
+COUNTERS = tuple(name for name in bot.Stats.COUNTERS if name != "stage")
 
 
 def counters(stats: bot.Stats) -> dict[str, int]:

@@ -54,6 +54,7 @@ import time
 from pathlib import Path
 
 from referee.commands import UsageError
+from referee.commands.args import integer, number
 from referee.lab.grading import DEFAULT_WORK, DIFFICULTIES
 from referee.lab.hardening import DEFAULT_CLIMB
 from referee.lab.sets import (DEFAULT_ATTEMPTS_PER_PUZZLE, DEFAULT_REPAIRS, PRESETS, Generated,
@@ -61,6 +62,7 @@ from referee.lab.sets import (DEFAULT_ATTEMPTS_PER_PUZZLE, DEFAULT_REPAIRS, PRES
 from referee.lab.walk import solution_text
 from referee.lab.workers import add_worker_options, workers_from_args
 from referee.progress import Progress
+from referee.terminal import safe
 
 EXIT_OK, EXIT_BUDGET = 0, 1  # usage errors exit 2 from the dispatcher
 DEFAULT_OUT = "generated"
@@ -70,9 +72,9 @@ SOLUTION_SUFFIX = ".solution"
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--size", default="10x10", metavar="WxH",
                         help="board size, each side 1..30 (default: 10x10)")
-    parser.add_argument("--count", type=int, default=10, help="puzzles to keep (default: 10)")
-    parser.add_argument("--seed", type=int, default=1, help="the set's seed (default: 1)")
-    parser.add_argument("--density", type=float, default=None,
+    parser.add_argument("--count", type=integer(), default=10, help="puzzles to keep (default: 10)")
+    parser.add_argument("--seed", type=integer(), default=1, help="the set's seed (default: 1)")
+    parser.add_argument("--density", type=number(), default=None,
                         help="islands per cell, in (0, 1] (default: "
                              + ", ".join(f"{k or 'any'} {v['density']}" for k, v in PRESETS.items()) + ")")
     parser.add_argument("--difficulty", choices=DIFFICULTIES, default=None,
@@ -82,21 +84,21 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="keep only puzzles with one solution (default: off)")
     parser.add_argument("--out", default=DEFAULT_OUT, metavar="DIR",
                         help=f"directory for the files, created if needed (default: {DEFAULT_OUT})")
-    parser.add_argument("--attempts", type=int, default=None,
+    parser.add_argument("--attempts", type=integer(), default=None,
                         help=f"candidates to try in all (default: {DEFAULT_ATTEMPTS_PER_PUZZLE} "
                              "per puzzle asked)")
-    parser.add_argument("--work", type=int, default=DEFAULT_WORK,
+    parser.add_argument("--work", type=integer(), default=DEFAULT_WORK,
                         help=f"propagation rounds per solver check (default: {DEFAULT_WORK})")
-    parser.add_argument("--repairs", type=int, default=DEFAULT_REPAIRS,
+    parser.add_argument("--repairs", type=integer(), default=DEFAULT_REPAIRS,
                         help=f"islands --unique may add to one candidate (default: {DEFAULT_REPAIRS})")
-    parser.add_argument("--climb", type=int, default=DEFAULT_CLIMB,
+    parser.add_argument("--climb", type=integer(), default=DEFAULT_CLIMB,
                         help="steps of the local search that turns a unique puzzle hard, "
                              f"for --difficulty hard --unique (default: {DEFAULT_CLIMB})")
     add_worker_options(parser)
-    parser.add_argument("--join", type=float, default=None,
+    parser.add_argument("--join", type=number(), default=None,
                         help="chance to link to an island already met, making loops (default: "
                              + ", ".join(f"{k or 'any'} {v['join']}" for k, v in PRESETS.items()) + ")")
-    parser.add_argument("--double", type=float, default=None,
+    parser.add_argument("--double", type=number(), default=None,
                         help="chance that a link is double (default: "
                              + ", ".join(f"{k or 'any'} {v['double']}" for k, v in PRESETS.items()) + ")")
 
@@ -132,13 +134,16 @@ def execute(args: argparse.Namespace) -> int:
             (out / f"{puzzle.name}{SOLUTION_SUFFIX}").write_text(solution_text(puzzle.links))
         except OSError as error:
             raise UsageError(f"cannot write to {out}: {error.strerror}") from None
-        print(f"{out / (puzzle.name + '.txt')}  islands={puzzle.islands}  "
+        print(f"{safe(out / (puzzle.name + '.txt'))}  islands={puzzle.islands}  "
               f"difficulty={puzzle.difficulty}  attempt={puzzle.attempt}", flush=True)
 
-    with workers_from_args(args) as workers:
-        kept, verdicts = generate_set(
-            spec, on_attempt=lambda tried, n: progress.update(tried, f"kept {n}/{spec.count}"),
-            on_keep=write, workers=workers)
+    try:
+        with workers_from_args(args) as workers:
+            kept, verdicts = generate_set(
+                spec, on_attempt=lambda tried, n: progress.update(tried, f"kept {n}/{spec.count}"),
+                on_keep=write, workers=workers)
+    except ValueError as error:   # settings no candidate can meet (a board too small for two islands)
+        raise UsageError(str(error)) from None
     tried = sum(verdicts.values())
     detail = ", ".join(f"{name} {n}" for name, n in sorted(verdicts.items()))
     progress.close(f"tried {tried}, kept {len(kept)} of {spec.count} ({detail}) "

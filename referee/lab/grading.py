@@ -6,8 +6,8 @@ elimination, hard: branching); `grade` adds how much elimination it took, for th
 search in referee.lab.hardening. `make_unique` adds islands on the known solution's links
 until `bot.count_solutions` proves it unique (`two_solutions` reads a second solution with
 bot.find_solutions, to know where to add one). Every solver call has a budget in
-propagation rounds (`OverBudget`), never in seconds, so the same arguments give the same
-puzzles on any machine.
+propagation rounds (`OverBudget`, the solver's OverLimit), never in seconds, so the same
+arguments give the same puzzles on any machine.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from __future__ import annotations
 import random
 
 import bot
-from bot.assumption import ELIMINATION, RULES
+from bot.work import ELIMINATION, RULES
 from referee.lab.walk import Link, completes_square, inner_cells, links_text, ordered
 
 EASY, MEDIUM, HARD = "easy", "medium", "hard"
@@ -23,32 +23,16 @@ DIFFICULTIES = (EASY, MEDIUM, HARD)
 DEFAULT_WORK = 20000  # propagation rounds one solver check may spend before giving up
 
 
-class OverBudget(Exception):
-    """The solver spent its work budget without an answer."""
+OverBudget = bot.OverLimit   # the solver spent its work budget without an answer
 
 
-class BudgetStats(bot.Stats):
-    """A bot.Stats that raises OverBudget once `limit` propagation rounds are spent.
+def budget(work: int) -> bot.Stats:
+    """Counters for one solver check that may spend `work` propagation rounds.
 
     Counting rounds, not seconds, keeps the verdict (and so the generated files) the same
     on every machine.
     """
-
-    __slots__ = ("_rounds", "_limit")
-
-    def __init__(self, limit: int):
-        self._limit = limit
-        super().__init__()
-
-    @property
-    def rounds(self):
-        return self._rounds
-
-    @rounds.setter
-    def rounds(self, value):
-        if value > self._limit:
-            raise OverBudget(f"over {self._limit} propagation rounds")
-        self._rounds = value
+    return bot.Stats(bot.Limit(rounds=work))
 
 
 def classify(text: str, work: int = DEFAULT_WORK) -> str:
@@ -58,7 +42,7 @@ def classify(text: str, work: int = DEFAULT_WORK) -> str:
     """
     for stage, name in ((RULES, EASY), (ELIMINATION, MEDIUM)):
         try:
-            bot.solve(text, stats=BudgetStats(work), stage=stage)
+            bot.solve(text, stats=budget(work), stage=stage)
             return name
         except bot.Unsolvable:
             pass
@@ -75,12 +59,12 @@ def classify_or_none(text: str, work: int) -> str:
 
 def is_unique(text: str, work: int = DEFAULT_WORK) -> bool:
     """True if the solver proves exactly one solution (OverBudget if it cannot tell in time)."""
-    return bot.count_solutions(text, 2, stats=BudgetStats(work)) == 1
+    return bot.count_solutions(text, 2, stats=budget(work)) == 1
 
 
 def two_solutions(text: str, work: int = DEFAULT_WORK) -> list[list[Link]]:
     """Up to two solutions of the puzzle, each a sorted list of links (OverBudget if slow)."""
-    return bot.find_solutions(text, 2, stats=BudgetStats(work))
+    return bot.find_solutions(text, 2, stats=budget(work))
 
 
 def grade(text: str, work: int = DEFAULT_WORK) -> tuple[int, int] | None:
@@ -92,13 +76,13 @@ def grade(text: str, work: int = DEFAULT_WORK) -> tuple[int, int] | None:
     """
     try:
         try:
-            bot.solve(text, stats=BudgetStats(work), stage=RULES)
+            bot.solve(text, stats=budget(work), stage=RULES)
             return 0, 0
         except bot.Unsolvable:
             pass
         if not is_unique(text, work):
             return None
-        stats = BudgetStats(work)
+        stats = budget(work)
         try:
             bot.solve(text, stats=stats, stage=ELIMINATION)
             return 1, stats.assumptions

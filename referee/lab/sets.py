@@ -206,7 +206,7 @@ def parse_spec(text: str) -> SetSpec:
 def parse_size(text: str) -> tuple[int, int]:
     """`WxH` -> (W, H), each side 1..MAX_SIDE (30)."""
     w, x, h = text.lower().partition("x")
-    if not (x and w.isdigit() and h.isdigit()):
+    if not (x and w.isascii() and w.isdigit() and h.isascii() and h.isdigit() and len(w + h) < 6):
         raise ValueError(f"size {text!r} is not WxH, e.g. 30x30")
     width, height = int(w), int(h)
     if not (1 <= width <= MAX_SIDE and 1 <= height <= MAX_SIDE) or width * height < 2:

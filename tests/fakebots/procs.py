@@ -55,3 +55,17 @@ def alive(pid: int) -> bool:
         return _state(Path(f"/proc/{pid}")) != "Z"
     except OSError:
         return False
+
+
+def running_with_marker(marker: str) -> list[str]:
+    """'pid: cmdline' of live (not zombie) processes whose command line holds `marker`."""
+    found = []
+    for proc in Path("/proc").glob("[0-9]*"):
+        try:
+            cmdline = (proc / "cmdline").read_bytes()
+            if marker.encode() in cmdline and _state(proc) != "Z":
+                text = cmdline.replace(b"\0", b" ").decode(errors="replace")
+                found.append(f"{proc.name}: {text}")
+        except OSError:
+            continue
+    return found

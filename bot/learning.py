@@ -1,0 +1,614 @@
+"""Search that learns: the complete search for boards where guessing node by node thrashes.
+
+The node search in `assumption.py` forgets each contradiction it meets and backtracks one
+level at a time. On boards with many islands and many solutions (every cell an island,
+lattices, dense random fills) an early choice can doom a corner that is found only hundreds
+of levels deeper, and it then re-tries every level in between. Here the search learns as a
+conflict-driven SAT solver does:
+
+- a *fact* is one bound on one edge: at least 1 or 2 links, at most 1 or 0 links;
+- every contradiction is traced back, through the facts each rule read, to the first point
+  of the latest decision's consequences that all of it passes through; the facts it found
+  become a *nogood* (facts that never hold all together), which prunes every later branch;
+- the search jumps back past the decisions that played no part (backjumping), decides at
+  the most constrained nodes, weighed by the contradictions met near them, and restarts now
+  and then, keeping what it learned.
+
+The rules do not record why they moved a bound: that would cost every solve. A reason is
+rebuilt only for the facts a contradiction needs, by walking the trail back and asking, in
+the state just before each change, which rule's premises held (`reason`). The rules' own
+vocabulary stays: intersection rules propagate, elimination is the nogood, search decides.
+"""
+
+from bisect import bisect_right
+
+from bot.grid import Contradiction
+from bot.intersection import looks, propagate
+from bot.assumption import choose_node, memory, probe
+from bot.tuning import ACTIVITY_DECAY, NODE_WEIGHT, RESTART_FIRST, RESTART_GROWTH
+
+# A fact is 4 * edge + kind; the negation of kind k is kind 3 - k.
+AT_LEAST_1, AT_LEAST_2, AT_MOST_1, AT_MOST_0 = range(4)
+_DECISION = -1
+
+
+def negate(fact):
+    """The fact that holds exactly when `fact` does not."""
+    kind = fact & 3
+    return fact - kind + 3 - kind
+
+
+def is_true(lo, hi, fact):
+    """Whether bounds `lo`, `hi` make `fact` hold."""
+    kind = fact & 3
+    if kind < 2:
+        return lo[fact >> 2] > kind       # at least kind + 1
+    return hi[fact >> 2] <= 3 - kind      # at most 3 - kind
+
+
+def enforce(grid, fact):
+    """Make `fact` hold (raises Contradiction if the bounds refuse it)."""
+    e, kind = fact >> 2, fact & 3
+    if kind < 2:
+        grid.raise_lo(e, kind + 1)
+    else:
+        grid.lower_hi(e, 3 - kind)
+
+
+def entry_facts(e, old_lo, old_hi, new_lo, new_hi):
+    """The facts a bound change on edge e made true, strongest first."""
+    if new_lo != old_lo:
+        return [4 * e + k for k in range(new_lo - 1, old_lo - 1, -1)]
+    return [4 * e + 3 - k for k in range(new_hi, old_hi)]
+
+
+def learned_solutions(grid, stats):
+    """Yield `grid` at each solution the search that learns finds, from the grid's present
+    state; every one is checked with `Grid.valid`. The grid is left where the search ended."""
+    try:
+        propagate(grid, stats)
+        if not grid.solved():
+            probe(grid, stats, range(len(grid.puzzle)))
+    except Contradiction:
+        return
+    for found in Learner(grid, stats).solutions():
+        if found.valid():
+            yield found
+
+
+class Learner:
+    """A conflict-driven search over one grid, from its present state (level 0)."""
+
+    def __init__(self, grid, stats):
+        self.grid = grid
+        self.stats = stats
+        edges = len(grid.puzzle.ends)
+        # The bound each edge starts with: a fact it implies is never worth stating.
+        value = grid.puzzle.value
+        self.top = [min(2, value[a], value[b]) for a, b in grid.puzzle.ends]
+        # Trail position where each true fact became true (-1: true at level 0).
+        self.fact_pos = [-1] * (4 * edges)
+        self.level_starts = []  # trail length when each decision level began
+        self.level_marks = []   # the grid's mark just before each level's decision
+        self.why = {}           # trail position -> the nogood that set it, or _DECISION
+        self.nogoods = []
+        self.watches = [[] for _ in range(4 * edges)]
+        self.scanned = len(grid.trail)
+        self.activity = [0.0] * edges  # how often each edge met a conflict, recent ones most
+        self.bump = 1.0
+        self.phase = [-1] * edges  # the count each edge last held (phase saving)
+        self.target = [-1] * edges  # the counts of the largest conflict-free state so far
+        self.best = 0
+        self.conflicts = 0
+
+    # -- the search -------------------------------------------------------------------
+    def solutions(self):
+        """Yield the grid each time it holds a solution; each is ruled out before the next
+        is looked for. Ends when no solution is left."""
+        grid = self.grid
+        restart_at = budget = RESTART_FIRST
+        while True:
+            conflict = self._propagate()
+            while conflict is not None:
+                if not self._jump_to_conflict(conflict):
+                    return
+                conflict = self._learn(conflict)
+            if self.conflicts >= restart_at and self.level_starts:
+                budget *= RESTART_GROWTH
+                restart_at = self.conflicts + int(budget)
+                self._backjump(0)
+                self.best = 0
+                continue
+            if grid.solved():
+                yield grid
+                if not self.level_starts:
+                    return
+                # Rule the solution out: its decisions never hold all together again.
+                conflict = [self._decision_fact(level) for level in range(len(self.level_starts))]
+                while conflict is not None:
+                    if not self._jump_to_conflict(conflict):
+                        return
+                    conflict = self._learn(conflict)
+                continue
+            conflict = self._decide()
+            while conflict is not None:
+                if not self._jump_to_conflict(conflict):
+                    return
+                conflict = self._learn(conflict)
+
+    def _decision_fact(self, level):
+        """The fact decided at `level` (counted from 0 here)."""
+        grid = self.grid
+        trail = grid.trail
+        position = self.level_starts[level]
+        e, old_lo, old_hi = trail[position]
+        # The edge's bounds right after the decision: the next change's old bounds, or now.
+        new_lo, new_hi = next(((lo, hi) for f, lo, hi in trail[position + 1:] if f == e),
+                              (grid.lo[e], grid.hi[e]))
+        return entry_facts(e, old_lo, old_hi, new_lo, new_hi)[0]
+
+    def _decide(self):
+        """Open a level: fix the most active open edge at its saved count, one bound."""
+        grid = self.grid
+        lo, hi = grid.lo, grid.hi
+        # The node with the fewest ways to complete, by the square of the contradictions
+        # met near it (as the node search chooses), and its edge most met in them.
+        edges, _ = choose_node(grid)
+        e = max(edges, key=self.activity.__getitem__)
+        stats = self.stats
+        stats.branch()
+        self.level_marks.append(grid.mark())
+        self.level_starts.append(len(grid.trail))
+        if len(self.level_starts) > stats.max_depth:
+            stats.max_depth = len(self.level_starts)
+        count = self.target[e]
+        if not lo[e] <= count <= hi[e]:
+            count = self.phase[e]
+        if not lo[e] <= count <= hi[e]:
+            count = 1 if lo[e] == 0 else lo[e]  # a single link first: spread, not double
+        # Moving one bound to `count`: the edge is decided at once or by the next level.
+        fact = 4 * e + count - 1 if count > lo[e] else 4 * e + 3 - count
+        self.why[len(grid.trail)] = _DECISION
+        try:
+            enforce(grid, fact)
+        except Contradiction as dead:
+            return self._diagnose(dead.args[0] if dead.args else None)
+        return None
+
+    def _propagate(self):
+        """Run the rules and the nogoods to a fixed point; the conflict's facts, or None."""
+        grid, stats = self.grid, self.stats
+        try:
+            while True:
+                looks(grid).completed.clear()  # (kept for probes, which this search does not run)
+                propagate(grid, stats)
+                if self.scanned == len(grid.trail):
+                    return None
+                conflict = self._watch()
+                if conflict is not None:
+                    return conflict
+        except Contradiction as dead:
+            return self._diagnose(dead.args[0] if dead.args else None)
+
+    def _diagnose(self, hint):
+        self._scan()
+        conflict = diagnose(self.grid, self.top, hint)
+        if conflict is None:
+            # No rule's failure is visible in the state: blame every decision (sound).
+            conflict = [self._decision_fact(level) for level in range(len(self.level_starts))]
+        return conflict
+
+    # -- nogoods ------------------------------------------------------------------------
+    def _scan(self):
+        """Note where each fact made true since the last scan became true; return them."""
+        grid = self.grid
+        trail, fact_pos, lo, hi = grid.trail, self.fact_pos, grid.lo, grid.hi
+        made = []
+        after = {}  # edge -> its bounds after the entry being read (reading backwards)
+        for position in range(len(trail) - 1, self.scanned - 1, -1):
+            e, old_lo, old_hi = trail[position]
+            new_lo, new_hi = after.get(e) or (lo[e], hi[e])
+            for fact in entry_facts(e, old_lo, old_hi, new_lo, new_hi):
+                fact_pos[fact] = position
+                made.append(fact)
+            after[e] = old_lo, old_hi
+        self.scanned = len(trail)
+        return made
+
+    def _watch(self):
+        """Propagate the nogoods over the facts made true since the last look; a nogood
+        whose facts all hold is returned as the conflict."""
+        grid, watches, nogoods, why = self.grid, self.watches, self.nogoods, self.why
+        lo, hi = grid.lo, grid.hi
+        for fact in self._scan():
+            watching = watches[fact]
+            if not watching:
+                continue
+            keep = []
+            for k, index in enumerate(watching):
+                facts = nogoods[index]
+                if facts[0] == fact:
+                    facts[0], facts[1] = facts[1], facts[0]
+                other = facts[0]
+                if is_true(lo, hi, negate(other)):
+                    keep.append(index)  # the nogood cannot fire while `other` fails
+                    continue
+                for j in range(2, len(facts)):
+                    if not is_true(lo, hi, facts[j]):
+                        facts[1], facts[j] = facts[j], facts[1]
+                        watches[facts[1]].append(index)
+                        break
+                else:
+                    keep.append(index)
+                    if is_true(lo, hi, other):
+                        keep.extend(watching[k + 1:])
+                        watching[:] = keep
+                        return list(facts)
+                    why[len(grid.trail)] = index
+                    try:
+                        enforce(grid, negate(other))
+                    except Contradiction as dead:
+                        keep.extend(watching[k + 1:])
+                        watching[:] = keep
+                        return self._diagnose(dead.args[0] if dead.args else None)
+            watching[:] = keep
+        return None
+
+    def _add_nogood(self, facts):
+        """Store a nogood, watching its first two facts (the caller orders them)."""
+        index = len(self.nogoods)
+        self.nogoods.append(facts)
+        if len(facts) > 1:
+            self.watches[facts[0]].append(index)
+            self.watches[facts[1]].append(index)
+        return index
+
+    # -- learning -------------------------------------------------------------------------
+    def _level_of(self, fact):
+        return bisect_right(self.level_starts, self.fact_pos[fact])
+
+    def _jump_to_conflict(self, conflict):
+        """Go back to the deepest level the conflict's facts come from; False if that is
+        level 0 (no solution is left)."""
+        deepest = max((self._level_of(f) for f in conflict), default=0)
+        if deepest == 0:
+            return False
+        self._backjump(deepest)
+        return True
+
+    def _learn(self, conflict):
+        """Trace `conflict` (facts true at the present level) back to its first unique
+        implication point, store the nogood, jump back and assert it. Returns a new
+        conflict if asserting it meets one at once, else None."""
+        self.conflicts += 1
+        self.stats.eliminations += 1
+        grid = self.grid
+        trail, lo, hi = grid.trail, grid.lo, grid.hi
+        level = len(self.level_starts)
+        start = self.level_starts[-1]
+        if len(trail) > self.best:
+            # The fullest state yet: its counts guide the next decisions (target phases).
+            self.best = len(trail)
+            self.target = [low if low == high else -1 for low, high in zip(lo, hi)]
+        learned, here = set(), set()
+        for fact in conflict:
+            at = self._level_of(fact)
+            if at == level:
+                here.add(fact)
+            elif at > 0:
+                learned.add(fact)
+        kept = set()  # present-level facts no rule explains (the decision)
+        position = len(trail)
+        while len(here) + len(kept) > 1 and here and position > start:
+            position -= 1
+            self._undo_to(position + 1)
+            e, old_lo, old_hi = trail[position]
+            new_lo, new_hi = lo[e], hi[e]
+            every = entry_facts(e, old_lo, old_hi, new_lo, new_hi)
+            made = [f for f in every if f in here]
+            if not made:
+                continue
+            how = self.why.get(position)
+            here.difference_update(made)
+            if how == _DECISION:
+                kept.add(made[0])
+                continue
+            if how is not None:
+                # The nogood's other facts all held when it fired.
+                reason = [f for f in self.nogoods[how] if negate(f) not in every]
+            else:
+                self._undo_to(position)
+                reason = explain(grid, self.top, e, new_lo, new_hi)
+            if reason is None:
+                kept.add(made[0])
+                continue
+            for f in reason:
+                at = self._level_of(f)
+                if at == level:
+                    here.add(f)
+                elif at > 0:
+                    learned.add(f)
+        uip = list(here | kept)
+        self._bump(uip, learned)
+        others = sorted(learned, key=self._level_of, reverse=True)
+        if len(uip) == 1:
+            target = self._level_of(others[0]) if others else 0
+        else:
+            target = level - 1
+        self._backjump(target)
+        facts = uip + others
+        index = self._add_nogood(facts)
+        if len(uip) != 1:
+            return None
+        self.why[len(grid.trail)] = index
+        try:
+            enforce(grid, negate(uip[0]))
+        except Contradiction as dead:
+            return self._diagnose(dead.args[0] if dead.args else None)
+        return None
+
+    def _undo_to(self, length):
+        """Revert the grid to trail `length` during a trace (the level's mark restores the
+        rules' cursors when the search jumps back)."""
+        grid = self.grid
+        if length >= len(grid.trail):
+            return
+        self._forget(length)
+        grid.revert((length, True, True, None))
+
+    def _forget(self, length):
+        """Drop what is recorded of the trail past `length`, saving the counts it held."""
+        grid = self.grid
+        trail, lo, hi, phase, why = grid.trail, grid.lo, grid.hi, self.phase, self.why
+        for position in range(length, len(trail)):
+            e = trail[position][0]
+            if lo[e] == hi[e]:
+                phase[e] = lo[e]
+            why.pop(position, None)
+        if self.scanned > length:
+            self.scanned = length
+
+    def _backjump(self, level):
+        """Undo every level above `level`."""
+        if level >= len(self.level_starts):
+            return
+        grid = self.grid
+        mark = self.level_marks[level]
+        self._forget(mark[0])
+        if len(grid.trail) >= mark[0]:
+            grid.revert(mark)
+        del self.level_starts[level:]
+        del self.level_marks[level:]
+        self.scanned = len(grid.trail)
+
+    def _bump(self, *groups):
+        """Weigh the edges met in a conflict, and the nodes at their ends: the search
+        decides there first from now on."""
+        activity = self.activity
+        self.bump /= ACTIVITY_DECAY
+        bump = self.bump
+        edges = {f >> 2 for group in groups for f in group}
+        learned, ends = memory(self.grid), self.grid.puzzle.ends
+        for e in edges:
+            activity[e] += bump
+            learned.blame(ends[e][0], ends[e][1:], NODE_WEIGHT)
+        if bump > 1e100:
+            self.activity = [a * 1e-100 for a in activity]
+            self.bump *= 1e-100
+
+
+def bound_facts(grid, top, e, lows=True, highs=True):
+    """The facts that state edge e's present bounds, leaving out what holds from the start."""
+    facts = []
+    low, high = grid.lo[e], grid.hi[e]
+    if lows and low:
+        facts.append(4 * e + low - 1)
+    if highs and high < top[e]:
+        facts.append(4 * e + 3 - high)
+    return facts
+
+
+def explain(grid, top, e, new_lo, new_hi):
+    """Why a rule moved edge e's bounds to (new_lo, new_hi), in the grid's state just
+    before: the facts a rule read there that imply the move, or None if no rule's premises
+    hold (the move is then kept as a fact of its own)."""
+    p = grid.puzzle
+    lo, hi, value = grid.lo, grid.hi, p.value
+    a, b = p.ends[e]
+    if new_lo > lo[e]:
+        for x in (a, b):
+            # magicVal: the other edges cannot carry enough.
+            others = [f for f in p.edges_at[x] if f != e]
+            if value[x] - sum(hi[f] for f in others) >= new_lo:
+                return [fact for f in others for fact in bound_facts(grid, top, f, lows=False)]
+        if new_lo == 1:
+            # A bridge: every other way out of one side is cut.
+            side = _reachable(grid, a, e)
+            if b not in side:
+                return [4 * f + AT_MOST_0 for x in side for f, y in p.node_edges[x]
+                        if f != e and y not in side]
+        return None
+    for x in (a, b):
+        # The sieve: the node has only so many links left after its others.
+        others = [f for f in p.edges_at[x] if f != e]
+        if value[x] - sum(lo[f] for f in others) <= new_hi:
+            return [fact for f in others for fact in bound_facts(grid, top, f, highs=False)]
+    if new_hi == 0:
+        for f in p.crossings[e]:
+            if lo[f]:
+                return [4 * f + AT_LEAST_1]
+    return _isolation(grid, top, e, new_hi)
+
+
+def _isolation(grid, top, e, new_hi):
+    """The facts behind `isolate` capping edge e at new_hi: at new_hi + 1 links both ends
+    would be full, and every other way out of their group(s) is already shut, so the
+    group(s) would close smaller than the puzzle."""
+    p = grid.puzzle
+    lo, got, value = grid.lo, grid.got, p.value
+    a, b = p.ends[e]
+    members = _group(grid, a)
+    if b not in members:
+        members |= _group(grid, b)
+    if len(members) == len(p):
+        return None
+    total = sum(value[x] - got[x] for x in members)
+    if total <= 0 or total % 2 or lo[e] + total // 2 - 1 > new_hi:
+        return None
+    # Past the sieve's cap, the lack is all at the two ends: their other links say so.
+    ends = [fact for x in {a, b} for f in p.edges_at[x] if f != e
+            for fact in bound_facts(grid, top, f, highs=False)]
+    shut = _shut(grid, top, members, (a, b))
+    if shut is None:
+        return [4 * f + lo[f] - 1 for x in members for f in p.edges_at[x] if lo[f]]
+    return ends + shut
+
+
+def _shut(grid, top, members, ends=()):
+    """Why no link can leave the node set `members` (but at `ends`, whose fullness the
+    caller explains): each way out is cut, or starts at a node already full. None if some
+    way out is still open."""
+    p = grid.puzzle
+    lo, hi, got, value = grid.lo, grid.hi, grid.got, p.value
+    facts = []
+    full = set()
+    for x in members:
+        if x in ends:
+            continue
+        for f, y in p.node_edges[x]:
+            if y in members:
+                continue
+            if not hi[f]:
+                facts.append(4 * f + AT_MOST_0)
+            elif got[x] == value[x]:
+                if x not in full:
+                    full.add(x)
+                    facts.extend(fact for g in p.edges_at[x]
+                                 for fact in bound_facts(grid, top, g, highs=False))
+            else:
+                return None
+    return facts
+
+
+def _group(grid, start):
+    """The nodes joined to `start` by drawn links."""
+    lo, node_edges = grid.lo, grid.puzzle.node_edges
+    seen = {start}
+    stack = [start]
+    while stack:
+        x = stack.pop()
+        for f, y in node_edges[x]:
+            if lo[f] and y not in seen:
+                seen.add(y)
+                stack.append(y)
+    return seen
+
+
+def _reachable(grid, start, without):
+    """The nodes the possible links reach from `start`, leaving out edge `without`."""
+    hi, node_edges = grid.hi, grid.puzzle.node_edges
+    seen = {start}
+    stack = [start]
+    while stack:
+        x = stack.pop()
+        for f, y in node_edges[x]:
+            if hi[f] and f != without and y not in seen:
+                seen.add(y)
+                stack.append(y)
+    return seen
+
+
+def diagnose(grid, top, hint=None):
+    """The facts behind a contradiction visible in the grid's state: a node over or under
+    its value, crossing links, a closed group smaller than the puzzle, possible links that
+    do not connect, a region that cannot balance its links. None if none is visible."""
+    p = grid.puzzle
+    n = len(p)
+    lo, hi, got, cap, value = grid.lo, grid.hi, grid.got, grid.cap, p.value
+    # A contradiction is met where the last changes were: look there first.
+    recent = [hint] if hint is not None else []
+    recent += [x for e, _, _ in grid.trail[-8:] for x in p.ends[e]]
+    for x in recent + list(range(n)):
+        if got[x] > value[x]:
+            return [fact for f in p.edges_at[x] for fact in bound_facts(grid, top, f, highs=False)]
+        if cap[x] < value[x]:
+            return [fact for f in p.edges_at[x] for fact in bound_facts(grid, top, f, lows=False)]
+    for e, low in enumerate(lo):
+        if low:
+            for f in p.crossings[e]:
+                if lo[f]:
+                    return [4 * e + AT_LEAST_1, 4 * f + AT_LEAST_1]
+    parent, need, size = grid.parent, grid.need, grid.size
+    for x in range(n):
+        if parent[x] == x and need[x] <= 0 and size[x] < n:
+            members = _group(grid, x)
+            shut = _shut(grid, top, members)
+            if shut is not None:
+                return shut
+            return [4 * f + lo[f] - 1 for y in members for f in p.edges_at[y] if lo[f]]
+    if n > 1:
+        cut = _smallest_cut(grid)
+        if cut is not None:
+            return cut
+    return _unbalanced_region(grid, top)
+
+
+def _smallest_cut(grid):
+    """If the possible links fall apart: the cut edges around the part with the fewest."""
+    p = grid.puzzle
+    hi, node_edges = grid.hi, p.node_edges
+    label = [-1] * len(p)
+    best = None
+    for start in range(len(p)):
+        if label[start] >= 0:
+            continue
+        label[start] = start
+        part = [start]
+        for x in part:
+            for f, y in node_edges[x]:
+                if hi[f] and label[y] < 0:
+                    label[y] = start
+                    part.append(y)
+        if len(part) == len(p):
+            return None
+        cut = [4 * f + AT_MOST_0 for x in part for f, y in node_edges[x] if label[y] != start]
+        if best is None or len(cut) < len(best):
+            best = cut
+    return best
+
+
+def _unbalanced_region(grid, top):
+    """The facts behind the region of undecided edges, with the fewest, that `balance`
+    refutes: where its edges split it in two sides, the decided edges that leave it or join
+    two nodes of one side (a link between the sides counts for both alike); otherwise the
+    decided edges around it, its missing total being odd. None if every region balances."""
+    p = grid.puzzle
+    lo, hi, got, value, node_edges = grid.lo, grid.hi, grid.got, p.value, p.node_edges
+    seen = bytearray(len(p))
+    side = bytearray(len(p))
+    best = None
+    for start in range(len(p)):
+        if seen[start]:
+            continue
+        seen[start] = 1
+        region = [start]
+        missing = [0, 0]
+        two_sides = True
+        for x in region:
+            missing[side[x]] += value[x] - got[x]
+            for f, y in node_edges[x]:
+                if lo[f] != hi[f]:
+                    if not seen[y]:
+                        seen[y] = 1
+                        side[y] = 1 - side[x]
+                        region.append(y)
+                    elif side[y] == side[x]:
+                        two_sides = False
+        if missing[0] != missing[1] if two_sides else (missing[0] + missing[1]) % 2:
+            inside = set(region)
+            read = {f for x in region for f, y in node_edges[x] if lo[f] == hi[f] and
+                    (y not in inside or (two_sides and side[x] == side[y]))}
+            facts = [fact for f in read for fact in bound_facts(grid, top, f)]
+            if best is None or len(facts) < len(best):
+                best = facts
+    return best

@@ -1,0 +1,19 @@
+"""The solver's tuning constants, one line each. How each was measured: docs/TUNING.md."""
+
+# The rules (`bot.intersection`).
+REGION_WALK = 60            # balance gives up on a region of undecided edges past this many nodes
+PROBE_BALANCE_AFTER = 20    # bound changes a probe makes before balance looks
+PARITY_PAYS = 20            # balance pays on this board if one look in this many finds a contradiction
+PROBE_BALANCE_RARELY = 70   # bound changes before balance looks in probes where it does not pay
+
+# The node search (`bot.assumption`).
+NODE_SEARCH_BRANCHES = 120  # branches before the search that learns takes over
+GLOBAL_EVERY = 2            # the whole-board rules run at every this-many depths of the search...
+ISLANDS_PER_GLOBAL = 100    # ...or every (islands / this)-many on big boards
+PROBE_OPTIONS = 2           # a probe tries the nodes with at most this many options
+
+# The search that learns (`bot.learning`).
+ACTIVITY_DECAY = 0.95       # how fast old conflicts stop steering the choice of a node's edge
+RESTART_FIRST = 100         # conflicts before the first restart
+RESTART_GROWTH = 1.5        # each restart waits this much longer than the last
+NODE_WEIGHT = 0.3           # what a conflict adds to the weight of the nodes it met

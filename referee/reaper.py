@@ -1,0 +1,204 @@
+"""The per-match reaper: runs a bot as its child and outlives it to kill what it leaves.
+
+    python -I -S reaper.py STATUS_FD AS_BYTES subreaper|pidns BOT_ARGV...
+
+Run by the referee (containment modes `pidns` and `subreaper`); the referee imports only
+START_MARK from it. Standard library only. In mode subreaper it makes itself the child
+subreaper, so every process the bot starts, by any route (double forks, new sessions),
+stays its descendant. In mode pidns it enters a new PID namespace (with a user namespace
+when not root) and forks its init, which holds the same role by the kernel's rules; the
+first process only relays SIGTERM to that init and waits for it, holding no pipe.
+
+The bot gets RLIMIT_AS = AS_BYTES (empty: none) before its first instruction, its own
+session, and default signal dispositions. Just before the exec the child writes
+START_MARK on stdout, so the referee starts its clock only once the bot runs. When the
+bot exits, its status and resource usage go to STATUS_FD as one line
+`status user_s system_s maxrss_kib`; its descendants keep running, since they may still
+play. On SIGTERM (from the referee at the end of the match, or as the referee's death
+signal) every descendant is killed and reaped, in a loop cheaper than a fork: a process
+killed while it forks never completes the fork, and an orphan comes to this process at
+once. Then the reaper exits.
+"""
+
+import ctypes
+import os
+import resource
+import signal
+import sys
+
+START_MARK = b"referee: bot starting\n"
+PR_SET_PDEATHSIG = 1           # from <linux/prctl.h>
+PR_SET_CHILD_SUBREAPER = 36
+CLONE_NEWUSER = 0x10000000     # from <linux/sched.h>
+CLONE_NEWPID = 0x20000000
+
+
+class Stop(Exception):
+    """SIGTERM: kill everything and leave."""
+
+
+def _stop(signum, frame):
+    raise Stop()
+
+
+def children() -> list[int]:
+    """This process's children, read from /proc (one file per thread; one thread here)."""
+    found = []
+    for tid in os.listdir("/proc/self/task"):
+        try:
+            with open(f"/proc/self/task/{tid}/children") as file:
+                found.extend(int(pid) for pid in file.read().split())
+        except OSError:
+            pass
+    return found
+
+
+def descendants(pid: int) -> list[int]:
+    """`pid`'s descendants, from each process's children files (the tree may change)."""
+    found, todo = [], [pid]
+    while todo:
+        parent = todo.pop()
+        try:
+            tids = os.listdir(f"/proc/{parent}/task")
+        except OSError:
+            continue
+        for tid in tids:
+            try:
+                with open(f"/proc/{parent}/task/{tid}/children") as file:
+                    kids = [int(p) for p in file.read().split()]
+            except OSError:
+                continue
+            found.extend(kids)
+            todo.extend(kids)
+    return found
+
+
+def kill_all(bot: int, report) -> None:
+    """SIGKILL every descendant until none is left, reaping as they die."""
+    while True:
+        if os.getpid() == 1:
+            # init of a PID namespace: kill(-1) reaches every other process in it, and /proc
+            # (the referee's) would give pids of the outer namespace
+            try:
+                os.kill(-1, signal.SIGKILL)
+            except OSError:
+                pass
+        else:
+            for pid in children():
+                for victim in [pid] + descendants(pid):
+                    try:
+                        os.kill(victim, signal.SIGKILL)
+                    except OSError:
+                        pass
+        while True:
+            try:
+                pid, status, usage = os.wait4(-1, os.WNOHANG)
+            except ChildProcessError:
+                return                  # no child left: every descendant is dead and reaped
+            if pid == 0:
+                break
+            if pid == bot:
+                report(status, usage)
+
+
+def enter_pid_namespace(libc) -> bool:
+    """Unshare a PID namespace (and a user namespace when not root, mapping our own ids);
+    False if the kernel refuses. The next child forked is init of the new namespace."""
+    uid, gid = os.getuid(), os.getgid()
+    flags = CLONE_NEWPID if os.geteuid() == 0 else CLONE_NEWPID | CLONE_NEWUSER
+    if libc.unshare(flags) != 0:
+        return False
+    if flags & CLONE_NEWUSER:
+        try:
+            for name, text in (("setgroups", "deny"), ("uid_map", f"{uid} {uid} 1"),
+                               ("gid_map", f"{gid} {gid} 1")):
+                with open(f"/proc/self/{name}", "w") as file:
+                    file.write(text)
+        except OSError:
+            return False
+    return True
+
+
+def relay_to_init(init: int) -> None:
+    """Outside the namespace: hold no pipe, pass SIGTERM on to init, leave when it has gone."""
+    signal.signal(signal.SIGTERM, lambda signum, frame: os.kill(init, signal.SIGTERM))
+    null = os.open(os.devnull, os.O_RDWR)
+    for stream in (0, 1, 2):
+        os.dup2(null, stream)
+    while True:
+        try:
+            if os.waitpid(init, 0)[0] == init:
+                return
+        except ChildProcessError:
+            return
+
+
+def main() -> None:
+    if sys.argv[1] == "--probe-pidns":     # can this machine give us a PID namespace?
+        libc = ctypes.CDLL(None, use_errno=True)
+        if not enter_pid_namespace(libc):
+            sys.exit(1)
+        child = os.fork()
+        if child == 0:
+            os._exit(0 if os.getpid() == 1 else 1)
+        sys.exit(os.waitstatus_to_exitcode(os.waitpid(child, 0)[1]))
+    status_fd, limit, mode, argv = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4:]
+    os.set_inheritable(status_fd, False)
+    signal.signal(signal.SIGTERM, _stop)
+    signal.pthread_sigmask(signal.SIG_SETMASK, [])
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)   # the referee died: clean up
+    if os.getppid() == 1:
+        return                          # the referee died before the death signal was set
+    if mode == "pidns":
+        if not enter_pid_namespace(libc):
+            os.write(2, b"referee reaper: cannot make a PID namespace\n")
+            sys.exit(126)
+        init = os.fork()
+        if init != 0:
+            relay_to_init(init)
+            return
+        # init of the namespace: dies with the relay, and the kernel then kills the rest
+        libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    else:
+        libc.prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    reported = []
+    bot = -1
+
+    def report(status: int, usage) -> None:
+        if not reported:
+            reported.append(status)
+            line = (f"{os.waitstatus_to_exitcode(status)} {usage.ru_utime} {usage.ru_stime} "
+                    f"{usage.ru_maxrss}\n")
+            os.write(status_fd, line.encode())
+
+    try:
+        bot = os.fork()
+        if bot == 0:
+            try:
+                os.setsid()
+                for signum in (signal.SIGTERM, signal.SIGPIPE, signal.SIGXFSZ):
+                    signal.signal(signum, signal.SIG_DFL)
+                if limit:
+                    resource.setrlimit(resource.RLIMIT_AS, (int(limit), int(limit)))
+                os.write(1, START_MARK)
+                os.execvp(argv[0], argv)
+            except BaseException as error:
+                os.write(2, f"cannot start {argv[0]!r}: {error}\n".encode())
+            os._exit(127)
+        null = os.open(os.devnull, os.O_RDWR)
+        for stream in (0, 1, 2):        # hold none of the bot's pipes: EOF must reach the referee
+            os.dup2(null, stream)
+        while True:
+            pid, status, usage = os.wait4(-1, 0)
+            if pid == bot:
+                report(status, usage)
+    except (Stop, ChildProcessError):
+        pass
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
+    kill_all(bot, report)
+
+
+if __name__ == "__main__":
+    main()

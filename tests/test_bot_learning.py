@@ -1,0 +1,252 @@
+"""The search that learns: its facts, the reasons it rebuilds, and its answers."""
+
+import random
+
+import pytest
+
+import bot
+import bot.solver
+from bot.assumption import Stats
+from bot.grid import Contradiction, Grid
+from bot.intersection import propagate
+from bot.learning import (AT_LEAST_1, AT_LEAST_2, AT_MOST_0, AT_MOST_1, Learner, diagnose,
+                          entry_facts, explain, is_true, learned_solutions, negate)
+from bot.puzzle import parse
+from judge import fault, links_text
+from project import PUBLIC, ROOT
+
+
+def fact(grid, a, b, kind):
+    """The fact of `kind` on the edge between the nodes at positions a and b."""
+    p = grid.puzzle
+    return 4 * p.edge_between(p.pos.index(a), p.pos.index(b)) + kind
+
+
+def holds(grid, facts):
+    return all(is_true(grid.lo, grid.hi, f) for f in facts)
+
+
+def top(grid):
+    return [min(2, grid.value[a], grid.value[b]) for a, b in grid.puzzle.ends]
+
+
+def test_a_fact_and_its_negation_never_hold_together():
+    grid = Grid(parse("2\n1\n22\n"))
+    for kind in range(4):
+        f = kind  # edge 0
+        assert negate(negate(f)) == f
+        assert {f, negate(f)} in ({AT_LEAST_1, AT_MOST_0}, {AT_LEAST_2, AT_MOST_1})
+    grid.raise_lo(0, 1)
+    assert is_true(grid.lo, grid.hi, AT_LEAST_1) and not is_true(grid.lo, grid.hi, AT_MOST_0)
+
+
+def test_entry_facts_lists_every_bound_a_change_crossed():
+    assert entry_facts(3, 0, 2, 2, 2) == [4 * 3 + AT_LEAST_2, 4 * 3 + AT_LEAST_1]
+    assert entry_facts(3, 0, 2, 0, 0) == [4 * 3 + AT_MOST_0, 4 * 3 + AT_MOST_1]
+    assert entry_facts(3, 1, 2, 1, 1) == [4 * 3 + AT_MOST_1]
+
+
+def test_magicval_is_explained_by_the_caps_of_the_other_edges():
+    # The 3 at the middle of three in a row has two edges; cap the left one at 1: the
+    # right one needs at least 2.
+    grid = Grid(parse("3\n1\n232\n"))
+    left = grid.puzzle.edge_between(0, 1)
+    grid.hi[left] = 1  # set by hand: the rules would find the left 2 short at once
+    right = grid.puzzle.edge_between(1, 2)
+    assert explain(grid, top(grid), right, 2, grid.hi[right]) == [4 * left + AT_MOST_1]
+
+
+def test_the_sieve_is_explained_by_the_links_already_drawn():
+    grid = Grid(parse("3\n1\n232\n"))
+    left, right = grid.puzzle.edge_between(0, 1), grid.puzzle.edge_between(1, 2)
+    grid.raise_lo(left, 2)
+    assert explain(grid, top(grid), right, grid.lo[right], 1) == [4 * left + AT_LEAST_2]
+
+
+def test_a_crossing_is_explained_by_the_link_it_crosses():
+    text = "3\n3\n.1.\n1.1\n.1.\n"
+    grid = Grid(parse(text))
+    across = fact(grid, (0, 1), (2, 1), AT_LEAST_1) // 4
+    down = fact(grid, (1, 0), (1, 2), AT_LEAST_1) // 4
+    grid.lo[across] = 1  # as raise_lo leaves it just before it blocks the crossing edge
+    assert explain(grid, top(grid), down, 0, 0) == [4 * across + AT_LEAST_1]
+
+
+def test_a_bridge_is_explained_by_the_cut_edges_around_its_side():
+    # 2-2 over 2-2: the only links from the top pair to the bottom pair are the two
+    # verticals; with the left one cut, the right one must carry a link.
+    grid = Grid(parse("2\n2\n22\n22\n"))
+    p = grid.puzzle
+    left = p.edge_between(0, 2)
+    grid.lower_hi(left, 0)
+    right = p.edge_between(1, 3)
+    reason = explain(grid, top(grid), right, 1, grid.hi[right])
+    assert reason is not None and holds(grid, reason)
+    assert 4 * left + AT_MOST_0 in reason
+
+
+def test_isolation_is_explained_by_the_shut_ways_out_of_the_group():
+    # 1 2 1 in a row under a 1: with (0,0)-(1,0) drawn, the 2 and the left 1 would close if
+    # the 2 took its second link from the right 1... isolate caps what closes the group.
+    text = "3\n2\n121\n.1.\n"
+    grid = Grid(parse(text))
+    p = grid.puzzle
+    left = p.edge_between(p.pos.index((0, 0)), p.pos.index((1, 0)))
+    right = p.edge_between(p.pos.index((1, 0)), p.pos.index((2, 0)))
+    grid.raise_lo(left, 1)
+    reason = explain(grid, top(grid), right, grid.lo[right], 0)
+    assert reason is not None and holds(grid, reason)
+    assert 4 * left + AT_LEAST_1 in reason
+
+
+@pytest.mark.parametrize("text, state, kind", [
+    ("3\n1\n2.2\n", lambda g: g.hi.__setitem__(0, 1) or g.cap.__setitem__(0, 1), "short"),
+    ("3\n3\n.1.\n1.1\n.1.\n", None, "crossing"),
+])
+def test_diagnose_names_facts_that_hold_and_explain_the_contradiction(text, state, kind):
+    grid = Grid(parse(text))
+    if kind == "crossing":
+        for e in range(len(grid.puzzle.ends)):
+            grid.lo[e] = 1
+    else:
+        state(grid)
+    conflict = diagnose(grid, top(grid))
+    assert conflict and holds(grid, conflict)
+
+
+def test_diagnose_finds_a_cut_in_the_possible_links():
+    grid = Grid(parse("2\n2\n22\n22\n"))
+    p = grid.puzzle
+    for a, b in ((0, 2), (1, 3)):
+        e = p.edge_between(a, b)
+        grid.hi[e] = 0
+    conflict = diagnose(grid, top(grid))
+    assert sorted(conflict) == sorted(4 * p.edge_between(a, b) + AT_MOST_0
+                                      for a, b in ((0, 2), (1, 3)))
+
+
+def test_diagnose_finds_a_region_lacking_an_odd_number_of_links():
+    grid = Grid(parse("3\n1\n131\n"))
+    p = grid.puzzle
+    left = p.edge_between(0, 1)
+    grid.lo[left] = grid.hi[left] = 0  # decided at 0 by hand: the right pair lacks 3
+    conflict = diagnose(grid, top(grid))
+    assert conflict is not None and holds(grid, conflict)
+
+
+def learned(text):
+    """Every solution the search that learns finds, sorted, up to ten."""
+    grid = Grid(parse(text))
+    found = []
+    for solved in learned_solutions(grid, Stats()):
+        found.append(tuple(sorted(solved.links())))
+        if len(found) >= 10:
+            break
+    return found
+
+
+@pytest.mark.parametrize("path", sorted(PUBLIC.glob("*.txt")) +
+                         sorted((ROOT / "puzzles" / "hard30").glob("*.txt"))[:6],
+                         ids=lambda p: p.stem)
+def test_the_learning_search_alone_solves_every_public_and_hard_puzzle(path, monkeypatch):
+    monkeypatch.setattr(bot.solver, "NODE_SEARCH_BRANCHES", 0)
+    text = path.read_text()
+    links = bot.solve(text)
+    assert fault(text, links_text(links)) is None
+
+
+def test_the_learning_search_finds_each_solution_once():
+    text = (PUBLIC / "09_multiple_solutions_1.txt").read_text()
+    found = learned(text)
+    assert len(found) == len(set(found)) == bot.count_solutions(text, limit=10)
+    for links in found:
+        assert fault(text, links_text(links)) is None
+
+
+def connected_board(width, height, seed, density=1.0):
+    """A legal board with many solutions: islands on a share of the cells, values from a
+    random connected set of non-crossing links (single or double)."""
+    rng = random.Random(seed)
+    cells = [(x, y) for y in range(height) for x in range(width) if rng.random() < density]
+    p = parse(f"{width}\n{height}\n" + "\n".join(
+        "".join("1" if (x, y) in set(cells) else "." for x in range(width))
+        for y in range(height)) + "\n")
+    parent = list(range(len(p)))
+
+    def root(i):
+        while parent[i] != i:
+            i = parent[i]
+        return i
+    blocked, counts = set(), {}
+    for e in rng.sample(range(len(p.ends)), len(p.ends)):
+        a, b = p.ends[e]
+        if e not in blocked and (root(a) != root(b) or rng.random() < 0.3):
+            parent[root(a)] = root(b)
+            counts[e] = rng.choice((1, 2))
+            blocked.update(p.crossings[e])
+    values = [0] * len(p)
+    for e, n in counts.items():
+        for i in p.ends[e]:
+            values[i] += n
+    keep = root(max(range(len(p)), key=lambda i: sum(root(j) == root(i) for j in range(len(p)))))
+    rows = [["."] * width for _ in range(height)]
+    for i, (x, y) in enumerate(p.pos):
+        if root(i) == keep and values[i]:
+            rows[y][x] = str(values[i])
+    return f"{width}\n{height}\n" + "\n".join("".join(r) for r in rows) + "\n"
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_the_learning_search_solves_boards_full_of_islands(seed, monkeypatch):
+    monkeypatch.setattr(bot.solver, "NODE_SEARCH_BRANCHES", 0)
+    text = connected_board(9, 8, seed, density=1.0 if seed % 2 else 0.6)
+    assert fault(text, links_text(bot.solve(text))) is None
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_both_searches_count_the_same_solutions(seed, monkeypatch):
+    text = connected_board(5, 5, 100 + seed, density=0.7)
+    node_count = bot.count_solutions(text, limit=3)
+    monkeypatch.setattr(bot.solver, "NODE_SEARCH_BRANCHES", 0)
+    assert bot.count_solutions(text, limit=3) == node_count
+
+
+def test_a_board_with_one_island_off_by_two_has_no_solution_either_way(monkeypatch):
+    text = connected_board(8, 8, 7)
+    rows = text.splitlines()
+    y = next(y for y in range(2, len(rows)) if any(c in "123456" for c in rows[y]))
+    x = next(x for x, c in enumerate(rows[y]) if c in "123456")
+    rows[y] = rows[y][:x] + str(int(rows[y][x]) + 2) + rows[y][x + 1:]
+    broken = "\n".join(rows) + "\n"
+    expected = bot.count_solutions(broken, limit=1)
+    monkeypatch.setattr(bot.solver, "NODE_SEARCH_BRANCHES", 0)
+    assert bot.count_solutions(broken, limit=1) == expected
+    if expected == 0:
+        with pytest.raises(bot.Unsolvable):
+            bot.solve(broken)
+
+
+def test_diagnose_blames_the_decided_edges_around_an_unbalanced_region():
+    # Full 3x2 board: decide the left column's edge at 1 by hand; the rest of the board
+    # still has two sides that lack different totals.
+    grid = Grid(parse("3\n2\n232\n323\n"))
+    p = grid.puzzle
+    left = p.edge_between(0, 3)
+    grid.lo[left] = grid.hi[left] = 1
+    conflict = diagnose(grid, top(grid))
+    assert conflict is not None and holds(grid, conflict)
+
+
+@pytest.mark.parametrize("limit", [bot.Limit(rounds=5), bot.Limit(branches=3)])
+def test_a_limit_stops_either_search_with_over_limit(limit, monkeypatch):
+    text = connected_board(9, 8, 3)
+    with pytest.raises(bot.OverLimit):
+        bot.count_solutions(text, 2, within=limit)
+    monkeypatch.setattr(bot.solver, "NODE_SEARCH_BRANCHES", 0)
+    with pytest.raises(bot.OverLimit):
+        bot.count_solutions(text, 2, within=limit)
+
+
+def test_a_generous_limit_changes_nothing():
+    text = (PUBLIC / "11_cg.txt").read_text()
+    assert bot.solve(text, within=bot.Limit(rounds=10 ** 6, branches=10 ** 6)) == bot.solve(text)

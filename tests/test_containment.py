@@ -1,0 +1,168 @@
+"""Hostile bots against each containment mode: fork chains, memory split over children, a
+shell bot that forks first, escape codes. Each mode the machine offers is tested, forced.
+
+Every test asserts the verdict, that no process of the bot survives (found by a marker in
+its command line), and that the clean-up after the verdict took under a second.
+"""
+
+import os
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+
+from referee import containment
+from referee.board import load_board
+from referee.containment import Mode
+from referee.limits import KILL_GRACE_S, Limits
+from referee.match import play_match
+from referee.report import loss_details
+from referee.rules import Verdict
+from referee.runner import BotProcess
+from tests.fakebots.procs import SESSION_TMP, running_with_marker
+
+ROOT = Path(__file__).parent.parent
+FAKEBOTS = ROOT / "tests" / "fakebots"
+SIMPLEST = load_board(ROOT / "puzzles" / "public" / "01_simplest.txt")
+EASY = Limits(first_line_s=5.0, turn_s=2.0, grace_s=KILL_GRACE_S)
+CLEAN_UP_S = 1.0
+SMALL_CAP = 200 * 2**20      # small caps keep the memory tests light on a shared machine
+
+
+def available_modes():
+    modes = [Mode.SUBREAPER]
+    if containment.pidns_available():
+        modes.insert(0, Mode.PIDNS)
+    if containment.cgroup_parent() is not None:
+        modes.insert(0, Mode.CGROUP)
+    return modes
+
+
+MODES = pytest.mark.parametrize("mode", available_modes(), ids=lambda m: m.value)
+
+
+def marker():
+    return f"referee-test-{uuid.uuid4().hex[:12]}"
+
+
+def play(argv, mode, limits=EASY, **kwargs):
+    """Play on 01_simplest; the result and how long the clean-up (close) took."""
+    bot = BotProcess(argv, mode=mode, tmp_parent=SESSION_TMP, **kwargs)
+    close, took = bot.close, []
+
+    def timed_close():
+        start = time.perf_counter()
+        usage = close()
+        took.append(time.perf_counter() - start)
+        return usage
+
+    bot.close = timed_close
+    result = play_match(SIMPLEST, bot, limits)
+    assert bot.proc.returncode is not None   # the launcher is reaped, and with it the tree
+    return result, took[0]
+
+
+def python_bot(script, *args):
+    return [sys.executable, str(FAKEBOTS / script), *map(str, args)]
+
+
+@MODES
+@pytest.mark.parametrize("every_ms", [5, 0])
+def test_a_fork_chain_dies_with_its_match(mode, every_ms):
+    mark = marker()
+    result, clean_up_s = play(python_bot("fork_chain.py", mark, "--every-ms", every_ms,
+                                         "--for-s", 20), mode)
+    assert result.verdict is Verdict.WIN, result.reason
+    assert running_with_marker(mark) == []
+    assert clean_up_s < CLEAN_UP_S
+
+
+@MODES
+def test_memory_split_over_children_is_capped_for_the_whole_bot(mode):
+    mark = marker()
+    result, clean_up_s = play(python_bot("memory_split.py", mark, 3, 100), mode,
+                              memory_limit_bytes=SMALL_CAP)
+    assert result.verdict is Verdict.MEMORY, result.reason
+    assert result.reason.startswith("memory: ") and result.reason.endswith(", cap 200 MB")
+    assert " in 4 process(es)" in result.reason or " in 3 process(es)" in result.reason
+    assert result.usage.peak_rss_bytes > SMALL_CAP
+    assert running_with_marker(mark) == []
+    assert clean_up_s < CLEAN_UP_S
+
+
+@MODES
+def test_a_child_forked_first_is_capped_from_its_first_instruction(mode):
+    mark = marker()
+    result, clean_up_s = play(["sh", str(FAKEBOTS / "fork_first.sh"), mark, "300"], mode,
+                              memory_limit_bytes=SMALL_CAP)
+    assert result.verdict is Verdict.WIN, result.reason
+    assert "child: MemoryError" in result.usage.stderr_tail
+    assert running_with_marker(mark) == []
+    assert clean_up_s < CLEAN_UP_S
+
+
+@MODES
+def test_a_bot_under_the_cap_is_not_disturbed(mode):
+    mark = marker()
+    result, _ = play(python_bot("memory_split.py", mark, 2, 30, 0.1), mode,
+                     memory_limit_bytes=SMALL_CAP)
+    assert result.verdict is Verdict.WIN, result.reason
+    assert result.usage.peak_rss_bytes > 60 * 2**20
+    assert running_with_marker(mark) == []
+
+
+@MODES
+def test_escape_codes_from_a_bot_never_reach_the_terminal(mode):
+    result, _ = play(python_bot("escape_codes.py"), mode)
+    assert result.verdict is Verdict.CRASH
+    assert "\x1b" in result.usage.stderr_tail   # kept as written, in the result
+    text = loss_details(result, "replay")
+    assert "\\e[2J" in text and "\\x07" in text and "\\r13 passed" in text
+    assert not any(ord(c) < 32 and c != "\n" or 0x7f <= ord(c) < 0xa0 for c in text)
+
+
+def test_ctrl_c_on_the_referee_leaves_no_process_of_the_bot():
+    mark = marker()
+    command = [sys.executable, "-m", "referee", "run", "--turn-ms", "20000", "--bot",
+               f"{sys.executable} {FAKEBOTS / 'fork_chain.py'} {mark} --every-ms 1 --hang",
+               "puzzles/public/01_simplest.txt"]
+    referee = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL, env=dict(os.environ, TMPDIR=SESSION_TMP))
+    deadline = time.monotonic() + 20
+    while not running_with_marker(mark) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    time.sleep(0.3)                       # the chain is running
+    assert running_with_marker(mark)
+    referee.send_signal(signal.SIGINT)
+    assert referee.wait(timeout=10) == 130
+    assert running_with_marker(mark) == []
+
+
+def test_each_mode_names_its_guarantee_and_a_forced_mode_must_exist(monkeypatch):
+    assert set(containment.GUARANTEES) == set(Mode)
+    monkeypatch.setenv(containment.ENV_VAR, "subreaper")
+    assert containment.choose_mode() is Mode.SUBREAPER
+    assert containment.choose_mode("auto") is available_modes()[0]
+    with pytest.raises(containment.ContainmentError, match="unknown containment mode"):
+        containment.choose_mode("chroot")
+
+
+@MODES
+def test_a_child_that_outlives_the_bot_may_still_win_in_every_mode(mode, tmp_path):
+    # the child starts Python before it prints line 2: a long turn limit for a busy machine
+    result, clean_up_s = play(python_bot("escape_and_win.py", tmp_path / "pid"), mode,
+                              limits=Limits(first_line_s=10.0, turn_s=10.0))
+    assert result.verdict is Verdict.WIN, result.reason
+    assert clean_up_s < CLEAN_UP_S
+
+
+@MODES
+def test_closed_output_is_seen_in_every_mode(mode):
+    # no launcher holds the bot's pipes: the referee sees the bot close its stdout
+    result, _ = play(python_bot("close_and_hang.py"), mode, limits=Limits(first_line_s=1.5))
+    assert result.verdict is Verdict.TIMEOUT and "closed its output" in result.reason
+    assert result.usage.exit_status == -9
