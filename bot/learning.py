@@ -20,12 +20,13 @@ the state just before each change, which rule's premises held (`reason`). The ru
 vocabulary stays: intersection rules propagate, elimination is the nogood, search decides.
 """
 
+import random
 from bisect import bisect_right
 
 from bot.grid import Contradiction
 from bot.intersection import looks, propagate
 from bot.assumption import choose_node, memory, probe
-from bot.tuning import ACTIVITY_DECAY, NODE_WEIGHT, RESTART_FIRST, RESTART_GROWTH
+from bot.tuning import ACTIVITY_DECAY, NODE_WEIGHT, RESTART_FIRST, RESTART_GROWTH, SHAKE
 
 # A fact is 4 * edge + kind; the negation of kind k is kind 3 - k.
 AT_LEAST_1, AT_LEAST_2, AT_MOST_1, AT_MOST_0 = range(4)
@@ -100,6 +101,7 @@ class Learner:
         self.target = [-1] * edges  # the counts of the largest conflict-free state so far
         self.best = 0
         self.conflicts = 0
+        self.rng = random.Random(1)
 
     # -- the search -------------------------------------------------------------------
     def solutions(self):
@@ -116,6 +118,7 @@ class Learner:
             if self.conflicts >= restart_at and self.level_starts:
                 budget *= RESTART_GROWTH
                 restart_at = self.conflicts + int(budget)
+                self._shake()
                 self._backjump(0)
                 self.best = 0
                 continue
@@ -381,6 +384,14 @@ class Learner:
         del self.level_marks[level:]
         self.scanned = len(grid.trail)
 
+    def _shake(self):
+        """Jitter the nodes' weights at a restart, so the next descent takes another path
+        (seeded: a puzzle always gets the same answer)."""
+        learned = memory(self.grid)
+        rng = self.rng
+        learned.conflicts = [c * (1 + SHAKE * rng.random()) for c in learned.conflicts]
+        learned.scored_at = -1
+
     def _bump(self, *groups):
         """Weigh the edges met in a conflict, and the nodes at their ends: the search
         decides there first from now on."""
@@ -458,10 +469,18 @@ def _isolation(grid, top, e, new_hi):
     # Past the sieve's cap, the lack is all at the two ends: their other links say so.
     ends = [fact for x in {a, b} for f in p.edges_at[x] if f != e
             for fact in bound_facts(grid, top, f, highs=False)]
+    drawn = _drawn_facts(grid, members)
     shut = _shut(grid, top, members, (a, b))
-    if shut is None:
-        return [4 * f + lo[f] - 1 for x in members for f in p.edges_at[x] if lo[f]]
+    if shut is None or len(drawn) <= len(ends) + len(shut):
+        return drawn
     return ends + shut
+
+
+def _drawn_facts(grid, members):
+    """The links drawn at `members`: with the puzzle's values they fix what each still
+    lacks (the area of a group, where `_shut` gives its border)."""
+    lo, edges_at = grid.lo, grid.puzzle.edges_at
+    return list({4 * f + lo[f] - 1 for x in members for f in edges_at[x] if lo[f]})
 
 
 def _shut(grid, top, members, ends=()):
@@ -543,9 +562,8 @@ def diagnose(grid, top, hint=None):
         if parent[x] == x and need[x] <= 0 and size[x] < n:
             members = _group(grid, x)
             shut = _shut(grid, top, members)
-            if shut is not None:
-                return shut
-            return [4 * f + lo[f] - 1 for y in members for f in p.edges_at[y] if lo[f]]
+            drawn = _drawn_facts(grid, members)
+            return shut if shut is not None and len(shut) < len(drawn) else drawn
     if n > 1:
         cut = _smallest_cut(grid)
         if cut is not None:

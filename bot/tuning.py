@@ -14,6 +14,7 @@ PROBE_OPTIONS = 2           # a probe tries the nodes with at most this many opt
 
 # The search that learns (`bot.learning`).
 ACTIVITY_DECAY = 0.95       # how fast old conflicts stop steering the choice of a node's edge
-RESTART_FIRST = 100         # conflicts before the first restart
+RESTART_FIRST = 30          # conflicts before the first restart
 RESTART_GROWTH = 1.5        # each restart waits this much longer than the last
 NODE_WEIGHT = 0.3           # what a conflict adds to the weight of the nodes it met
+SHAKE = 0.5                 # a restart scales each node's weight by 1 to 1 + this, at random
