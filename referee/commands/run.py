@@ -245,12 +245,12 @@ def generated(specs: list[str], out: str | None, quiet: bool = False) -> list[Pu
             directory.mkdir(parents=True, exist_ok=True)
         except OSError as error:
             raise UsageError(f"cannot create --out {out}: {error.strerror or error}") from None
+    try:   # every spec checked before any set is made: a bad one costs no work
+        parsed = [(text, parse_spec(text)) for text in specs]
+    except ValueError as error:
+        raise UsageError(f"--gen: {error}") from None
     puzzles = []
-    for text in specs:
-        try:
-            spec = parse_spec(text)
-        except ValueError as error:
-            raise UsageError(f"--gen: {error}") from None
+    for text, spec in parsed:
         progress = Progress(f"gen {text}", spec.max_attempts,
                                stream=io.StringIO() if quiet else None)
         kept, verdicts = generate_set(spec, lambda tried, n: progress.update(tried, f"kept {n}"))

@@ -139,11 +139,11 @@ def load_suites(args: argparse.Namespace, workers=None) -> list[tuple[str, list[
             files.append((path.stem, _read(path)))
     if files:
         suites.append(("files", files))
-    for text in args.gen:
-        try:
-            spec = parse_spec(text)
-        except ValueError as error:
-            raise UsageError(f"--gen: {error}") from None
+    try:   # every spec checked before any set is made: a bad one costs no work
+        specs = [(text, parse_spec(text)) for text in args.gen]
+    except ValueError as error:
+        raise UsageError(f"--gen: {error}") from None
+    for text, spec in specs:
         progress = Progress(f"gen {text}", spec.max_attempts)
         kept, verdicts = generate_set(spec, lambda tried, n: progress.update(tried, f"kept {n}"),
                                       workers=workers)
