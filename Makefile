@@ -7,7 +7,7 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 
-.PHONY: run test build watch bench hard30 clean
+.PHONY: run test build watch bench stress hard30 clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -34,6 +34,13 @@ test: $(VENV)/.installed-test
 bench: build
 	$(PY) -m referee bench puzzles/public puzzles/hard30 puzzles/full30 --repeat 3 \
 		--gen 30x30:count=100:seed=7:density=0.15 --gen 30x30:count=100:seed=7:density=0.3
+
+# The bot against the SAT peer on the stress suite (puzzles/stress, docs/STRESS.md): each
+# solve stops at 10 s and counts as a timeout. Several minutes while the bot times out.
+stress: build $(VENV)/.installed-lab
+	$(PY) -m referee bench --peer sat --repeat 1 --timeout 10 --json out/stress.json \
+		puzzles/stress/full puzzles/stress/lattice puzzles/stress/fill \
+		puzzles/stress/research puzzles/stress/unsolvable
 
 # A set made like puzzles/hard30, with today's solver, in out/hard30 (about 5 minutes on
 # this 2-core machine; 279 s measured). The committed set stays fixed, so bench figures

@@ -113,8 +113,7 @@ def test_verdict_names_are_the_json_names():
         "incomplete", "disconnected", "timeout", "crash", "memory"]
 
 
-# The modules that judge a bot. Others in referee/ (the generator, bench, profile) are
-# tools about the bot and may use it; these must not: two implementations of the rules.
+# tests/test_layers.py checks, module by module, that only referee/lab imports the bot.
 def test_judging_a_match_never_loads_the_bot():
     import subprocess
     import sys

@@ -12,6 +12,9 @@ COMMANDS = {
     "bench": "referee.lab.bench",
     "profile": "referee.lab.profiler",
     "show": "referee.commands.show",
+    "stress-gen": "referee.lab.stress_gen",
+    "explain": "referee.lab.explain",
+    "play": "referee.lab.play",
 }
 
 

@@ -58,6 +58,7 @@ from referee.progress import Progress
 from referee.result import MatchResult
 from referee.containment import GUARANTEES, MODES, ContainmentError, Mode, choose_mode
 from referee.runner import BotStartError, run_match
+from referee.play import build_page, puzzle_entry
 from referee.terminal import safe
 from referee.viewer import build_html
 
@@ -389,6 +390,10 @@ def write_html(args: argparse.Namespace, bots: list[str], labels: tuple[str, ...
                       title=f"referee run: {summary_line(results)}",
                       bots=list(zip(labels, bots)) if len(bots) > 1 else None, versus=versus)
     _write(args.html, "--html", page)
+    lost = [puzzle_entry(r.name, r.board) for r in results if not r.won]
+    if lost:   # the report links each lost position to this page (viewer.js, playerLink)
+        _write(str(Path(args.html).with_suffix(".play.html")), "--html",
+               build_page(lost, "lost matches"))
 
 
 def _write(name: str, option: str, text: str) -> None:

@@ -29,6 +29,12 @@ is faster now).
 dask.distributed cluster (the optional `lab` extra): faster through a large set, but
 puzzles timed side by side share the machine, so compare only runs made the same way.
 
+--peer sat times the SAT peer (referee/peer.py, the `lab` extra) on the same puzzles,
+interleaved with the bot, and prints per suite both sides' answered/total, timeouts
+(--timeout applies to each solve, and a timeout counts as the limit), median, p99, max
+and slowest puzzle, and the peer/bot ratios at the median and the max (see
+referee/lab/peerbench.py). Boards up to 100 cells a side are read (CodinGame stops at 30).
+
 Progress goes to stderr (a bar on a terminal, plain lines otherwise).
 
 Exit status: 0 every puzzle solved within the limit, 1 some puzzle not solved or a
@@ -55,8 +61,10 @@ from referee.board import BoardError, load_board, parse_board, puzzle_files
 from referee.commands import UsageError
 import bot
 from referee.commands.args import integer, number
+from referee.lab import peerbench
 from referee.lab.counters import COUNTERS, counters, stage_name
 from referee.lab.sets import generate_set, parse_spec
+from referee.lab.stress import LAB_MAX_SIDE
 from referee.lab.walk import solution_text
 from referee.lab.workers import add_worker_options, workers_from_args
 from referee.limits import FIRST_LINE_LIMIT_S
@@ -115,6 +123,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="the bundled bot whose start-up is timed; its first word runs "
                              "`-c pass` for comparison (default: this Python on dist/bot.py)")
     add_worker_options(parser)
+    parser.add_argument("--peer", choices=["sat"], default=None,
+                        help="also time the SAT peer on each puzzle, interleaved with the bot "
+                             "(default: bot only)")
     parser.add_argument("--startup-runs", type=integer(0), default=5, metavar="N",
                         help="start-up measurements, the median counts; 0 skips them (default: 5)")
 
@@ -157,7 +168,7 @@ def load_suites(args: argparse.Namespace, workers=None) -> list[tuple[str, list[
 def _read(path: Path) -> str:
     """The puzzle text in CodinGame's input format (SDK .json files are converted)."""
     try:
-        return load_board(path).to_text()
+        return load_board(path, max_side=LAB_MAX_SIDE).to_text()
     except BoardError as error:   # its message starts with the file's name
         raise UsageError(str(error)) from None
 
@@ -170,7 +181,7 @@ def _alarm(signum, frame):
 
 def measure(suite: str, name: str, text: str, repeat: int, timeout: float) -> PuzzleRun:
     """Solve `repeat` times; the median time, the judged answer and the last counters."""
-    board = parse_board(text)
+    board = parse_board(text, max_side=LAB_MAX_SIDE)
     times, links, error, stats = [], None, "", None
     # A dask worker solves in a thread, where Python allows no signal handler.
     use_alarm = (timeout > 0 and hasattr(signal, "setitimer")
@@ -390,6 +401,10 @@ def execute(args: argparse.Namespace) -> int:
             raise UsageError(f"--compare {args.compare}: {error}") from None
     with workers_from_args(args) as workers:
         suites_in = load_suites(args, workers)
+        if args.peer:
+            if args.compare:
+                raise UsageError("--compare does not apply to --peer runs")
+            return peerbench.run(suites_in, args.repeat, args.timeout, args.json)
         total = sum(len(puzzles) for _, puzzles in suites_in)
         progress = Progress("bench", total)
         jobs = [(suite, name, text, args.repeat, args.timeout)

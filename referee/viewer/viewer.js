@@ -44,6 +44,18 @@ function linkText(s, k) {
   return `(${s[k]},${s[k + 1]})-(${s[k + 2]},${s[k + 3]}) x${s[k + 4]}`;
 }
 
+// A lost match's position in the player page `run --html` writes beside this one.
+function playerLink(m) {
+  const page = location.pathname.split("/").pop().replace(/\.html?$/, "") + ".play.html";
+  const links = [];
+  for (let k = 0; k < m.steps.length; k += 5) links.push(m.steps.slice(k, k + 5).join(","));
+  const a = h("a", {id: "play-link", href: page + "#" + encodeURIComponent(m.name + "&links=" + links.join(";"))},
+              "open this position in the player");
+  const p = h("p", {class: "replay"});
+  p.append(a);
+  return p;
+}
+
 // ---- opening a match -------------------------------------------------------------
 
 function openMatch(i) {
@@ -68,6 +80,7 @@ function openMatch(i) {
   const where = m.line !== null ? `at line ${m.turn}` : `awaiting line ${m.turn}`;
   pane.append(h("p", {class: "reason"}, `${where}: ${m.reason}`));
   if (m.replay) pane.append(h("p", {class: "replay mono"}, m.replay));
+  if (!m.won) pane.append(playerLink(m));
 
   const controls = h("div", {class: "controls"});
   const buttons = [["first", "|\u25C0", () => go(0)], ["prev", "\u25C0", () => go(view.frame - 1)],

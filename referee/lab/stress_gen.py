@@ -1,0 +1,59 @@
+"""Write the stress suite: dense, lattice, filled, research and unsolvable boards.
+
+Writes OUT/SUITE/NAME.txt (CodinGame's input format, any size: the 40x40 boards are past
+CodinGame's 30-cell bound on purpose) and OUT/SUITE/NAME.solution beside each solvable
+board (its known solution, `x1 y1 x2 y2 n` lines, as `referee gen` writes them). The
+sub-suites and how their boards are made are described in referee/lab/stress.py. The same
+--seed always writes byte-identical files; the unsolvable boards are checked with the SAT
+peer (referee.peer, the `lab` dependency group), which takes a minute or two.
+
+The committed suite in puzzles/stress was written by
+    python -m referee stress-gen --seed 1 --out puzzles/stress
+
+Prints one line per board written (file, islands) to stdout.
+
+Exit status: 0 written, 2 usage error (unknown suite, unwritable directory, python-sat
+missing for the unsolvable suite).
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from referee.commands import UsageError
+from referee.lab.stress import SUITES
+from referee.lab.walk import solution_text
+
+DEFAULT_OUT = "generated/stress"
+SOLUTION_SUFFIX = ".solution"
+
+
+def configure(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--seed", type=int, default=1, help="the suite's seed (default: 1)")
+    parser.add_argument("--out", default=DEFAULT_OUT, metavar="DIR",
+                        help=f"directory for the sub-suite folders (default: {DEFAULT_OUT})")
+    parser.add_argument("--suite", action="append", default=[], choices=list(SUITES),
+                        help="write only this sub-suite (repeatable; default: all of "
+                             + ", ".join(SUITES) + ")")
+
+
+def execute(args: argparse.Namespace) -> int:
+    out = Path(args.out)
+    for suite in args.suite or list(SUITES):
+        try:
+            boards = SUITES[suite](args.seed)
+        except ImportError as error:
+            raise UsageError(f"{suite}: needs the lab dependencies "
+                             f"(pip install -e '.[lab]'): {error}") from None
+        folder = out / suite
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            for board in boards:
+                (folder / f"{board.name}.txt").write_text(board.text)
+                if board.links is not None:
+                    (folder / f"{board.name}{SOLUTION_SUFFIX}").write_text(solution_text(board.links))
+                print(f"{folder / (board.name + '.txt')}  islands={board.islands}", flush=True)
+        except OSError as error:
+            raise UsageError(f"cannot write to {folder}: {error.strerror}") from None
+    return 0
