@@ -1,25 +1,33 @@
 # The two commands a fresh machine needs: `make run` and `make test`.
-# Each creates .venv and installs the pinned tools from pyproject.toml on first use.
+# Each creates .venv on first use and installs only the pyproject.toml extra it needs:
+# `make run` the `run` group (stickytape, to build the bundle), `make test` the `test`
+# group (the run and lab groups, pytest, hypothesis, selenium). A stamp per group
+# re-installs it when pyproject.toml changes.
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
-STAMP := $(VENV)/.installed
 
-.PHONY: run test build bench stress hard30 clean
+.PHONY: run test build watch bench stress hard30 clean
 
-$(STAMP): pyproject.toml
+$(PY):
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e '.[dev]'
-	touch $(STAMP)
 
-build: $(STAMP)
+$(VENV)/.installed-%: pyproject.toml | $(PY)
+	$(PY) -m pip install -q -e '.[$*]'
+	touch $@
+
+build: $(VENV)/.installed-run
 	$(PY) build.py
+
+# Rebuild dist/bot.py on every save under bot/ (Ctrl-C stops).
+watch: $(VENV)/.installed-run
+	$(PY) build.py --watch
 
 run: build
 	$(PY) -m referee run
 
-test: $(STAMP)
+test: $(VENV)/.installed-test
 	$(PY) -m pytest
 
 # Solver speed on the public tests, the committed hard set and a dense generated set.
@@ -29,7 +37,7 @@ bench: build
 
 # The bot against the SAT peer on the stress suite (puzzles/stress, docs/STRESS.md): each
 # solve stops at 10 s and counts as a timeout. Several minutes while the bot times out.
-stress: $(STAMP)
+stress: build $(VENV)/.installed-lab
 	$(PY) -m referee bench --peer sat --repeat 1 --timeout 10 --json out/stress.json \
 		puzzles/stress/full puzzles/stress/lattice puzzles/stress/fill \
 		puzzles/stress/research puzzles/stress/unsolvable
@@ -38,8 +46,10 @@ stress: $(STAMP)
 # this 2-core machine; 279 s measured). The committed set stays fixed, so bench figures
 # compare across solver versions; the generator's checks depend on the solver, so a new
 # one can keep other candidates.
-hard30: $(STAMP)
-	$(PY) -m referee gen --size 30x30 --count 20 --seed 1 --difficulty hard --unique --out out/hard30
+# JOBS=N tries candidates in N processes: the same files, sooner on a machine with cores to spare.
+JOBS ?= 1
+hard30: $(VENV)/.installed-run
+	$(PY) -m referee gen --size 30x30 --count 20 --seed 1 --difficulty hard --unique --out out/hard30 --jobs $(JOBS)
 
 clean:
 	rm -rf $(VENV) build *.egg-info

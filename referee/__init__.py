@@ -2,4 +2,6 @@
 
 Layers: `board` (puzzle parsing), `rules` (pure rules), `match` (turn loop and limits),
 `runner` (the bot's process). `python -m referee --help` lists the commands.
+`referee.lab` (gen, bench, profile) calls the bot as a library; nothing else here imports
+it or the bot.
 """

@@ -27,13 +27,21 @@ class Parser(argparse.ArgumentParser):
         self.exit(EXIT_USAGE, f"{self.prog}: error: {safe(message)}\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The top-level parser with one subparser per registered command."""
+def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
+    """The top-level parser with one subparser per registered command.
+
+    When `argv` names a command, only that command's module is imported, so `run` never
+    loads the lab (nor, through it, the bot); the others are listed by name.
+    """
     parser = Parser(prog="python -m referee", description=__doc__,
                     formatter_class=argparse.RawDescriptionHelpFormatter)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True,
                                      parser_class=Parser)
+    chosen = next((arg for arg in argv or [] if not arg.startswith("-")), None)
     for name, module_name in COMMANDS.items():
+        if chosen in COMMANDS and name != chosen:
+            commands.add_parser(name)
+            continue
         module = importlib.import_module(module_name)
         doc = module.__doc__ or name
         sub = commands.add_parser(name, help=doc.strip().splitlines()[0], description=doc,
@@ -44,7 +52,9 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
+    if argv is None:
+        argv = sys.argv[1:]
+    parser = build_parser(argv)
     args = parser.parse_args(argv)
     try:
         return args.execute(args)

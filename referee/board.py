@@ -144,3 +144,20 @@ def load_board(path: str | Path, max_side: int = MAX_SIDE) -> Board:
         return parse_board(text, max_side)
     except BoardError as error:
         raise BoardError(f"{path}: {error}") from None
+
+
+PUZZLE_SUFFIXES = (".txt", ".json")   # a puzzle in CodinGame's format, an SDK test file
+
+
+def puzzle_files(arg: str | Path) -> list[Path]:
+    """The puzzle files one command-line argument names: a file, or a directory's .txt and
+    .json files in name order. BoardError if there are none."""
+    path = Path(arg)
+    if path.is_dir():
+        found = sorted(p for p in path.iterdir() if p.suffix.lower() in PUZZLE_SUFFIXES)
+        if not found:
+            raise BoardError(f"no .txt or .json puzzle in directory {arg}")
+        return found
+    if path.is_file():
+        return [path]
+    raise BoardError(f"no such puzzle file or directory: {arg}")

@@ -22,6 +22,7 @@ from referee.board import Board
 from referee.limits import MAX_LINE_BYTES, Limits
 from referee.result import MatchResult, Usage
 from referee.rules import Judge, Outcome, Verdict
+from referee.units import ms
 
 
 class EventKind(enum.Enum):
@@ -127,13 +128,13 @@ def describe_exit(status: int) -> str:
 
 def _silence_reason(turn: int, limit: float) -> str:
     if turn == 1:
-        return f"no output line within {_ms(limit)} of the input"
-    return f"no line {turn} within {_ms(limit)} of line {turn - 1}"
+        return f"no output line within {ms(limit, 'g')} ms of the input"
+    return f"no line {turn} within {ms(limit, 'g')} ms of line {turn - 1}"
 
 
 def _late_reason(turn: int, latency: float, limit: float) -> str:
     since = "the input" if turn == 1 else f"line {turn - 1}"
-    return f"line {turn} came {latency * 1000:.1f} ms after {since}, over the {_ms(limit)} limit"
+    return f"line {turn} came {ms(latency)} ms after {since}, over the {ms(limit, 'g')} ms limit"
 
 
 def _with_stderr_hint(outcome: Outcome, stderr_tail: str) -> Outcome:
@@ -144,7 +145,3 @@ def _with_stderr_hint(outcome: Outcome, stderr_tail: str) -> Outcome:
     last = last if len(last) <= 100 else last[:100] + "..."
     return Outcome(outcome.verdict, f"{outcome.reason} (stderr: {last})", outcome.turn,
                    outcome.line)
-
-
-def _ms(seconds: float) -> str:
-    return f"{seconds * 1000:g} ms"

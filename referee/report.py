@@ -17,6 +17,7 @@ from referee.drawing import draw_result
 from referee.limits import Limits
 from referee.result import MatchResult
 from referee.terminal import quoted, safe
+from referee.units import ms, ms_number
 
 STDERR_LINES_SHOWN = 5
 PERCENTILES = (50, 90, 99)
@@ -50,10 +51,6 @@ class Column:
         return limit_mark(self.figure(result), self.limit(limits))
 
 
-def _ms(seconds: float | None) -> str:
-    return "-" if seconds is None else f"{seconds * 1000:.1f}"
-
-
 def _mb(size: int | None) -> str:
     return "-" if size is None else f"{size / 2**20:.1f}"
 
@@ -67,11 +64,11 @@ BOT = Column("bot", "<", lambda r: r.bot)
 VALIDATOR = Column("validator", "<", _validator)
 VERDICT = Column("verdict", "<", lambda r: r.verdict.value)
 TURNS = Column("turns", ">", lambda r: str(len(r.lines)))
-FIRST = Column("first ms", ">", lambda r: _ms(r.first_line_s),
+FIRST = Column("first ms", ">", lambda r: ms(r.first_line_s),
                lambda r: r.first_line_s, lambda limits: limits.first_line_s)
-SLOWEST = Column("slowest ms", ">", lambda r: _ms(r.slowest_turn_s),
+SLOWEST = Column("slowest ms", ">", lambda r: ms(r.slowest_turn_s),
                  lambda r: r.slowest_turn_s, lambda limits: limits.turn_s)
-CPU = Column("cpu ms", ">", lambda r: _ms(r.usage.cpu_s))
+CPU = Column("cpu ms", ">", lambda r: ms(r.usage.cpu_s))
 PEAK = Column("peak MB", ">", lambda r: _mb(r.usage.peak_rss_bytes))
 COLUMNS = (PUZZLE, VERDICT, TURNS, FIRST, SLOWEST, CPU, PEAK)
 PER_BOT = (VERDICT, FIRST, SLOWEST, CPU, PEAK)      # each bot's columns, side by side
@@ -88,8 +85,8 @@ def columns_for(results: Sequence[MatchResult]) -> tuple[Column, ...]:
 
 def legend(limits: Limits) -> str:
     """The line under a table with marks: what `!` and `!!` mean, with the limits."""
-    return (f"{MARK_HALF} over half its limit (first line {limits.first_line_s * 1000:g} ms, "
-            f"each later line {limits.turn_s * 1000:g} ms), {MARK_OVER} over the limit")
+    return (f"{MARK_HALF} over half its limit (first line {ms(limits.first_line_s, 'g')} ms, "
+            f"each later line {ms(limits.turn_s, 'g')} ms), {MARK_OVER} over the limit")
 
 
 def _grid(heads: list[list[str]], rows: list[list[tuple[str, str]]],
@@ -168,8 +165,8 @@ def latency_stats(results: Sequence[MatchResult]) -> dict[str, dict | None]:
         values = [s for s, _, _ in samples]
         worst = max(samples, default=None)
         stats[title.replace(" ", "_")] = None if worst is None else {
-            **{f"p{p}": round(percentile(values, p) * 1000, 3) for p in PERCENTILES},
-            "max": round(worst[0] * 1000, 3), "slowest_puzzle": worst[1], "slowest_line": worst[2]}
+            **{f"p{p}": ms_number(percentile(values, p)) for p in PERCENTILES},
+            "max": ms_number(worst[0]), "slowest_puzzle": worst[1], "slowest_line": worst[2]}
     return stats
 
 
@@ -189,7 +186,7 @@ def latency_summary(results: Sequence[MatchResult], label: str = "",
                 continue
             values = [s for s, _, _ in samples]
             worst, name, turn = max(samples)
-            rows.append([title, *(_ms(percentile(values, p)) for p in PERCENTILES), _ms(worst),
+            rows.append([title, *(ms(percentile(values, p)) for p in PERCENTILES), ms(worst),
                          safe(name) if turn == 1 else f"{safe(name)} (line {turn})"])
     widths = [max(len(row[i]) for row in rows) for i in range(len(head) - 1)]
     return "\n".join("  ".join([f"{row[0]:<{widths[0]}}"] +

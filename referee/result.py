@@ -6,6 +6,7 @@ from dataclasses import dataclass, field
 
 from referee.board import Board
 from referee.rules import Verdict
+from referee.units import ms_number
 
 
 @dataclass(frozen=True)
@@ -74,19 +75,15 @@ class MatchResult:
             "line": self.line,
             "turns": len(self.lines),
             "lines": list(self.lines),
-            "latencies_ms": [_ms(s) for s in self.latencies_s],
-            "first_line_ms": _ms(self.first_line_s),
-            "slowest_turn_ms": _ms(self.slowest_turn_s),
-            "cpu_ms": _ms(self.usage.cpu_s),
+            "latencies_ms": [ms_number(s) for s in self.latencies_s],
+            "first_line_ms": ms_number(self.first_line_s),
+            "slowest_turn_ms": ms_number(self.slowest_turn_s),
+            "cpu_ms": ms_number(self.usage.cpu_s),
             "peak_mb": _mb(self.usage.peak_rss_bytes),
             "exit_status": self.usage.exit_status,
             "stderr_tail": self.usage.stderr_tail,
             "stderr_bytes": self.usage.stderr_bytes,
         }
-
-
-def _ms(seconds: float | None) -> float | None:
-    return None if seconds is None else round(seconds * 1000, 3)
 
 
 def _mb(size: int | None) -> float | None:

@@ -2,7 +2,7 @@
 
 import json
 
-from referee.commands.bench import PuzzleRun, node_table, percentile, suite_summary
+from referee.lab.bench import PuzzleRun, node_table, percentile, suite_summary
 
 from project import PUBLIC, run_referee
 
@@ -83,3 +83,13 @@ def test_usage_errors_exit_2(tmp_path):
     bad = bench("--gen", "10x10:impossible", "--startup-runs", "0")
     assert bad.returncode == 2 and "impossible" in bad.stderr
     assert bench("--compare", str(tmp_path / "none.json"), "--startup-runs", "0").returncode == 2
+
+
+def test_a_bad_gen_spec_is_refused_before_any_set_is_made():
+    from project import run_referee
+
+    for command in (["bench", "--startup-runs", "0"], ["run"]):
+        run = run_referee(*command, "--gen", "3x3:easy:count=1", "--gen", "nope")
+        assert run.returncode == 2
+        assert run.stderr.strip().splitlines() == [
+            f"python -m referee {command[0]}: error: --gen: size 'nope' is not WxH, e.g. 30x30"]

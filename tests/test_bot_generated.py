@@ -5,7 +5,7 @@ import pytest
 import bot
 from judge import fault, links_text
 from project import ROOT
-from referee.generate import generate, puzzle_rng
+from referee.lab.walk import generate, puzzle_rng
 
 SIZES = [(30, 30, 0.08), (30, 30, 0.15), (30, 30, 0.25), (12, 7, 0.3), (5, 30, 0.2)]
 

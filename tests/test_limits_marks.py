@@ -12,7 +12,7 @@ import sys
 import pytest
 
 from referee.board import parse_board
-from referee.commands.bench import PuzzleRun, over_limit, print_report, suite_summary
+from referee.lab.bench import PuzzleRun, over_limit, print_report, suite_summary
 from referee.limits import Limits
 from referee.report import MARK_HALF, MARK_OVER, legend, limit_mark, table
 from referee.result import MatchResult, Usage

@@ -9,10 +9,10 @@ import pytest
 import bot
 from referee import peer
 from referee.board import parse_board
-from referee.generate import generate, links_text, puzzle_rng, solution_text
+from referee.lab.walk import generate, links_text, puzzle_rng, solution_text
 from referee.peer import PeerTimeout, balanced, candidate_edges, crossings, peer_count, peer_solve
 from referee.rules import Verdict, judge_text
-from referee.stress import LAB_MAX_SIDE, layout_cells, random_links
+from referee.lab.stress import LAB_MAX_SIDE, layout_cells, random_links
 
 ROOT = Path(__file__).resolve().parents[1]
 SIZES = [(5, 5), (6, 5), (6, 6), (7, 6), (7, 7), (8, 8)]

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from referee import peerbench
+from referee.lab import peerbench
 from referee.__main__ import main
 
 ROOT = Path(__file__).resolve().parents[1]

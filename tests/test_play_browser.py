@@ -12,8 +12,8 @@ import pytest
 
 from bot.puzzle import parse
 from referee.board import parse_board
-from referee.commands.play import solved_entry
-from referee.generate import generate_set, parse_spec
+from referee.lab.play import solved_entry
+from referee.lab.sets import generate_set, parse_spec
 from referee.play import build_page
 from tests.test_viewer_browser import (EXPERT_CROSSING, browser, distinct_pairs,  # noqa: F401
                                        report, save_full_page, severe_logs)

@@ -113,28 +113,7 @@ def test_verdict_names_are_the_json_names():
         "incomplete", "disconnected", "timeout", "crash", "memory"]
 
 
-# The modules that judge a bot. Others in referee/ (the generator, bench, profile) are
-# tools about the bot and may use it; these must not: two implementations of the rules.
-# Tools for working on the bot, which may call its solver as a library. Every other module
-# of the referee judges, so must never import the bot.
-BOT_TOOLS = {"generate", "commands/gen", "commands/bench", "commands/profiler",
-             "stress", "peerbench",      # the stress generator and bench --peer: lab tools
-             "commands/play", "commands/explain"}
-
-
-def test_no_judging_module_imports_the_bot():
-    import ast
-    root = Path(__file__).parent.parent / "referee"
-    judging = [p for p in root.rglob("*.py")
-               if p.relative_to(root).with_suffix("").as_posix() not in BOT_TOOLS]
-    assert len(judging) >= 12
-    for path in judging:
-        for node in ast.walk(ast.parse(path.read_text())):
-            names = ([a.name for a in node.names] if isinstance(node, ast.Import) else
-                     [node.module or ""] if isinstance(node, ast.ImportFrom) else [])
-            assert not any(n == "bot" or n.startswith("bot.") for n in names), path
-
-
+# tests/test_layers.py checks, module by module, that only referee/lab imports the bot.
 def test_judging_a_match_never_loads_the_bot():
     import subprocess
     import sys

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from referee.generate import generate_set, parse_spec
+from referee.lab.sets import generate_set, parse_spec
 from tests.fakebots.procs import SESSION_TMP, wait_until_none_running
 
 from project import ROOT

@@ -7,10 +7,10 @@ import pytest
 import bot
 from referee.__main__ import main
 from referee.board import BoardError, parse_board
-from referee.generate import solution_text
+from referee.lab.walk import solution_text
 from referee.peer import peer_solve
 from referee.rules import Verdict, judge_text
-from referee.stress import (LAB_MAX_SIDE, SIZES, board_rng, fill_suite, full_suite, lattice_suite,
+from referee.lab.stress import (LAB_MAX_SIDE, SIZES, board_rng, fill_suite, full_suite, lattice_suite,
                             layout_cells, research_suite, solver_work, unsolvable_suite)
 
 ROOT = Path(__file__).resolve().parents[1]

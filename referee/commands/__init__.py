@@ -1,19 +1,20 @@
 """The subcommands of `python -m referee`, one module each.
 
-A module here has a docstring (its --help), `configure(parser)` to add its options,
+A command module has a docstring (its --help), `configure(parser)` to add its options,
 and `execute(args) -> int` returning the exit status. To add a command, write the
-module and register it with one line in COMMANDS.
+module and register it with one line in COMMANDS. The judge's commands live here; the
+lab's (which call the bot as a library) in referee.lab, loaded only when asked for.
 """
 
 COMMANDS = {
     "run": "referee.commands.run",
-    "gen": "referee.commands.gen",
-    "bench": "referee.commands.bench",
-    "profile": "referee.commands.profiler",
+    "gen": "referee.lab.gen",
+    "bench": "referee.lab.bench",
+    "profile": "referee.lab.profiler",
     "show": "referee.commands.show",
-    "stress-gen": "referee.commands.stress_gen",
-    "explain": "referee.commands.explain",
-    "play": "referee.commands.play",
+    "stress-gen": "referee.lab.stress_gen",
+    "explain": "referee.lab.explain",
+    "play": "referee.lab.play",
 }
 
 

@@ -43,18 +43,18 @@ import os
 import shlex
 import shutil
 import sys
-import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from referee.board import Board, BoardError, load_board, parse_board
+from referee.board import Board, BoardError, load_board, parse_board, puzzle_files
 from referee.commands import UsageError
 from referee.commands.args import integer, number
 from referee.commands.show import use_colour
 from referee.limits import FIRST_LINE_LIMIT_S, KILL_GRACE_S, TURN_LIMIT_S, Limits
 from referee.report import (latency_stats, latency_summary, loss_details, summary_line, table,
                             versus_stats, versus_summary, versus_table)
+from referee.progress import Progress
 from referee.result import MatchResult
 from referee.containment import GUARANTEES, MODES, ContainmentError, Mode, choose_mode
 from referee.runner import BotStartError, run_match
@@ -66,7 +66,6 @@ from referee.viewer import build_html
 # wrapper script (pyenv's shim took 0.2 s a start here) whose delay CodinGame never has.
 DEFAULT_BOT = shlex.join([sys.executable, "dist/bot.py"])
 DEFAULT_PUZZLES = Path(__file__).resolve().parents[2] / "puzzles" / "public"
-PUZZLE_SUFFIXES = (".txt", ".json")
 LABELS = ("A", "B")                  # the bots of a two-bot run, in --bot order
 SOLUTION_SUFFIX = ".solution"        # as `referee gen` writes a known solution
 SDK_TITLE_LANGUAGES = ("2", "1")     # an SDK title is {language id: text}; 2 English, 1 French
@@ -145,9 +144,9 @@ def execute(args: argparse.Namespace) -> int:
         mode = choose_mode(args.contain)
     except ContainmentError as error:
         raise UsageError(str(error)) from None
-    progress = Progress(len(puzzles) * len(bots), enabled=not args.quiet)
+    progress = Progress("run", len(puzzles) * len(bots), enabled=not args.quiet)
     pairs = play_all(puzzles, argvs, labels, limits, args.jobs, progress, mode)
-    progress.done()
+    progress.close()
     results = [r for pair in pairs for r in pair]
     replays = [replay_command(args, bots[labels.index(r.bot)], puzzle)
                for puzzle, pair in zip(puzzles, pairs) for r in pair]
@@ -193,16 +192,10 @@ def puzzle_paths(args: list[str], default: bool = True) -> list[Path]:
     tests when `default`."""
     paths = []
     for arg in args or ([str(_relative(DEFAULT_PUZZLES))] if default else []):
-        path = Path(arg)
-        if path.is_dir():
-            found = sorted(p for p in path.iterdir() if p.suffix.lower() in PUZZLE_SUFFIXES)
-            if not found:
-                raise UsageError(f"no .txt or .json puzzle in directory {arg}")
-            paths.extend(found)
-        elif path.is_file():
-            paths.append(path)
-        else:
-            raise UsageError(f"no such puzzle file or directory: {arg}")
+        try:
+            paths += puzzle_files(arg)
+        except BoardError as error:
+            raise UsageError(str(error)) from None
     return paths
 
 
@@ -242,8 +235,10 @@ def sdk_fields(path: Path) -> tuple[str | None, bool | None]:
 
 def generated(specs: list[str], out: str | None, quiet: bool = False) -> list[Puzzle]:
     """The puzzles of each --gen SPEC (as `bench --gen` makes them), written to `out` if given."""
-    from referee.generate import generate_set, parse_spec, solution_text
-    from referee.progress import Progress as GenProgress
+    if not specs:
+        return []   # and the lab, which imports the bot, stays unloaded
+    from referee.lab.sets import generate_set, parse_spec
+    from referee.lab.walk import solution_text
 
     directory = Path(out) if out else None
     if directory is not None:
@@ -251,13 +246,13 @@ def generated(specs: list[str], out: str | None, quiet: bool = False) -> list[Pu
             directory.mkdir(parents=True, exist_ok=True)
         except OSError as error:
             raise UsageError(f"cannot create --out {out}: {error.strerror or error}") from None
+    try:   # every spec checked before any set is made: a bad one costs no work
+        parsed = [(text, parse_spec(text)) for text in specs]
+    except ValueError as error:
+        raise UsageError(f"--gen: {error}") from None
     puzzles = []
-    for text in specs:
-        try:
-            spec = parse_spec(text)
-        except ValueError as error:
-            raise UsageError(f"--gen: {error}") from None
-        progress = GenProgress(f"gen {text}", spec.max_attempts,
+    for text, spec in parsed:
+        progress = Progress(f"gen {text}", spec.max_attempts,
                                stream=io.StringIO() if quiet else None)
         kept, verdicts = generate_set(spec, lambda tried, n: progress.update(tried, f"kept {n}"))
         progress.close(f"tried {sum(verdicts.values())}, kept {len(kept)} of {spec.count}")
@@ -278,7 +273,7 @@ def generated(specs: list[str], out: str | None, quiet: bool = False) -> list[Pu
 
 
 def play_all(puzzles: list[Puzzle], argvs: list[list[str]], labels: tuple[str, ...],
-             limits: Limits, jobs: int, progress: "Progress",
+             limits: Limits, jobs: int, progress: Progress,
              mode: Mode | None = None) -> list[list[MatchResult]]:
     """Every bot on every puzzle: one list per puzzle, its results in bot order.
 
@@ -296,7 +291,8 @@ def play_all(puzzles: list[Puzzle], argvs: list[list[str]], labels: tuple[str, .
         except BotStartError as error:
             raise UsageError(str(error)) from None
         result = replace(result, validator=puzzle.validator, bot=labels[k])
-        progress.step(result)
+        who = f" ({result.bot})" if result.bot else ""
+        progress.step(f"{safe(result.name)}{who}: {result.verdict.value}")
         return result
 
     if jobs == 1:
@@ -313,7 +309,8 @@ def play_all(puzzles: list[Puzzle], argvs: list[list[str]], labels: tuple[str, .
 def replay_command(args: argparse.Namespace, bot: str, puzzle: Puzzle) -> str:
     """The command that plays this match again with the same bot and limits (a generated
     puzzle not written with --out: its whole set, which is the same every time)."""
-    parts = ["python", "-m", "referee", "run", "--bot", bot]
+    python = str(_relative(Path(sys.executable)))   # the Python running us: stock Debian has no `python`
+    parts = [python, "-m", "referee", "run", "--bot", bot]
     if args.first_line_ms != FIRST_LINE_LIMIT_S * 1000:
         parts += ["--first-line-ms", f"{args.first_line_ms:g}"]
     if args.turn_ms != TURN_LIMIT_S * 1000:
@@ -404,35 +401,6 @@ def _write(name: str, option: str, text: str) -> None:
         Path(name).write_text(text, encoding="utf-8")
     except OSError as error:
         raise UsageError(f"cannot write {option} {name}: {error.strerror or error}") from None
-
-
-class Progress:
-    """One note per finished match on stderr: a rewritten line on a terminal, plain lines otherwise."""
-
-    def __init__(self, total: int, enabled: bool = True):
-        self.total = total
-        self.count = 0
-        self.enabled = enabled
-        self.terminal = sys.stderr.isatty()
-        self._lock = threading.Lock()
-
-    def step(self, result: MatchResult) -> None:
-        with self._lock:
-            self.count += 1
-            if not self.enabled:
-                return
-            who = f" ({result.bot})" if result.bot else ""
-            note = f"[{self.count}/{self.total}] {safe(result.name)}{who}: {result.verdict.value}"
-            if self.terminal:
-                sys.stderr.write("\r\033[K" + note)
-            else:
-                sys.stderr.write(note + "\n")
-            sys.stderr.flush()
-
-    def done(self) -> None:
-        if self.enabled and self.terminal and self.count:
-            sys.stderr.write("\r\033[K")
-            sys.stderr.flush()
 
 
 # A limit is a positive number of milliseconds, at most a day (select() takes no infinity).

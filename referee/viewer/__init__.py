@@ -25,6 +25,7 @@ from referee.limits import Limits
 from referee.report import MARK_HALF, VERDICT, columns_for, latency_summary, summary_line
 from referee.result import MatchResult
 from referee.rules import Judge, Verdict
+from referee.units import ms_number
 
 STDERR_LINES_KEPT = 20
 # The deciding line went through the rules (a timeout's late line did not).
@@ -59,7 +60,7 @@ def match_data(result: MatchResult, replay: str = "") -> dict:
         "verdict": result.verdict.value, "won": result.won, "reason": result.reason,
         "turn": result.turn, "line": result.line, "lines": len(result.lines),
         "steps": steps, "bad": bad, "frames": placed + (1 if shown else 0),
-        "lat": [round(s * 1000, 3) for s in result.latencies_s],
+        "lat": [ms_number(s) for s in result.latencies_s],
         "stderr": "\n".join(tail[-STDERR_LINES_KEPT:]), "replay": replay,
     }
 

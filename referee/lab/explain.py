@@ -24,6 +24,8 @@ import os
 import sys
 from collections import Counter
 
+from bot.explainer import explain
+from bot.solver import Unsolvable
 from referee.board import Board, BoardError, load_board
 from referee.commands import UsageError
 from referee.commands.show import use_colour
@@ -41,9 +43,6 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def execute(args: argparse.Namespace) -> int:
-    from bot.explainer import explain
-    from bot.solver import Unsolvable
-
     try:
         board = load_board(args.puzzle)
     except BoardError as error:

@@ -34,13 +34,15 @@ from pathlib import Path
 
 from referee.board import BoardError, load_board
 from referee.commands import UsageError
-from referee.generate import solution_text
+import bot
+from referee.lab.counters import COUNTERS, stage_name
+from referee.lab.walk import solution_text
 from referee.rules import judge_text
+from referee.units import ms
 
 EXIT_OK, EXIT_UNSOLVED = 0, 1  # usage errors exit 2 from the dispatcher
 ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_PUZZLE = ROOT / "puzzles" / "public" / "13_expert.txt"
-COUNTERS = ("rounds", "assumptions", "eliminations", "branches", "max_depth")
 
 # (label, module file, function names): the phases, by cProfile's cumulative time.
 PHASES = (
@@ -72,14 +74,11 @@ def format_output(links) -> str:
 
 
 def _bot_dir() -> str:
-    import bot
     return os.path.dirname(os.path.abspath(bot.__file__))
 
 
 def run_once(text: str, what: str):
     """One solve (or count) with fresh counters: (result, stats)."""
-    import bot
-
     stats = bot.Stats()
     if what == "count":
         return bot.count_solutions(text, 2, stats=stats), stats
@@ -150,10 +149,6 @@ def _short(filename: str) -> str:
         return path.name
 
 
-def ms(seconds: float) -> str:
-    return f"{seconds * 1000:.2f}"
-
-
 def execute(args: argparse.Namespace) -> int:
     if args.repeat < 1 or args.top < 0:
         raise UsageError("--repeat must be at least 1 and --top not negative")
@@ -162,8 +157,6 @@ def execute(args: argparse.Namespace) -> int:
     except BoardError as error:
         raise UsageError(str(error)) from None
     text = board.to_text()
-    import bot
-
     try:
         wall, profiled, result, stats = profile(text, args.repeat, args.what)
     except (bot.Unsolvable, bot.PuzzleError) as error:
@@ -173,24 +166,23 @@ def execute(args: argparse.Namespace) -> int:
     total = profiled.total_tt / args.repeat
     print(f"puzzle {args.puzzle}: {board.width}x{board.height}, {len(board.nodes)} nodes; "
           f"{args.what} x{args.repeat}")
-    print(f"wall time per {args.what}: {ms(wall)} ms unprofiled (median), "
-          f"{ms(total)} ms under cProfile")
+    print(f"wall time per {args.what}: {ms(wall, '.2f')} ms unprofiled (median), "
+          f"{ms(total, '.2f')} ms under cProfile")
     print("phases (cumulative ms per solve; the search includes the rules it calls):")
     for label, seconds, calls in phase_rows(table, args.repeat):
         share = 100 * seconds / total if total else 0.0
-        print(f"  {label:<20} {ms(seconds):>10} ms {share:5.1f}%  calls {calls}")
+        print(f"  {label:<20} {ms(seconds, '.2f'):>10} ms {share:5.1f}%  calls {calls}")
     print("own time by module (ms per solve):")
     for module, seconds in module_rows(table, args.repeat):
         share = 100 * seconds / total if total else 0.0
-        print(f"  {module:<20} {ms(seconds):>10} ms {share:5.1f}%")
+        print(f"  {module:<20} {ms(seconds, '.2f'):>10} ms {share:5.1f}%")
     if args.top:
         print(f"top {args.top} functions by own time (per solve):")
         print(f"  {'own ms':>9} {'calls':>8} {'cum ms':>9}  function")
         for where, own, calls, cum in top_rows(table, args.repeat, args.top):
-            print(f"  {ms(own):>9} {calls:>8} {ms(cum):>9}  {where}")
+            print(f"  {ms(own, '.2f'):>9} {calls:>8} {ms(cum, '.2f'):>9}  {where}")
     counters = "  ".join(f"{k} {getattr(stats, k)}" for k in COUNTERS)
-    from bot.assumption import STAGE_NAMES
-    print(f"counters: {counters}  stage {STAGE_NAMES.get(stats.stage, stats.stage)}")
+    print(f"counters: {counters}  stage {stage_name(stats)}")
     if args.what == "count":
         print(f"solutions: {result}{' or more' if result >= 2 else ''}")
         return EXIT_OK

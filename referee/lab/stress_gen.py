@@ -3,7 +3,7 @@
 Writes OUT/SUITE/NAME.txt (CodinGame's input format, any size: the 40x40 boards are past
 CodinGame's 30-cell bound on purpose) and OUT/SUITE/NAME.solution beside each solvable
 board (its known solution, `x1 y1 x2 y2 n` lines, as `referee gen` writes them). The
-sub-suites and how their boards are made are described in referee/stress.py. The same
+sub-suites and how their boards are made are described in referee/lab/stress.py. The same
 --seed always writes byte-identical files; the unsolvable boards are checked with the SAT
 peer (referee.peer, the `lab` dependency group), which takes a minute or two.
 
@@ -22,8 +22,8 @@ import argparse
 from pathlib import Path
 
 from referee.commands import UsageError
-from referee.generate import solution_text
-from referee.stress import SUITES
+from referee.lab.stress import SUITES
+from referee.lab.walk import solution_text
 
 DEFAULT_OUT = "generated/stress"
 SOLUTION_SUFFIX = ".solution"

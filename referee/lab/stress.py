@@ -19,7 +19,7 @@ Sub-suites (`SUITES`, each a folder under the output directory):
   full        the full layout on every size, each link kind
   lattice     rows, grid and blocks on every size, each link kind
   fill        random fills of 35-70% on every size, each link kind
-  research    the 24 of 800 candidates (30x30 walks of referee.generate, and 200-400
+  research    the 24 of 800 candidates (30x30 walks of referee.lab.walk, and 200-400
               island fills of 30x30 to 40x40 with few loops) on which the bot's solver
               spends the most propagation rounds (counted, so the pick is the same on
               any machine, for one version of the solver)
@@ -38,7 +38,9 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from referee.generate import OverBudget, _budget_stats, generate, links_text
+import bot
+from referee.lab.grading import OverBudget, budget
+from referee.lab.walk import generate, links_text
 from referee.peer import Cell, Link, candidate_edges, components, crossings
 
 SIZES = ((20, 20), (30, 15), (30, 30), (40, 40))
@@ -194,7 +196,7 @@ def fill_suite(seed: int, per_size_kind: int = 3) -> list[StressBoard]:
 
 
 def research_candidate(seed: int, index: int) -> StressBoard:
-    """Research candidate `index`: even ones grown by referee.generate's walk on 30x30,
+    """Research candidate `index`: even ones grown by referee.lab.walk on 30x30,
     odd ones a 200-400 island fill of 30x30 to 40x40 with few loops."""
     rng = board_rng(seed, "research", index)
     if index % 2 == 0:
@@ -217,9 +219,7 @@ def solver_work(text: str, work: int = RESEARCH_WORK) -> int:
     Counted, not timed, so picking the hardest boards gives the same files on any machine
     (for one version of the solver).
     """
-    import bot
-
-    stats = _budget_stats(work)
+    stats = budget(work)
     try:
         bot.solve(text, stats=stats)
     except OverBudget:

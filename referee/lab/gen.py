@@ -1,6 +1,6 @@
 """Generate random puzzles with a known solution, filtered by difficulty and uniqueness.
 
-Each candidate is grown by a stack walk from a random island (referee/generate.py), so it
+Each candidate is grown by a stack walk from a random island (referee/lab/walk.py), so it
 is connected and solvable by construction; its solution is known. Filters then decide:
   --difficulty  the deepest stage the bot's solver needs: easy = its rules alone solve
                 it, medium = it needs elimination (one-step assumptions), hard = it
@@ -37,6 +37,11 @@ first hard puzzle. Then most 12x12 and 30x30 candidates end hard: about 1-10 s p
 puzzle on 12x12; on 30x30 about 46 s at the hard default density 0.08 (72 islands
 asked, 119-145 in the end: the walk adds islands) and 4 min at 0.15 (~200 in the end).
 
+--jobs N tries candidates in N worker processes, --dask ADDRESS on a dask.distributed
+cluster (the optional `lab` extra; every worker needs this checkout installed).
+Candidates are still judged in index order, so the files are the same bytes whatever runs
+them; a few candidates past the last one kept are tried and thrown away.
+
 Exit status: 0 all puzzles written, 1 the attempts ran out first (the puzzles kept are
 still written), 2 usage error or unwritable directory.
 """
@@ -50,10 +55,12 @@ from pathlib import Path
 
 from referee.commands import UsageError
 from referee.commands.args import integer, number
-from referee.generate import (DEFAULT_ATTEMPTS_PER_PUZZLE, DEFAULT_CLIMB,
-                              DEFAULT_REPAIRS,
-                              DEFAULT_WORK, DIFFICULTIES, PRESETS, Generated, SetSpec,
-                              check_spec, generate_set, parse_size, solution_text)
+from referee.lab.grading import DEFAULT_WORK, DIFFICULTIES
+from referee.lab.hardening import DEFAULT_CLIMB
+from referee.lab.sets import (DEFAULT_ATTEMPTS_PER_PUZZLE, DEFAULT_REPAIRS, PRESETS, Generated,
+                              SetSpec, check_spec, generate_set, parse_size)
+from referee.lab.walk import solution_text
+from referee.lab.workers import add_worker_options, workers_from_args
 from referee.progress import Progress
 from referee.terminal import safe
 
@@ -87,6 +94,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--climb", type=integer(), default=DEFAULT_CLIMB,
                         help="steps of the local search that turns a unique puzzle hard, "
                              f"for --difficulty hard --unique (default: {DEFAULT_CLIMB})")
+    add_worker_options(parser)
     parser.add_argument("--join", type=number(), default=None,
                         help="chance to link to an island already met, making loops (default: "
                              + ", ".join(f"{k or 'any'} {v['join']}" for k, v in PRESETS.items()) + ")")
@@ -130,9 +138,10 @@ def execute(args: argparse.Namespace) -> int:
               f"difficulty={puzzle.difficulty}  attempt={puzzle.attempt}", flush=True)
 
     try:
-        kept, verdicts = generate_set(
-            spec, on_attempt=lambda tried, n: progress.update(tried, f"kept {n}/{spec.count}"),
-            on_keep=write)
+        with workers_from_args(args) as workers:
+            kept, verdicts = generate_set(
+                spec, on_attempt=lambda tried, n: progress.update(tried, f"kept {n}/{spec.count}"),
+                on_keep=write, workers=workers)
     except ValueError as error:   # settings no candidate can meet (a board too small for two islands)
         raise UsageError(str(error)) from None
     tried = sum(verdicts.values())

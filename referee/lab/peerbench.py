@@ -27,12 +27,13 @@ import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+import bot
 from referee.board import parse_board
 from referee.commands import UsageError
-from referee.generate import solution_text
 from referee.progress import Progress
 from referee.rules import judge_text
-from referee.stress import LAB_MAX_SIDE
+from referee.lab.stress import LAB_MAX_SIDE
+from referee.lab.walk import solution_text
 
 SIDES = ("bot", "peer")
 SOLVED, REFUTED, TIMEOUT, WRONG, CRASH = "solved", "refuted", "timeout", "wrong", "crash"
@@ -61,8 +62,6 @@ class SideRun:
 
 
 def _bot_solve(text: str, timeout: float):
-    import bot
-
     try:
         return bot.solve(text)
     except bot.Unsolvable:

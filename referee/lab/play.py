@@ -33,8 +33,12 @@ import sys
 import time
 from pathlib import Path
 
+from bot.explainer import explain, replay
+from bot.solver import Unsolvable, count_solutions
 from referee.board import Board, BoardError, load_board, parse_board
 from referee.commands import UsageError
+from referee.lab.grading import DEFAULT_WORK, classify_or_none
+from referee.lab.sets import generate_set, parse_spec
 from referee.play import build_page, puzzle_entry
 
 DEFAULT_PUZZLES = "puzzles/public"
@@ -104,7 +108,6 @@ def read_files(paths: list[str]):
 def generated(text: str):
     """(name, board, difficulty) for each puzzle of a --gen set (one set per difficulty
     when the spec names none)."""
-    from referee.generate import generate_set, parse_spec
     try:
         spec = parse_spec(text)
     except ValueError as error:
@@ -121,10 +124,6 @@ def generated(text: str):
 
 def solved_entry(name: str, board: Board, difficulty: str | None) -> dict | None:
     """The page's entry for one puzzle with the solver's data, or None if it has no solution."""
-    from bot.explainer import explain, replay
-    from bot.solver import Unsolvable, count_solutions
-    from referee.generate import DEFAULT_WORK, classify_or_none
-
     text = board.to_text()
     try:
         steps = explain(text)

@@ -25,11 +25,15 @@ over the limit fails the bench with a line naming the puzzle, the figure and the
 --compare OLD.json prints new/old time ratios puzzle by puzzle and per suite (below 1.0
 is faster now).
 
+--jobs N measures N puzzles at a time in worker processes, --dask ADDRESS on a
+dask.distributed cluster (the optional `lab` extra): faster through a large set, but
+puzzles timed side by side share the machine, so compare only runs made the same way.
+
 --peer sat times the SAT peer (referee/peer.py, the `lab` extra) on the same puzzles,
 interleaved with the bot, and prints per suite both sides' answered/total, timeouts
 (--timeout applies to each solve, and a timeout counts as the limit), median, p99, max
 and slowest puzzle, and the peer/bot ratios at the median and the max (see
-referee/peerbench.py). Boards up to 100 cells a side are read (CodinGame stops at 30).
+referee/lab/peerbench.py). Boards up to 100 cells a side are read (CodinGame stops at 30).
 
 Progress goes to stderr (a bar on a terminal, plain lines otherwise).
 
@@ -48,27 +52,32 @@ import signal
 import statistics
 import subprocess
 import sys
+import threading
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from referee.board import BoardError, load_board, parse_board
+from referee.board import BoardError, load_board, parse_board, puzzle_files
 from referee.commands import UsageError
+import bot
 from referee.commands.args import integer, number
-from referee.generate import generate_set, parse_spec, solution_text
+from referee.lab import peerbench
+from referee.lab.counters import COUNTERS, counters, stage_name
+from referee.lab.sets import generate_set, parse_spec
+from referee.lab.stress import LAB_MAX_SIDE
+from referee.lab.walk import solution_text
+from referee.lab.workers import add_worker_options, workers_from_args
 from referee.limits import FIRST_LINE_LIMIT_S
 from referee.progress import Progress
 from referee.report import MARK_HALF, MARK_OVER, limit_mark
 from referee.rules import judge_text
-from referee.stress import LAB_MAX_SIDE
 from referee.terminal import safe
+from referee.units import ms
 
 EXIT_OK, EXIT_UNSOLVED = 0, 1  # usage errors exit 2 from the dispatcher
 ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_PUZZLES = ROOT / "puzzles" / "public"
 DEFAULT_BUNDLE = None  # this Python on dist/bot.py: a pyenv shim would add ~70 ms to each start
-PUZZLE_SUFFIXES = (".txt", ".json")
-COUNTERS = ("rounds", "assumptions", "eliminations", "branches", "max_depth")
 NODE_BUCKETS = (0, 25, 50, 100, 150, 200, 300, 500)   # lower bounds of the node-count rows
 STARTUP_PUZZLE = "3\n1\n1.1\n"
 JSON_VERSION = 1
@@ -113,6 +122,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--bundle", default=DEFAULT_BUNDLE, metavar="CMD",
                         help="the bundled bot whose start-up is timed; its first word runs "
                              "`-c pass` for comparison (default: this Python on dist/bot.py)")
+    add_worker_options(parser)
     parser.add_argument("--peer", choices=["sat"], default=None,
                         help="also time the SAT peer on each puzzle, interleaved with the bot "
                              "(default: bot only)")
@@ -122,7 +132,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 # -- loading ----------------------------------------------------------------------------
 
-def load_suites(args: argparse.Namespace) -> list[tuple[str, list[tuple[str, str]]]]:
+def load_suites(args: argparse.Namespace, workers=None) -> list[tuple[str, list[tuple[str, str]]]]:
     """[(suite name, [(puzzle name, text)])] from the paths and --gen specs."""
     suites: list[tuple[str, list[tuple[str, str]]]] = []
     files: list[tuple[str, str]] = []
@@ -130,24 +140,24 @@ def load_suites(args: argparse.Namespace) -> list[tuple[str, list[tuple[str, str
     if not paths and not args.gen:
         paths = [DEFAULT_PUZZLES]
     for path in paths:
+        try:
+            members = puzzle_files(path)
+        except BoardError as error:
+            raise UsageError(str(error)) from None
         if path.is_dir():
-            members = sorted(p for p in path.iterdir() if p.suffix in PUZZLE_SUFFIXES)
-            if not members:
-                raise UsageError(f"{path} holds no .txt or .json puzzle")
             suites.append((path.name or str(path), [(p.stem, _read(p)) for p in members]))
-        elif path.is_file():
-            files.append((path.stem, _read(path)))
         else:
-            raise UsageError(f"{path}: no such file or directory")
+            files.append((path.stem, _read(path)))
     if files:
         suites.append(("files", files))
-    for text in args.gen:
-        try:
-            spec = parse_spec(text)
-        except ValueError as error:
-            raise UsageError(f"--gen: {error}") from None
+    try:   # every spec checked before any set is made: a bad one costs no work
+        specs = [(text, parse_spec(text)) for text in args.gen]
+    except ValueError as error:
+        raise UsageError(f"--gen: {error}") from None
+    for text, spec in specs:
         progress = Progress(f"gen {text}", spec.max_attempts)
-        kept, verdicts = generate_set(spec, lambda tried, n: progress.update(tried, f"kept {n}"))
+        kept, verdicts = generate_set(spec, lambda tried, n: progress.update(tried, f"kept {n}"),
+                                      workers=workers)
         progress.close(f"tried {sum(verdicts.values())}, kept {len(kept)} of {spec.count}")
         if not kept:
             raise UsageError(f"--gen {text}: no puzzle found within the attempts")
@@ -159,8 +169,8 @@ def _read(path: Path) -> str:
     """The puzzle text in CodinGame's input format (SDK .json files are converted)."""
     try:
         return load_board(path, max_side=LAB_MAX_SIDE).to_text()
-    except (OSError, BoardError) as error:
-        raise UsageError(f"{path}: {error}") from None
+    except BoardError as error:   # its message starts with the file's name
+        raise UsageError(str(error)) from None
 
 
 # -- measuring --------------------------------------------------------------------------
@@ -171,12 +181,11 @@ def _alarm(signum, frame):
 
 def measure(suite: str, name: str, text: str, repeat: int, timeout: float) -> PuzzleRun:
     """Solve `repeat` times; the median time, the judged answer and the last counters."""
-    import bot
-    from bot.assumption import STAGE_NAMES
-
     board = parse_board(text, max_side=LAB_MAX_SIDE)
     times, links, error, stats = [], None, "", None
-    use_alarm = timeout > 0 and hasattr(signal, "setitimer")
+    # A dask worker solves in a thread, where Python allows no signal handler.
+    use_alarm = (timeout > 0 and hasattr(signal, "setitimer")
+                 and threading.current_thread() is threading.main_thread())
     old = signal.signal(signal.SIGALRM, _alarm) if use_alarm else None
     try:
         for _ in range(repeat):
@@ -206,9 +215,13 @@ def measure(suite: str, name: str, text: str, repeat: int, timeout: float) -> Pu
         solved = outcome.won
         if not solved:
             error = f"wrong answer: {outcome.reason}"
-    counters = {k: getattr(stats, k) for k in COUNTERS}
     return PuzzleRun(suite, name, len(board.nodes), statistics.median(times), solved, error,
-                     STAGE_NAMES.get(stats.stage, str(stats.stage)), counters)
+                     stage_name(stats), counters(stats))
+
+
+def _measure_job(job: tuple) -> PuzzleRun:
+    """measure(*job): one task for the workers."""
+    return measure(*job)
 
 
 def first_line_seconds(command: list[str], text: str) -> float | None:
@@ -285,10 +298,6 @@ def node_table(runs: list[PuzzleRun]) -> list[tuple[str, int, float, float]]:
             label = f"{low}-{high - 1}" if high != math.inf else f"{low}+"
             rows.append((label, len(times), statistics.median(times), max(times)))
     return rows
-
-
-def ms(seconds: float) -> str:
-    return f"{seconds * 1000:.1f}"
 
 
 def timed(seconds: float) -> str:
@@ -390,19 +399,20 @@ def execute(args: argparse.Namespace) -> int:
             old = json.loads(Path(args.compare).read_text())
         except (OSError, ValueError) as error:
             raise UsageError(f"--compare {args.compare}: {error}") from None
-    suites_in = load_suites(args)
-    if args.peer:
-        if args.compare:
-            raise UsageError("--compare does not apply to --peer runs")
-        from referee import peerbench
-        return peerbench.run(suites_in, args.repeat, args.timeout, args.json)
-    total = sum(len(puzzles) for _, puzzles in suites_in)
-    progress = Progress("bench", total)
-    runs: list[PuzzleRun] = []
-    for suite, puzzles in suites_in:
-        for name, text in puzzles:
-            progress.update(len(runs), f"{suite}/{name}")
-            runs.append(measure(suite, name, text, args.repeat, args.timeout))
+    with workers_from_args(args) as workers:
+        suites_in = load_suites(args, workers)
+        if args.peer:
+            if args.compare:
+                raise UsageError("--compare does not apply to --peer runs")
+            return peerbench.run(suites_in, args.repeat, args.timeout, args.json)
+        total = sum(len(puzzles) for _, puzzles in suites_in)
+        progress = Progress("bench", total)
+        jobs = [(suite, name, text, args.repeat, args.timeout)
+                for suite, puzzles in suites_in for name, text in puzzles]
+        runs: list[PuzzleRun] = []
+        for run in workers.in_order(_measure_job, jobs):
+            runs.append(run)
+            progress.update(len(runs), run.key)
     progress.close(f"{len(runs)} puzzles timed")
     suites = {suite: suite_summary([r for r in runs if r.suite == suite]) for suite, _ in suites_in}
     startup = None
