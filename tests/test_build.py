@@ -78,11 +78,11 @@ def test_watch_rebuilds_on_change_by_rename_and_keeps_the_last_good_bundle(tmp_p
         assert "(start): dist/bot.py" in first and "88 links" in first
         inode = bundle_path.stat().st_ino
 
-        source.write_text(source.read_text() + "# an edit the watcher must pick up\n")
+        source.write_text(source.read_text() + "WATCHED_EDIT = 'the watcher must pick this up'\n")
         second = _next_line(proc)
         assert "(bot/solver.py): dist/bot.py" in second
         rebuilt = bundle_path.read_text()
-        assert "# an edit the watcher must pick up" in rebuilt
+        assert "the watcher must pick this up" in rebuilt
         assert bundle_path.stat().st_ino != inode, "the bundle was rewritten in place, not renamed"
 
         source.write_text(source.read_text() + "def broken(:\n")
@@ -111,3 +111,11 @@ def test_a_bundle_that_fails_its_smoke_run_never_replaces_the_last_good_one(tmp_
         build.build()
     assert output.read_text() == "the last good bundle\n"
     assert not build.PENDING.exists()
+
+
+def test_the_bundle_ships_without_docstrings_or_comments_but_runs_the_same_bot():
+    import build
+    text = build.bundle()
+    assert "search that learns from its contradictions" in (ROOT / "bot" / "solver.py").read_text()
+    assert "search that learns from its contradictions" not in text  # a docstring of solver.py
+    assert "def first_solution(" in text and "NODE_SEARCH_BRANCHES = 120" in text
