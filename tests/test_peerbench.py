@@ -101,3 +101,14 @@ def test_without_python_sat_it_is_a_usage_error(capsys, monkeypatch):
     status = main(["bench", "--peer", "sat", str(PUBLIC / "01_simplest.txt")])
     assert status == 2
     assert "needs python-sat" in capsys.readouterr().err
+
+
+def test_the_exit_status_judges_the_bot_not_the_peer(capsys, monkeypatch):
+    def forever(text, timeout):
+        while True:
+            time.sleep(0.001)
+
+    monkeypatch.setitem(peerbench.SOLVERS, "peer", forever)
+    status, out = bench(capsys, "--timeout", "0.2", str(PUBLIC / "01_simplest.txt"))
+    assert "NOT ANSWERED peer files/01_simplest: timeout (over 0.2 s)" in out
+    assert status == 0  # the bot answered: the peer's timeout is a figure

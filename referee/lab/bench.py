@@ -38,8 +38,9 @@ referee/lab/peerbench.py). Boards up to 100 cells a side are read (CodinGame sto
 Progress goes to stderr (a bar on a terminal, plain lines otherwise).
 
 Exit status: 0 every puzzle solved within the limit, 1 some puzzle not solved or a
-figure over the limit, 2 usage error (missing
-path, bad --gen spec, unreadable --compare file).
+figure over the limit (with --peer: the bot left a puzzle unanswered or answered it
+wrong; the peer's timeouts are figures), 2 usage error (missing path, bad --gen spec,
+unreadable --compare file).
 """
 
 from __future__ import annotations

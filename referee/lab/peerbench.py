@@ -193,7 +193,7 @@ def print_report(table: dict, runs: list[SideRun], timeout: float, out=None) -> 
 
 def run(suites_in: list[tuple[str, list[tuple[str, str]]]], repeat: int, timeout: float,
         json_path: str | None = None) -> int:
-    """Bench both sides on every puzzle; print the report; 0 if both answered everything."""
+    """Bench both sides on every puzzle; print the report; 0 if the bot answered everything."""
     try:
         import pysat  # noqa: F401  (the peer's solver, from the lab extra)
     except ImportError:
@@ -221,4 +221,5 @@ def run(suites_in: list[tuple[str, list[tuple[str, str]]]], repeat: int, timeout
             Path(json_path).write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
         except OSError as error:
             raise UsageError(f"--json {json_path}: {error.strerror}") from None
-    return 0 if all(r.outcome in ANSWERED for r in runs) else 1
+    # The bench judges the bot; the peer is the yardstick, its timeouts only figures.
+    return 0 if all(r.outcome in ANSWERED for r in runs if r.side == "bot") else 1
