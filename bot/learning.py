@@ -274,6 +274,16 @@ class Learner:
     def _level_of(self, fact):
         return bisect_right(self.level_starts, self.fact_pos[fact])
 
+    def _file(self, facts, level, here, learned):
+        """Put each fact of the present `level` in `here` (to trace further), and each of an
+        earlier level but 0 (true from the start) in `learned`."""
+        for fact in facts:
+            at = self._level_of(fact)
+            if at == level:
+                here.add(fact)
+            elif at > 0:
+                learned.add(fact)
+
     def _jump_to_conflict(self, conflict):
         """Go back to the deepest level the conflict's facts come from; False if that is
         level 0 (no solution is left)."""
@@ -298,12 +308,7 @@ class Learner:
             self.best = len(trail)
             self.target = [low if low == high else -1 for low, high in zip(lo, hi)]
         learned, here = set(), set()
-        for fact in conflict:
-            at = self._level_of(fact)
-            if at == level:
-                here.add(fact)
-            elif at > 0:
-                learned.add(fact)
+        self._file(conflict, level, here, learned)
         kept = set()  # present-level facts no rule explains (the decision)
         fact_pos = self.fact_pos
         while len(here) + len(kept) > 1 and here:
@@ -328,12 +333,7 @@ class Learner:
             if reason is None:
                 kept.add(made[0])
                 continue
-            for f in reason:
-                at = self._level_of(f)
-                if at == level:
-                    here.add(f)
-                elif at > 0:
-                    learned.add(f)
+            self._file(reason, level, here, learned)
         uip = list(here | kept)
         self._bump(uip, learned)
         others = sorted(learned, key=self._level_of, reverse=True)

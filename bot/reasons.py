@@ -113,27 +113,22 @@ def _shut(grid, top, members, ends=()):
 
 def _group(grid, start):
     """The nodes joined to `start` by drawn links."""
-    lo, node_edges = grid.lo, grid.puzzle.node_edges
-    seen = {start}
-    stack = [start]
-    while stack:
-        x = stack.pop()
-        for f, y in node_edges[x]:
-            if lo[f] and y not in seen:
-                seen.add(y)
-                stack.append(y)
-    return seen
+    return _spread(grid.lo, grid.puzzle.node_edges, start, None)
 
 
 def _reachable(grid, start, without):
     """The nodes the possible links reach from `start`, leaving out edge `without`."""
-    hi, node_edges = grid.hi, grid.puzzle.node_edges
+    return _spread(grid.hi, grid.puzzle.node_edges, start, without)
+
+
+def _spread(bound, node_edges, start, without):
+    """The nodes reached from `start` through edges with bound[e] > 0, but `without`."""
     seen = {start}
     stack = [start]
     while stack:
         x = stack.pop()
         for f, y in node_edges[x]:
-            if hi[f] and f != without and y not in seen:
+            if bound[f] and f != without and y not in seen:
                 seen.add(y)
                 stack.append(y)
     return seen
