@@ -65,6 +65,7 @@ from referee.commands.args import integer, number
 from referee.lab import peerbench
 from referee.lab.counters import COUNTERS, counters, stage_name
 from referee.lab.sets import generate_set, parse_spec
+from referee.lab.figures import percentile
 from referee.lab.stress import LAB_MAX_SIDE
 from referee.lab.walk import solution_text
 from referee.lab.workers import add_worker_options, workers_from_args
@@ -264,12 +265,6 @@ def startup_times(bundle: list[str], runs: int) -> dict:
 
 
 # -- figures ----------------------------------------------------------------------------
-
-def percentile(values: list[float], q: float) -> float:
-    """Nearest-rank percentile (q in 0..100) of a non-empty list."""
-    ordered = sorted(values)
-    return ordered[max(0, math.ceil(q / 100 * len(ordered)) - 1)]
-
 
 def suite_summary(runs: list[PuzzleRun]) -> dict:
     """Solved/total, time percentiles, the slowest puzzle, counters and stages of one suite."""

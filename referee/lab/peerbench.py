@@ -19,7 +19,6 @@ then the peer/bot ratio of the medians and of the maxima (below 1.0: the peer is
 from __future__ import annotations
 
 import json
-import math
 import signal
 import statistics
 import sys
@@ -32,6 +31,7 @@ from referee.board import parse_board
 from referee.commands import UsageError
 from referee.progress import Progress
 from referee.rules import judge_text
+from referee.lab.figures import percentile
 from referee.lab.stress import LAB_MAX_SIDE
 from referee.lab.walk import solution_text
 
@@ -128,12 +128,6 @@ def cross_check(bot_run: SideRun, peer_run: SideRun) -> None:
     for said, other in ((bot_run, peer_run), (peer_run, bot_run)):
         if said.outcome == REFUTED and other.outcome == SOLVED:
             said.outcome, said.detail = WRONG, f"said no solution; the {other.side}'s links win"
-
-
-def percentile(values: list[float], q: float) -> float:
-    """Nearest-rank percentile (q in 0..100) of a non-empty list."""
-    ordered = sorted(values)
-    return ordered[max(0, math.ceil(q / 100 * len(ordered)) - 1)]
 
 
 def side_summary(runs: list[SideRun]) -> dict:
