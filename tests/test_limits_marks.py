@@ -5,9 +5,6 @@ to end use fake bots whose sleeps sit far from the thresholds, so load cannot fl
 """
 
 import json
-import os
-import subprocess
-import sys
 
 import pytest
 
@@ -17,7 +14,7 @@ from referee.limits import Limits
 from referee.report import MARK_HALF, MARK_OVER, legend, limit_mark, table
 from referee.result import MatchResult, Usage
 from referee.rules import Verdict
-from tests.fakebots.procs import SESSION_TMP, wait_until_none_running
+from tests.fakebots.procs import no_process_left_behind, referee  # noqa: F401
 
 from project import ROOT
 
@@ -33,16 +30,8 @@ def result(name, latencies, verdict=Verdict.WIN):
                        usage=Usage(cpu_s=0.02, peak_rss_bytes=2**20))
 
 
-def referee(*args):
-    return subprocess.run([sys.executable, "-m", "referee", *args], cwd=ROOT,
-                          env=dict(os.environ, TMPDIR=SESSION_TMP),
-                          capture_output=True, text=True, timeout=120)
 
 
-@pytest.fixture(autouse=True, scope="module")
-def no_process_left_behind():
-    yield
-    assert wait_until_none_running() == []
 
 
 def test_a_mark_says_how_close_a_figure_is_to_its_limit():

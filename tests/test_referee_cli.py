@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.fakebots.procs import SESSION_TMP, alive, wait_until_none_running
+from tests.fakebots.procs import SESSION_TMP, alive, no_process_left_behind, referee  # noqa: F401
+from tests.fakebots.procs import wait_until_none_running
 
 ROOT = Path(__file__).parent.parent
 FAKEBOTS = "tests/fakebots"
@@ -19,17 +20,8 @@ FIRST_FOUR = [f"puzzles/public/{n}.txt" for n in
               ("01_simplest", "02_simpler", "03_simple", "04_basic")]
 
 
-def referee(*args, cwd=ROOT):
-    """Run the CLI; its bots' TMPDIRs go in this session's directory (see procs)."""
-    return subprocess.run([sys.executable, "-m", "referee", *args], cwd=cwd,
-                          env=dict(os.environ, TMPDIR=SESSION_TMP),
-                          capture_output=True, text=True, timeout=60)
 
 
-@pytest.fixture(autouse=True, scope="module")
-def no_process_left_behind():
-    yield
-    assert wait_until_none_running() == []
 
 
 def last_line(text):

@@ -2,14 +2,12 @@
 unless --out asks."""
 
 import json
-import os
-import subprocess
 import sys
 
 import pytest
 
 from referee.lab.sets import generate_set, parse_spec
-from tests.fakebots.procs import SESSION_TMP, wait_until_none_running
+from tests.fakebots.procs import no_process_left_behind, referee  # noqa: F401
 
 from project import ROOT
 
@@ -18,17 +16,8 @@ SPEC = "8x8:count=3:seed=5"
 EASY = ["--first-line-ms", "5000", "--turn-ms", "1000"]
 
 
-def referee(*args, cwd=ROOT):
-    """The CLI from `cwd` (the project on PYTHONPATH), bots' TMPDIRs in this session's."""
-    env = dict(os.environ, TMPDIR=SESSION_TMP, PYTHONPATH=str(ROOT))
-    return subprocess.run([sys.executable, "-m", "referee", *args], cwd=cwd, env=env,
-                          capture_output=True, text=True, timeout=120)
 
 
-@pytest.fixture(autouse=True, scope="module")
-def no_process_left_behind():
-    yield
-    assert wait_until_none_running() == []
 
 
 def test_the_bundle_plays_the_generated_boards_and_nothing_is_written(tmp_path):

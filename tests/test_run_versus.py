@@ -2,11 +2,8 @@
 
 import csv
 import json
-import os
 import re
 import shutil
-import subprocess
-import sys
 
 import pytest
 
@@ -14,7 +11,7 @@ from referee.board import parse_board
 from referee.report import versus_stats, versus_summary
 from referee.result import MatchResult, Usage
 from referee.rules import Verdict
-from tests.fakebots.procs import SESSION_TMP, wait_until_none_running
+from tests.fakebots.procs import no_process_left_behind, referee  # noqa: F401
 
 from project import ROOT
 
@@ -24,16 +21,8 @@ FOUR = [f"puzzles/public/{n}.txt" for n in ("01_simplest", "02_simpler", "03_sim
 BOARD = parse_board("3\n3\n1.2\n...\n..1\n")
 
 
-def referee(*args):
-    return subprocess.run([sys.executable, "-m", "referee", *args], cwd=ROOT,
-                          env=dict(os.environ, TMPDIR=SESSION_TMP),
-                          capture_output=True, text=True, timeout=120)
 
 
-@pytest.fixture(autouse=True, scope="module")
-def no_process_left_behind():
-    yield
-    assert wait_until_none_running() == []
 
 
 @pytest.fixture(scope="module")

@@ -2,14 +2,11 @@
 
 import csv
 import json
-import os
-import subprocess
-import sys
 
 import pytest
 
 from referee.commands.run import CSV_FIELDS, sdk_fields
-from tests.fakebots.procs import SESSION_TMP, wait_until_none_running
+from tests.fakebots.procs import no_process_left_behind, referee  # noqa: F401
 
 from project import ROOT
 
@@ -19,16 +16,8 @@ SIMPLEST = (ROOT / "puzzles/public/01_simplest.txt").read_text()
 SIMPLER = (ROOT / "puzzles/public/02_simpler.txt").read_text()
 
 
-def referee(*args):
-    return subprocess.run([sys.executable, "-m", "referee", *args], cwd=ROOT,
-                          env=dict(os.environ, TMPDIR=SESSION_TMP),
-                          capture_output=True, text=True, timeout=120)
 
 
-@pytest.fixture(autouse=True, scope="module")
-def no_process_left_behind():
-    yield
-    assert wait_until_none_running() == []
 
 
 def sdk_file(path, test_in, **fields):

@@ -7,10 +7,15 @@ time on the machine is never mistaken for a leak of this one.
 """
 
 import atexit
+import os
 import shutil
+import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
+
+import pytest
 
 SESSION_TMP = tempfile.mkdtemp(prefix="referee-tests-")
 atexit.register(shutil.rmtree, SESSION_TMP, ignore_errors=True)
@@ -69,3 +74,19 @@ def running_with_marker(marker: str) -> list[str]:
         except OSError:
             continue
     return found
+
+
+def referee(*args, cwd=None, timeout=120):
+    """`python -m referee ARGS` with the project importable from any `cwd` (the root by
+    default); the bots it starts get their TMPDIR in this session's directory."""
+    root = Path(__file__).resolve().parents[2]
+    env = dict(os.environ, TMPDIR=SESSION_TMP, PYTHONPATH=str(root))
+    return subprocess.run([sys.executable, "-m", "referee", *args], cwd=cwd or root, env=env,
+                          capture_output=True, text=True, timeout=timeout)
+
+
+@pytest.fixture(autouse=True, scope="module")
+def no_process_left_behind():
+    """After a test module: no bot of this session is left running."""
+    yield
+    assert wait_until_none_running() == []
