@@ -113,11 +113,8 @@ class Learner:
         grid = self.grid
         restart_at = budget = RESTART_FIRST
         while True:
-            conflict = self._propagate()
-            while conflict is not None:
-                if not self._jump_to_conflict(conflict):
-                    return
-                conflict = self._learn(conflict)
+            if not self._settle(self._propagate()):
+                return
             if self.conflicts >= restart_at and self.level_starts:
                 budget *= RESTART_GROWTH
                 restart_at = self.conflicts + int(budget)
@@ -127,20 +124,22 @@ class Learner:
                 continue
             if grid.solved():
                 yield grid
-                if not self.level_starts:
-                    return
                 # Rule the solution out: its decisions never hold all together again.
-                conflict = [self._decision_fact(level) for level in range(len(self.level_starts))]
-                while conflict is not None:
-                    if not self._jump_to_conflict(conflict):
-                        return
-                    conflict = self._learn(conflict)
-                continue
-            conflict = self._decide()
-            while conflict is not None:
-                if not self._jump_to_conflict(conflict):
+                decisions = [self._decision_fact(level) for level in range(len(self.level_starts))]
+                if not decisions or not self._settle(decisions):
                     return
-                conflict = self._learn(conflict)
+                continue
+            if not self._settle(self._decide()):
+                return
+
+    def _settle(self, conflict):
+        """Learn from `conflict` (None: there is none) and from any conflict that asserting
+        what was learned meets at once. False once no solution is left."""
+        while conflict is not None:
+            if not self._jump_to_conflict(conflict):
+                return False
+            conflict = self._learn(conflict)
+        return True
 
     def _decision_fact(self, level):
         """The fact decided at `level` (counted from 0 here)."""
