@@ -23,7 +23,7 @@ from referee.match import play_match
 from referee.report import loss_details
 from referee.rules import Verdict
 from referee.runner import BotProcess
-from tests.fakebots.procs import SESSION_TMP, running_with_marker
+from tests.fakebots.procs import SESSION_TMP, running_with_marker, time_close
 
 ROOT = Path(__file__).parent.parent
 FAKEBOTS = ROOT / "tests" / "fakebots"
@@ -52,15 +52,7 @@ def marker():
 def play(argv, mode, limits=EASY, **kwargs):
     """Play on 01_simplest; the result and how long the clean-up (close) took."""
     bot = BotProcess(argv, mode=mode, tmp_parent=SESSION_TMP, **kwargs)
-    close, took = bot.close, []
-
-    def timed_close():
-        start = time.perf_counter()
-        usage = close()
-        took.append(time.perf_counter() - start)
-        return usage
-
-    bot.close = timed_close
+    took = time_close(bot)
     result = play_match(SIMPLEST, bot, limits)
     assert bot.proc.returncode is not None   # the launcher is reaped, and with it the tree
     return result, took[0]

@@ -12,7 +12,6 @@ is the real 768 MB.
 import argparse
 import statistics
 import sys
-import time
 import uuid
 from pathlib import Path
 
@@ -22,7 +21,7 @@ from referee.containment import Mode
 from referee.limits import Limits
 from referee.match import play_match
 from referee.runner import BotProcess
-from tests.fakebots.procs import running_with_marker
+from tests.fakebots.procs import running_with_marker, time_close
 
 HERE = Path(__file__).parent
 BOARD = load_board(HERE.parent.parent / "puzzles" / "public" / "01_simplest.txt")
@@ -40,15 +39,7 @@ CASES = {
 def measure(mode: Mode, argv: list) -> tuple[str, int, float, float]:
     marker = f"contain-{uuid.uuid4().hex[:10]}"
     bot = BotProcess([str(a).replace("{m}", marker) for a in argv], mode=mode)
-    close, took = bot.close, []
-
-    def timed_close():
-        start = time.perf_counter()
-        usage = close()
-        took.append(time.perf_counter() - start)
-        return usage
-
-    bot.close = timed_close
+    took = time_close(bot)
     result = play_match(BOARD, bot, Limits(first_line_s=5.0, turn_s=1.0))
     survivors = len(running_with_marker(marker))
     return result.verdict.value, survivors, took[0], (result.usage.peak_rss_bytes or 0) / 2**20

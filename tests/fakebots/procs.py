@@ -90,3 +90,18 @@ def no_process_left_behind():
     """After a test module: no bot of this session is left running."""
     yield
     assert wait_until_none_running() == []
+
+
+def time_close(bot) -> list:
+    """Wrap `bot.close` so each call's seconds are appended to the list returned: how long
+    the clean-up after a verdict took."""
+    close, took = bot.close, []
+
+    def timed_close():
+        start = time.perf_counter()
+        usage = close()
+        took.append(time.perf_counter() - start)
+        return usage
+
+    bot.close = timed_close
+    return took
