@@ -26,7 +26,12 @@ finishes a group smaller than the puzzle, which could then never join the rest. 
 
 
 class Contradiction(Exception):
-    """The state admits no solution. Every rule signals a dead end this one way."""
+    """The state admits no solution. Every rule signals a dead end this one way; its
+    arguments, where given, are the node it was met at and the global rule that met it
+    (`REGION`, `CUT`), so that its reason is looked for there first."""
+
+
+REGION, CUT = "region", "cut"
 
 
 class Grid:
@@ -99,7 +104,7 @@ class Grid:
         if self.looks is not None:
             self.looks.restore(looked)
         if self.memory is not None:
-            self.memory.reverted(length)
+            self.memory.reverted(length, trail, ends)
         # Each entry undoes one change: `raise_lo` moved only lo, `lower_hi` only hi.
         for _ in range(len(trail) - length):
             e, old_lo, old_hi = trail.pop()

@@ -23,7 +23,7 @@ after any change a global rule makes:
 A rule that meets a dead end raises `Contradiction`.
 """
 
-from bot.grid import Contradiction
+from bot.grid import CUT, REGION, Contradiction
 from bot.tuning import PARITY_PAYS, PROBE_BALANCE_AFTER, PROBE_BALANCE_RARELY, REGION_WALK
 
 
@@ -175,7 +175,7 @@ def balance(grid):
                 break
         else:
             if missing[0] != missing[1] if two_sides else (missing[0] + missing[1]) % 2:
-                raise Contradiction()
+                raise Contradiction(start, REGION)
     cursors.balanced = len(grid.trail)
 
 
@@ -282,7 +282,7 @@ def connect(grid):
                for i in ends[e]}
         cursors.connected = len(grid.trail)
         if not _reaches_all(grid, cut):
-            raise Contradiction()
+            raise Contradiction(None, CUT)
         return False
     cursors.connected = len(grid.trail)
     return _draw_bridges(grid)
@@ -323,7 +323,7 @@ def _draw_bridges(grid):
                 if low[i] > order[parent]:
                     bridges.append(via)
     if clock < n:
-        raise Contradiction()
+        raise Contradiction(None, CUT)
     changed = False
     for e in bridges:
         changed |= grid.raise_lo(e, 1)

@@ -177,7 +177,7 @@ class Learner:
         try:
             enforce(grid, fact)
         except Contradiction as dead:
-            return self._diagnose(dead.args[0] if dead.args else None)
+            return self._diagnose(dead)
         return None
 
     def _propagate(self):
@@ -193,11 +193,11 @@ class Learner:
                 if conflict is not None:
                     return conflict
         except Contradiction as dead:
-            return self._diagnose(dead.args[0] if dead.args else None)
+            return self._diagnose(dead)
 
-    def _diagnose(self, hint):
+    def _diagnose(self, dead):
         self._scan()
-        conflict = diagnose(self.grid, self.top, hint)
+        conflict = diagnose(self.grid, self.top, *dead.args)
         if conflict is None:
             # No rule's failure is visible in the state: blame every decision (sound).
             conflict = [self._decision_fact(level) for level in range(len(self.level_starts))]
@@ -256,7 +256,7 @@ class Learner:
                     except Contradiction as dead:
                         keep.extend(watching[k + 1:])
                         watching[:] = keep
-                        return self._diagnose(dead.args[0] if dead.args else None)
+                        return self._diagnose(dead)
             watching[:] = keep
         return None
 
@@ -349,7 +349,7 @@ class Learner:
         try:
             enforce(grid, negate(uip[0]))
         except Contradiction as dead:
-            return self._diagnose(dead.args[0] if dead.args else None)
+            return self._diagnose(dead)
         return None
 
     def _undo_to(self, length):

@@ -7,6 +7,8 @@ of one edge, numbered `4 * edge + kind`; a reason is a list of facts that hold a
 change (or the contradiction) by one rule.
 """
 
+from bot.grid import CUT, REGION
+
 AT_LEAST_1, AT_LEAST_2, AT_MOST_1, AT_MOST_0 = range(4)
 
 
@@ -134,10 +136,21 @@ def _spread(bound, node_edges, start, without):
     return seen
 
 
-def diagnose(grid, top, hint=None):
+def diagnose(grid, top, hint=None, rule=None):
     """The facts behind a contradiction visible in the grid's state: a node over or under
     its value, crossing links, a closed group smaller than the puzzle, possible links that
-    do not connect, a region that cannot balance its links. None if none is visible."""
+    do not connect, a region that cannot balance its links. None if none is visible.
+    `hint` is the node where a rule met it, `rule` the global rule that did, if one did:
+    those run once the node rules have nothing left, so the checks before theirs would find
+    nothing, and are skipped."""
+    if rule == REGION:
+        found = _unbalanced_region(grid, top)
+        if found is not None:
+            return found
+    elif rule == CUT:
+        found = _smallest_cut(grid)
+        if found is not None:
+            return found
     p = grid.puzzle
     n = len(p)
     lo, hi, got, cap, value = grid.lo, grid.hi, grid.got, grid.cap, p.value

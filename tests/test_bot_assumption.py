@@ -1,5 +1,6 @@
 """Assumption search: bot/assumption.py."""
 
+import heapq
 import itertools
 import random
 
@@ -99,13 +100,16 @@ def test_probe_measures_the_reach_of_nodes_whose_options_all_survive():
         assert product >= 4  # each option changes at least its own edge
 
 
-def test_choose_node_keeps_its_scores_true_through_changes_reverts_and_blame():
+def test_choose_node_keeps_its_scores_true_through_changes_reverts_and_blame(monkeypatch):
+    heaps = []
+    monkeypatch.setattr(bot.assumption, "heapify", lambda ranked: heaps.append(len(ranked))
+                        or heapq.heapify(ranked))
     text = (PUBLIC.parent / "hard30" / "30x30_hard_unique_s1_004.txt").read_text()
     grid = Grid(parse(text))
     propagate(grid)
     rng = random.Random(5)
     marks = []
-    for step in range(40):
+    for step in range(150):
         fresh = grid.clone()  # scores everything from scratch
         assert choose_node(grid) == choose_node(fresh)
         if marks and rng.random() < 0.3:
@@ -120,6 +124,8 @@ def test_choose_node_keeps_its_scores_true_through_changes_reverts_and_blame():
                 propagate(grid)
             except Contradiction:
                 grid.revert(marks.pop())
+    # Each fresh grid built its heap once; the grid under test rebuilt its own too.
+    assert len(heaps) > 150 + 1
 
 
 def test_choose_node_leans_to_a_node_of_great_reach():

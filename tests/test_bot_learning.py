@@ -7,8 +7,8 @@ import pytest
 import bot
 import bot.solver
 from bot.assumption import Stats
-from bot.grid import Contradiction, Grid
-from bot.intersection import propagate
+from bot.grid import CUT, REGION, Contradiction, Grid
+from bot.intersection import balance, connect, propagate
 from bot.learning import entry_facts, is_true, learned_solutions, negate
 from bot.reasons import AT_LEAST_1, AT_LEAST_2, AT_MOST_0, AT_MOST_1, diagnose, reason_for
 from bot.puzzle import parse
@@ -235,6 +235,25 @@ def test_diagnose_blames_the_decided_edges_around_an_unbalanced_region():
     grid.lo[left] = grid.hi[left] = 1
     conflict = diagnose(grid, top(grid))
     assert conflict is not None and holds(grid, conflict)
+
+
+@pytest.mark.parametrize("text, cut, rule", [
+    ("3\n2\n232\n323\n", [], REGION),              # left column at 1: sides lack 4 and 3
+    ("2\n2\n22\n22\n", [(0, 2), (1, 3)], CUT),      # the top row no longer meets the bottom
+])
+def test_a_global_rule_names_itself_and_diagnose_goes_straight_to_its_reason(text, cut, rule):
+    grid = Grid(parse(text))
+    p = grid.puzzle
+    if rule == REGION:
+        left = p.edge_between(0, 3)
+        grid.lo[left] = grid.hi[left] = 1
+    for a, b in cut:
+        grid.hi[p.edge_between(a, b)] = 0
+    with pytest.raises(Contradiction) as dead:
+        (balance if rule == REGION else connect)(grid)
+    assert dead.value.args[1] == rule
+    conflict = diagnose(grid, top(grid), *dead.value.args)
+    assert conflict == diagnose(grid, top(grid)) and holds(grid, conflict)
 
 
 @pytest.mark.parametrize("limit", [bot.Limit(rounds=5), bot.Limit(branches=3)])
