@@ -23,6 +23,8 @@ after any change a global rule makes:
 A rule that meets a dead end raises `Contradiction`.
 """
 
+from collections import deque
+
 from bot.grid import CUT, REGION, Contradiction
 from bot.tuning import PARITY_PAYS, PROBE_BALANCE_AFTER, PROBE_BALANCE_RARELY, REGION_WALK
 
@@ -35,12 +37,14 @@ class Looks:
     are learned, so kept across revert."""
 
     __slots__ = ("balanced", "isolated", "connected", "completed", "parity_looks",
-                 "parity_hits")
+                 "parity_hits", "spanning", "spanned")
 
     def __init__(self):
         self.balanced = self.isolated = self.connected = -1
         self.completed = []
         self.parity_looks = self.parity_hits = 0
+        self.spanning = None  # connect's certificate (see there); None: to be made
+        self.spanned = 0      # how many edges it holds
 
     def mark(self):
         return self.balanced, self.isolated, self.connected
@@ -56,6 +60,8 @@ class Looks:
         other.isolated = 0 if self.isolated == length else -1
         other.connected = 0 if self.connected == length else -1
         other.parity_looks, other.parity_hits = self.parity_looks, self.parity_hits
+        if other.connected == 0 and self.spanning is not None:
+            other.spanning, other.spanned = bytearray(self.spanning), self.spanned
         return other
 
 
@@ -263,29 +269,105 @@ def connect(grid):
     """The possible links must reach every node; on the first look, a bridge among them must
     be drawn.
 
-    After the first look (`Looks.connected` is where the last look was), the possible links
-    were connected there, so they still are if the two ends of every edge cut since still
-    meet: one walk from one end until it has met all the others, rather than a bridge search
-    over the whole board. Bridges found later rarely mattered (12 of 1,900 looks on hard
-    and dense 30x30 boards drew one), and the search finds them anyway; the walk halved
-    the rule's time on hard boards and cut dense boards' CPU by 9%.
-    Returns True if anything changed; raises Contradiction if the nodes cannot be connected.
+    The first look keeps a certificate of connection: a set of possible edges that joins
+    every node (`Looks.spanning`, the walk's tree). It stays true as the search goes back,
+    since going back only makes edges possible again. Later looks (`Looks.connected` is
+    where the last look was) need only mend it: for each of its edges cut since, the cut
+    edge's ends must still meet, and the path that joins them goes into the certificate. A
+    cut outside it changes nothing. (Walking from the ends of every cut edge until they
+    all met was a quarter of a 40x40 fill's solve.) Bridges found later rarely mattered
+    (12 of 1,900 looks on hard and dense 30x30 boards drew one), and the search finds them
+    anyway. Returns True if anything changed; raises Contradiction if the nodes cannot be
+    connected.
     """
     p = grid.puzzle
     n = len(p)
     if n < 2:
         return False
     cursors = looks(grid)
-    if cursors.connected >= 0:
-        hi, ends = grid.hi, p.ends
-        cut = {i for e, _, old_hi in grid.trail[cursors.connected:] if old_hi and not hi[e]
-               for i in ends[e]}
+    if cursors.connected < 0:
         cursors.connected = len(grid.trail)
-        if not _reaches_all(grid, cut):
-            raise Contradiction(None, CUT)
+        return _draw_bridges(grid)
+    hi, ends, spanning = grid.hi, p.ends, cursors.spanning
+    if spanning is None or cursors.spanned > 2 * n:
+        cursors.connected = len(grid.trail)
+        _span(grid)
         return False
+    mended = {e for e, _, old_hi in grid.trail[cursors.connected:]
+              if old_hi and not hi[e] and spanning[e]}
     cursors.connected = len(grid.trail)
-    return _draw_bridges(grid)
+    for e in mended:
+        spanning[e] = 0
+    for e in mended:
+        path = _path(grid, *ends[e])
+        if path is None:
+            for f in mended:
+                spanning[f] = 1  # as it was: true again once the search goes back
+            raise Contradiction(None, CUT)
+        for f in path:
+            if not spanning[f]:
+                spanning[f] = 1
+                cursors.spanned += 1
+        cursors.spanned -= 1
+    return False
+
+
+def _path(grid, a, b):
+    """The edges of a path of possible links from a to b, or None if there is none. Walks
+    grow from both ends in turn: a detour around a cut is found near it, and a part that
+    closes is most often small."""
+    hi, node_edges = grid.hi, grid.puzzle.node_edges
+    via = {a: (-1, 0), b: (-1, 1)}  # node -> (edge it was reached by, which walk)
+    queues = (deque([a]), deque([b]))
+    while queues[0] and queues[1]:
+        side = 0 if len(queues[0]) <= len(queues[1]) else 1
+        queue = queues[side]
+        for _ in range(len(queue)):  # one layer of this walk
+            x = queue.popleft()
+            for e, y in node_edges[x]:
+                if not hi[e]:
+                    continue
+                seen = via.get(y)
+                if seen is None:
+                    via[y] = (e, side)
+                    queue.append(y)
+                elif seen[1] != side:
+                    return _back(grid, via, x) + [e] + _back(grid, via, y)
+    return None
+
+
+def _back(grid, via, x):
+    """The edges from x back to the start of its walk."""
+    ends, path = grid.puzzle.ends, []
+    e = via[x][0]
+    while e >= 0:
+        path.append(e)
+        a, b = ends[e]
+        x = a if b == x else b
+        e = via[x][0]
+    return path
+
+
+def _span(grid):
+    """Make connect's certificate afresh: a tree of possible edges reaching every node
+    (raises Contradiction if there is none)."""
+    p = grid.puzzle
+    hi, node_edges = grid.hi, p.node_edges
+    cursors = looks(grid)
+    cursors.spanning = None
+    spanning = bytearray(len(p.ends))
+    seen = bytearray(len(p))
+    seen[0] = 1
+    reached = [0]
+    for x in reached:
+        for e, y in node_edges[x]:
+            if hi[e] and not seen[y]:
+                seen[y] = 1
+                spanning[e] = 1
+                reached.append(y)
+    if len(reached) < len(p):
+        raise Contradiction(None, CUT)
+    cursors.spanning, cursors.spanned = spanning, len(reached) - 1
 
 
 def _draw_bridges(grid):
@@ -301,6 +383,9 @@ def _draw_bridges(grid):
     order[0] = low[0] = 0
     clock = 1
     bridges = []
+    cursors = looks(grid)
+    cursors.spanning = None
+    spanning = bytearray(len(p.ends))  # the walk's tree: connect's certificate
     stack = [(0, -1, iter(node_edges[0]))]
     while stack:
         i, via, edges = stack[-1]
@@ -310,6 +395,7 @@ def _draw_bridges(grid):
             if order[j] < 0:
                 order[j] = low[j] = clock
                 clock += 1
+                spanning[e] = 1
                 stack.append((j, e, iter(node_edges[j])))
                 break
             if order[j] < low[i]:
@@ -324,33 +410,11 @@ def _draw_bridges(grid):
                     bridges.append(via)
     if clock < n:
         raise Contradiction(None, CUT)
+    cursors.spanning, cursors.spanned = spanning, n - 1
     changed = False
     for e in bridges:
         changed |= grid.raise_lo(e, 1)
     return changed
-
-
-def _reaches_all(grid, targets):
-    """Whether the possible links join all of `targets` (a set, emptied as they are met)."""
-    if len(targets) < 2:
-        return True
-    hi, node_edges = grid.hi, grid.puzzle.node_edges
-    start = targets.pop()
-    seen = bytearray(len(grid.puzzle))
-    seen[start] = 1
-    frontier = [start]
-    for i in frontier:
-        for e, j in node_edges[i]:
-            if hi[e] and not seen[j]:
-                if j in targets:
-                    targets.discard(j)
-                    if not targets:
-                        return True
-                seen[j] = 1
-                frontier.append(j)
-    return False
-
-
 
 
 def propagate(grid, stats=None, whole=True, probing=False):

@@ -267,6 +267,44 @@ def test_connect_later_looks_agree_with_a_full_count_of_the_components():
                 break
 
 
+def test_connect_keeps_a_true_certificate_through_cuts_and_reverts():
+    import random
+    from bot.grid import components
+    text = (PUBLIC.parent / "hard30" / "30x30_hard_unique_s1_004.txt").read_text()
+    rng = random.Random(3)
+    g = Grid(parse(text))
+    ends = g.puzzle.ends
+    connect(g)
+    marks, verdicts = [], []
+    for step in range(400):
+        if marks and rng.random() < 0.3:
+            g.revert(marks.pop())
+        else:
+            marks.append(g.mark())
+            for e in rng.sample([e for e in range(len(g.lo)) if g.lo[e] == 0 < g.hi[e]], 2):
+                # A bare cut: the node rules do not run.
+                g.trail.append((e, g.lo[e], g.hi[e]))
+                for x in ends[e]:
+                    g.cap[x] -= g.hi[e]
+                g.hi[e] = 0
+        whole = len(components(g, g.hi)[2]) == 1
+        try:
+            connect(g)
+        except Contradiction:
+            assert not whole
+            verdicts.append(False)
+            g.revert(marks.pop())
+            continue
+        assert whole
+        verdicts.append(True)
+        # The certificate: possible edges only, and they join every node.
+        spanning = looks(g).spanning
+        kept = [e for e in range(len(ends)) if spanning[e]]
+        assert all(g.hi[e] for e in kept)
+        assert len(components(g, [1 if spanning[e] else 0 for e in range(len(ends))])[2]) == 1
+    assert verdicts.count(False) > 10 and verdicts.count(True) > 100
+
+
 def node_rules(g, i):
     """The node rules at node i, written plainly: the reference for `settle`."""
     value = g.puzzle.value[i]
