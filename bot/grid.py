@@ -28,10 +28,10 @@ finishes a group smaller than the puzzle, which could then never join the rest. 
 class Contradiction(Exception):
     """The state admits no solution. Every rule signals a dead end this one way; its
     arguments, where given, are the node it was met at and the global rule that met it
-    (`REGION`, `CUT`), so that its reason is looked for there first."""
+    (`REGION`, `CUT`, `SLACK`), so that its reason is looked for there first."""
 
 
-REGION, CUT = "region", "cut"
+REGION, CUT, SLACK = "region", "cut", "slack"
 
 
 class Grid:
@@ -39,7 +39,7 @@ class Grid:
 
     __slots__ = ("puzzle", "ends", "value", "crossings", "lo", "hi", "got", "cap", "trail",
                  "parent", "size", "need", "next_member", "joins", "dirty", "queued",
-                 "joined", "cut", "looks", "memory")
+                 "joined", "cut", "looks", "memory", "spare", "waste")
 
     def __init__(self, puzzle):
         self.puzzle = puzzle
@@ -72,6 +72,11 @@ class Grid:
         self.queued = bytearray([1]) * len(puzzle)
         self.joined = self.cut = True
         self.looks = self.memory = None  # the rules' and the search's, made on first use
+        # A solution joins n islands with at least n - 1 edges, so of its links all but
+        # `spare` join two groups: the others (a second link on an edge, or a first one
+        # inside a group, closing a cycle) are `waste`, which may never pass `spare`.
+        self.spare = sum(value) // 2 - (len(puzzle) - 1)
+        self.waste = 0
 
     def clone(self):
         """An independent copy sharing only the immutable puzzle (the trail starts empty)."""
@@ -85,6 +90,7 @@ class Grid:
         other.next_member, other.joins = self.next_member[:], []
         other.dirty, other.queued = self.dirty[:], bytearray(self.queued)
         other.joined, other.cut = self.joined, self.cut
+        other.spare, other.waste = self.spare, self.waste
         other.looks = self.looks.cloned(len(self.trail)) if self.looks is not None else None
         other.memory = self.memory.cloned() if self.memory is not None else None
         return other
@@ -116,6 +122,7 @@ class Grid:
                 got[b] -= d
                 root, child = joins.pop()
                 need[root] += 2 * d
+                self.waste -= d if child < 0 else d - 1
                 if child >= 0:
                     # Undo the union this link made (the inverse of `raise_lo`'s).
                     parent[child] = child
@@ -196,6 +203,7 @@ class Grid:
                 child = other
         self.joins.append((root, child))
         need[root] -= 2 * (n - old)
+        self.waste += n - old if child < 0 else n - old - 1
         if got[a] > value[a]:
             raise Contradiction(a)
         if got[b] > value[b]:

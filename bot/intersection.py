@@ -25,7 +25,7 @@ A rule that meets a dead end raises `Contradiction`.
 
 from collections import deque
 
-from bot.grid import CUT, REGION, Contradiction
+from bot.grid import CUT, REGION, SLACK, Contradiction
 from bot.tuning import PARITY_PAYS, PROBE_BALANCE_AFTER, PROBE_BALANCE_RARELY, REGION_WALK
 
 
@@ -255,6 +255,44 @@ def isolate(grid):
     return changed
 
 
+def slack(grid):
+    """Of the links still to come, all but the board's slack join two groups: cap every edge
+    at what that leaves it.
+
+    A solution joins its n islands with at least n - 1 edges, so at most `Grid.spare` of
+    its links do not join two groups (a second link on an edge, a first one inside a
+    group); `Grid.waste` counts those drawn so far, and `Grid.raise_lo` refuses one past
+    the spare. With `left` of them left, an edge takes at most `left` more links inside a
+    group, and one more between two groups. It bites only once one or none is left, and
+    then on boards whose solutions are nearly trees (single links, few cycles: the slowest
+    boards of the stress suite) it does what connectivity alone found only deep in the
+    search. Returns True if anything changed.
+    """
+    left = grid.spare - grid.waste
+    if left > 1:
+        return False
+    if left < 0:
+        raise Contradiction(None, SLACK)
+    lo, hi, ends, parent = grid.lo, grid.hi, grid.puzzle.ends, grid.parent
+    changed = False
+    for e, high in enumerate(hi):
+        low = lo[e]
+        if low == high or high <= low + left:
+            continue
+        if low:
+            changed |= grid.lower_hi(e, low + left)
+            continue
+        a, b = ends[e]
+        while parent[a] != a:
+            a = parent[a]
+        while parent[b] != b:
+            b = parent[b]
+        limit = left if a == b else left + 1
+        if limit < high:
+            changed |= grid.lower_hi(e, limit)
+    return changed
+
+
 def _joined_since(grid, position):
     """One end of each edge whose low bound rose after trail `position` (every node if -1):
     only there did a group grow or its need fall. (The link joins both ends in one group,
@@ -438,7 +476,7 @@ def propagate(grid, stats=None, whole=True, probing=False):
             return
         if grid.joined and not grid.solved():
             grid.joined = False
-            if isolate(grid):
+            if isolate(grid) | slack(grid):
                 continue
         if grid.cut and (not probing or grid.solved()):
             grid.cut = False

@@ -7,7 +7,7 @@ of one edge, numbered `4 * edge + kind`; a reason is a list of facts that hold a
 change (or the contradiction) by one rule.
 """
 
-from bot.grid import CUT, REGION
+from bot.grid import CUT, REGION, SLACK
 
 AT_LEAST_1, AT_LEAST_2, AT_MOST_1, AT_MOST_0 = range(4)
 
@@ -52,7 +52,95 @@ def reason_for(grid, top, e, new_lo, new_hi):
         for f in p.crossings[e]:
             if lo[f]:
                 return [4 * f + AT_LEAST_1]
-    return _isolation(grid, top, e, new_hi)
+    return _isolation(grid, top, e, new_hi) or _slack(grid, e, new_hi)
+
+
+def _slack(grid, e, new_hi):
+    """The facts behind `slack` capping edge e at new_hi: the links drawn that join no two
+    groups (`_waste`), and where the cap counts e's ends as one group, a path of links
+    between them. None if the slack left does not cap e there."""
+    left = grid.spare - grid.waste
+    if left > 1:
+        return None
+    low = grid.lo[e]
+    if new_hi >= low + left + 1 and not low:
+        return _waste(grid)
+    if new_hi < low + left:
+        return None
+    if low:
+        return _waste(grid)  # a drawn edge's ends are one group: it is on the path
+    a, b = grid.puzzle.ends[e]
+    path = _drawn_path(grid, a, b)
+    return None if path is None else _waste(grid) + path
+
+
+def _waste(grid):
+    """Facts that make the drawn links hold `Grid.waste` links that join no two groups: a
+    second link on each doubled edge, and the edges on cycles of the drawn links (the
+    others, bridges among them, each joined two groups)."""
+    lo = grid.lo
+    facts = [4 * e + AT_LEAST_2 for e, low in enumerate(lo) if low == 2]
+    facts += [4 * e + AT_LEAST_1 for e in _cycle_edges(grid) if lo[e] == 1]
+    return facts
+
+
+def _cycle_edges(grid):
+    """The drawn edges that lie on a cycle of drawn edges (a bridge search)."""
+    p = grid.puzzle
+    lo, node_edges = grid.lo, p.node_edges
+    order = [-1] * len(p)
+    low = [0] * len(p)
+    bridges = set()
+    clock = 0
+    for root in range(len(p)):
+        if order[root] >= 0:
+            continue
+        order[root] = low[root] = clock
+        clock += 1
+        stack = [(root, -1, iter(node_edges[root]))]
+        while stack:
+            x, via, edges = stack[-1]
+            for f, y in edges:
+                if not lo[f] or f == via:
+                    continue
+                if order[y] < 0:
+                    order[y] = low[y] = clock
+                    clock += 1
+                    stack.append((y, f, iter(node_edges[y])))
+                    break
+                if order[y] < low[x]:
+                    low[x] = order[y]
+            else:
+                stack.pop()
+                if stack:
+                    up = stack[-1][0]
+                    if low[x] < low[up]:
+                        low[up] = low[x]
+                    if low[x] > order[up]:
+                        bridges.add(via)
+    return [f for f, low_f in enumerate(lo) if low_f and f not in bridges]
+
+
+def _drawn_path(grid, a, b):
+    """Facts of a path of drawn links from a to b, or None if there is none."""
+    lo, node_edges = grid.lo, grid.puzzle.node_edges
+    via = {a: -1}
+    queue = [a]
+    for x in queue:
+        if x == b:
+            break
+        for f, y in node_edges[x]:
+            if lo[f] and y not in via:
+                via[y] = f
+                queue.append(y)
+    if b not in via:
+        return None
+    ends, facts, x = grid.puzzle.ends, [], b
+    while via[x] >= 0:
+        f = via[x]
+        facts.append(4 * f + AT_LEAST_1)
+        x = ends[f][0] if ends[f][1] == x else ends[f][1]
+    return facts
 
 
 def _isolation(grid, top, e, new_hi):
@@ -143,6 +231,8 @@ def diagnose(grid, top, hint=None, rule=None):
     `hint` is the node where a rule met it, `rule` the global rule that did, if one did:
     those run once the node rules have nothing left, so the checks before theirs would find
     nothing, and are skipped."""
+    if rule == SLACK:
+        return _waste(grid)
     if rule == REGION:
         found = _unbalanced_region(grid, top)
         if found is not None:

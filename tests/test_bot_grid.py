@@ -165,6 +165,30 @@ def test_groups_follow_drawn_links_through_draws_and_reverts():
             assert g.need[root] == need[label[i]]
 
 
+def test_waste_counts_the_links_that_joined_no_two_groups_through_draws_and_reverts():
+    import random
+    from project import ROOT
+    p = parse((ROOT / "puzzles" / "stress" / "full" / "20x20_full_mixed_002.txt").read_text())
+    g = Grid(p)
+    rng = random.Random(4)
+    marks = []
+    for step in range(600):
+        if marks and rng.random() < 0.3:
+            g.revert(marks.pop())
+        else:
+            e = rng.randrange(len(p.ends))
+            marks.append(g.mark())
+            try:
+                g.raise_lo(e, g.lo[e] + 1)
+            except Contradiction:
+                g.revert(marks.pop())
+        # Second links, plus the cycles of the drawn edges (edges - nodes + groups).
+        label, need, size = components(g, g.lo)
+        drawn = sum(1 for low in g.lo if low)
+        doubled = sum(1 for low in g.lo if low == 2)
+        assert g.waste == doubled + drawn - len(p) + len(size)
+
+
 def root_of(grid, i):
     """The root of node i's group in the grid's union-find."""
     while grid.parent[i] != i:

@@ -6,8 +6,8 @@ import pytest
 
 import bot
 from bot.assumption import Stats
-from bot.grid import Contradiction, Grid
-from bot.intersection import balance, connect, isolate, looks, propagate, settle
+from bot.grid import SLACK, Contradiction, Grid
+from bot.intersection import balance, connect, isolate, looks, propagate, settle, slack
 from bot.puzzle import parse
 from project import PUBLIC
 
@@ -303,6 +303,46 @@ def test_connect_keeps_a_true_certificate_through_cuts_and_reverts():
         assert all(g.hi[e] for e in kept)
         assert len(components(g, [1 if spanning[e] else 0 for e in range(len(ends))])[2]) == 1
     assert verdicts.count(False) > 10 and verdicts.count(True) > 100
+
+
+def ring_of_four():
+    """Four 2s in a square (spare 1: four links join four islands and one closes the
+    ring), with the top, left and right sides drawn: one group, no link spent yet."""
+    g = Grid(parse("2\n2\n22\n22\n"))
+    p = g.puzzle
+    for a, b in ((0, 1), (0, 2), (1, 3)):
+        g.raise_lo(p.edge_between(a, b), 1)
+    return g, p.edge_between(2, 3)
+
+
+def test_slack_caps_a_link_inside_a_group_at_what_is_left():
+    g, bottom = ring_of_four()
+    assert (g.spare, g.waste) == (1, 0)
+    assert slack(g)
+    assert g.hi[bottom] == 1  # it would close a cycle: one link, not two
+    assert all(g.hi[e] == 2 for e in range(4) if e != bottom)  # each may still double
+
+
+def test_slack_once_spent_allows_no_second_link_and_no_cycle():
+    g, bottom = ring_of_four()
+    g.raise_lo(bottom, 1)  # closes the ring: the spare is spent
+    assert g.waste == 1
+    assert slack(g)
+    assert g.hi == [1, 1, 1, 1]
+
+
+def test_slack_refuses_a_state_past_the_spare():
+    g = Grid(parse("4\n1\n1111\n"))  # two links cannot join four islands
+    assert g.spare == -1
+    with pytest.raises(Contradiction) as dead:
+        slack(g)
+    assert dead.value.args[1] == SLACK
+
+
+def test_slack_leaves_boards_with_room_alone():
+    g = Grid(parse("3\n3\n4.4\n...\n4.4\n"))  # a square of doubles: spare 8 - 3 = 5
+    before = g.hi[:]
+    assert not slack(g) and g.hi == before
 
 
 def node_rules(g, i):

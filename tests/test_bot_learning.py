@@ -7,7 +7,7 @@ import pytest
 import bot
 import bot.solver
 from bot.assumption import Stats
-from bot.grid import CUT, REGION, Contradiction, Grid
+from bot.grid import CUT, REGION, SLACK, Contradiction, Grid
 from bot.intersection import balance, connect, propagate
 from bot.learning import entry_facts, is_true, learned_solutions, negate
 from bot.reasons import AT_LEAST_1, AT_LEAST_2, AT_MOST_0, AT_MOST_1, diagnose, reason_for
@@ -254,6 +254,95 @@ def test_a_global_rule_names_itself_and_diagnose_goes_straight_to_its_reason(tex
     assert dead.value.args[1] == rule
     conflict = diagnose(grid, top(grid), *dead.value.args)
     assert conflict == diagnose(grid, top(grid)) and holds(grid, conflict)
+
+
+def near_tree_board(width, height, seed, cycles=0, doubles=0):
+    """Every cell an island, the values from a random spanning tree of single links plus
+    `cycles` more single links and `doubles` doubled ones: a board with almost no spare."""
+    rng = random.Random(seed)
+    p = parse(f"{width}\n{height}\n" + "\n".join("1" * width for _ in range(height)) + "\n")
+    parent = list(range(len(p)))
+
+    def root(i):
+        while parent[i] != i:
+            i = parent[i]
+        return i
+    counts, rest = {}, []
+    for e in rng.sample(range(len(p.ends)), len(p.ends)):
+        a, b = p.ends[e]
+        if root(a) != root(b):
+            parent[root(a)] = root(b)
+            counts[e] = 1
+        else:
+            rest.append(e)
+    for e in rest[:cycles]:
+        counts[e] = 1
+    for e in rng.sample(sorted(counts), doubles):
+        counts[e] = 2
+    values = [0] * len(p)
+    for e, n in counts.items():
+        for i in p.ends[e]:
+            values[i] += n
+    rows = ["".join(str(values[p.pos.index((x, y))]) for x in range(width)) for y in range(height)]
+    return f"{width}\n{height}\n" + "\n".join(rows) + "\n"
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_both_searches_count_the_same_solutions_on_boards_with_almost_no_spare(seed, monkeypatch):
+    text = near_tree_board(4 + seed % 3, 4, seed, cycles=seed % 3, doubles=seed % 2)
+    node_count = bot.count_solutions(text, limit=3)
+    assert node_count >= 1
+    monkeypatch.setattr(bot.solver, "NODE_SEARCH_BRANCHES", 0)
+    assert bot.count_solutions(text, limit=3) == node_count
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_boards_with_almost_no_spare_match_brute_force(seed):
+    from test_bot_assumption import all_solutions, brute_force_solutions
+    text = near_tree_board(3, 2, seed, cycles=seed % 2, doubles=seed % 3 // 2)
+    assert sorted(all_solutions(text)) == sorted(brute_force_solutions(text))
+
+
+def admits(facts, counts):
+    """Whether link `counts` (one per edge) make every fact hold."""
+    return all(is_true(counts, counts, f) for f in facts)
+
+
+@pytest.mark.parametrize("seed", range(16))
+def test_every_reason_is_true_where_it_was_read_and_holds_in_every_solution(seed):
+    # Walk to one solution an edge at a time; explain each bound the rules move on the way,
+    # in the state just before it, and check the reason against every solution.
+    text = near_tree_board(4, 3, seed, cycles=seed % 3, doubles=seed % 4 // 2)
+    grid = Grid(parse(text))
+    solutions = [g.lo[:] for g in learned_solutions(grid, Stats())]
+    assert solutions
+    grid = Grid(parse(text))
+    goal = random.Random(seed).choice(solutions)
+    order = random.Random(seed).sample(range(len(goal)), len(goal))
+    explained = 0
+    for e in [None] + order:
+        if e is not None:
+            grid.raise_lo(e, goal[e])
+            grid.lower_hi(e, goal[e])
+        start = len(grid.trail)
+        propagate(grid)
+        moves = [(position, *grid.trail[position]) for position in range(start, len(grid.trail))]
+        after = (grid.lo[:], grid.hi[:])
+        for position, f, old_lo, old_hi in reversed(moves):
+            new_lo, new_hi = grid.lo[f], grid.hi[f]
+            grid.revert((position, True, True, None))
+            reason = reason_for(grid, top(grid), f, new_lo, new_hi)
+            if reason is None:
+                continue
+            explained += 1
+            assert holds(grid, reason)
+            for counts in solutions:  # the bound that moved holds wherever the reason does
+                if admits(reason, counts):
+                    assert counts[f] >= new_lo if new_lo > old_lo else counts[f] <= new_hi
+        for f, (low, high) in enumerate(zip(*after)):  # back to where the walk was
+            grid.raise_lo(f, low)
+            grid.lower_hi(f, high)
+    assert grid.lo == goal and explained
 
 
 @pytest.mark.parametrize("limit", [bot.Limit(rounds=5), bot.Limit(branches=3)])
