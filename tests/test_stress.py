@@ -11,7 +11,7 @@ from referee.lab.walk import solution_text
 from referee.peer import peer_solve
 from referee.rules import Verdict, judge_text
 from referee.lab.stress import (LAB_MAX_SIDE, SIZES, board_rng, fill_suite, full_suite, lattice_suite,
-                            layout_cells, research_suite, solver_work, unsolvable_suite)
+                            layout_cells, research_suite, solver_work, tree_suite, unsolvable_suite)
 
 ROOT = Path(__file__).resolve().parents[1]
 COMMITTED = ROOT / "puzzles" / "stress"
@@ -24,7 +24,7 @@ def assert_wins(board):
     assert all(1 <= v <= 8 for v in parsed.nodes.values())
 
 
-@pytest.mark.parametrize("make", [full_suite, lattice_suite, fill_suite])
+@pytest.mark.parametrize("make", [full_suite, lattice_suite, fill_suite, tree_suite])
 def test_known_solutions_win_and_a_seed_gives_one_suite(make):
     boards = make(1)
     for board in boards:
@@ -79,7 +79,15 @@ def test_unsolvable_boards_are_refuted_by_both_solvers():
         assert bot.count_solutions(board.text, limit=1) == 0
 
 
-@pytest.mark.parametrize("suite", ["full", "lattice", "fill"])
+def test_tree_boards_are_a_spanning_tree_and_a_few_loops():
+    for board in tree_suite(1):
+        parsed = parse_board(board.text, max_side=LAB_MAX_SIDE)
+        assert {link[4] for link in board.links} == {1}
+        loops = len(board.links) - (len(parsed.nodes) - 1)
+        assert loops == 0 if "_loops0_" in board.name else 0 < loops < len(parsed.nodes) // 10
+
+
+@pytest.mark.parametrize("suite", ["full", "lattice", "fill", "tree"])
 def test_the_command_rewrites_the_committed_suite(suite, tmp_path, capsys):
     assert main(["stress-gen", "--seed", "1", "--suite", suite, "--out", str(tmp_path)]) == 0
     written = sorted(p.name for p in (tmp_path / suite).iterdir())

@@ -19,6 +19,11 @@ Sub-suites (`SUITES`, each a folder under the output directory):
   full        the full layout on every size, each link kind
   lattice     rows, grid and blocks on every size, each link kind
   fill        random fills of 35-70% on every size, each link kind
+  tree        full, rows and fill (50%) layouts on every size, single links, whose links
+              are a random spanning tree and nothing else, or plus a 2% chance of each
+              other edge (a few loops): solutions that are nearly trees, where a guess
+              that closes a loop is found wrong only much later (the hardest boards of the
+              other suites have few loops, and so came here)
   research    the 24 of 800 candidates (30x30 walks of referee.lab.walk, and 200-400
               island fills of 30x30 to 40x40 with few loops) on which the bot's solver
               spends the most propagation rounds (counted, so the pick is the same on
@@ -48,6 +53,9 @@ KINDS = ("single", "double", "mixed")
 LATTICES = ("rows", "grid", "blocks")
 FILL_RANGE = (0.35, 0.70)
 EXTRA_RANGE = (0.0, 0.6)      # chance that a non-tree edge joins the links (loops)
+TREE_LAYOUTS = ("full", "rows", "fill")
+TREE_EXTRAS = (0.0, 0.02)     # chance that a non-tree edge joins the links
+TREE_FILL = 0.5
 RESEARCH_SIZES = ((30, 30), (35, 35), (40, 40))
 RESEARCH_ISLANDS = (200, 400)
 RESEARCH_EXTRA = (0.05, 0.3)
@@ -195,6 +203,18 @@ def fill_suite(seed: int, per_size_kind: int = 3) -> list[StressBoard]:
     return boards
 
 
+def tree_suite(seed: int) -> list[StressBoard]:
+    boards = []
+    for layout in TREE_LAYOUTS:
+        for width, height in SIZES:
+            for extra in TREE_EXTRAS:
+                rng = board_rng(seed, "tree", len(boards))
+                cells = layout_cells(layout, width, height, rng, TREE_FILL)
+                name = f"{width}x{height}_{layout}_loops{round(extra * 100)}_{len(boards):03d}"
+                boards.append(make_board("tree", name, width, height, cells, rng, "single", extra))
+    return boards
+
+
 def research_candidate(seed: int, index: int) -> StressBoard:
     """Research candidate `index`: even ones grown by referee.lab.walk on 30x30,
     odd ones a 200-400 island fill of 30x30 to 40x40 with few loops."""
@@ -288,6 +308,7 @@ SUITES = {
     "full": full_suite,
     "lattice": lattice_suite,
     "fill": fill_suite,
+    "tree": tree_suite,
     "research": research_suite,
     "unsolvable": unsolvable_suite,
 }
