@@ -79,31 +79,37 @@ def _waste(grid):
     second link on each doubled edge, and the edges on cycles of the drawn links (the
     others, bridges among them, each joined two groups)."""
     lo = grid.lo
-    facts = [4 * e + AT_LEAST_2 for e, low in enumerate(lo) if low == 2]
-    facts += [4 * e + AT_LEAST_1 for e in _cycle_edges(grid) if lo[e] == 1]
+    on_cycles, cycles = _cycle_edges(grid)
+    facts = [4 * e + AT_LEAST_1 for e in on_cycles if lo[e] == 1]
+    if grid.waste > cycles:  # the rest are second links
+        facts += [4 * e + AT_LEAST_2 for e, low in enumerate(lo) if low == 2]
     return facts
 
 
 def _cycle_edges(grid):
-    """The drawn edges that lie on a cycle of drawn edges (a bridge search)."""
+    """The drawn edges that lie on a cycle of drawn edges, and how many cycles they make: a
+    bridge search over the groups that hold one (`Grid.loops`), so trees cost nothing."""
     p = grid.puzzle
-    lo, node_edges = grid.lo, p.node_edges
-    order = [-1] * len(p)
-    low = [0] * len(p)
-    bridges = set()
-    clock = 0
+    lo, node_edges, parent, loops, next_member = (grid.lo, p.node_edges, grid.parent,
+                                                   grid.loops, grid.next_member)
+    order = {}
+    low = {}
+    on_cycles = []
+    cycles = 0
     for root in range(len(p)):
-        if order[root] >= 0:
+        if parent[root] != root or not loops[root]:
             continue
-        order[root] = low[root] = clock
-        clock += 1
+        cycles += loops[root]
+        order[root] = low[root] = 0
+        clock = 1
+        bridges = set()
         stack = [(root, -1, iter(node_edges[root]))]
         while stack:
             x, via, edges = stack[-1]
             for f, y in edges:
                 if not lo[f] or f == via:
                     continue
-                if order[y] < 0:
+                if y not in order:
                     order[y] = low[y] = clock
                     clock += 1
                     stack.append((y, f, iter(node_edges[y])))
@@ -118,7 +124,15 @@ def _cycle_edges(grid):
                         low[up] = low[x]
                     if low[x] > order[up]:
                         bridges.add(via)
-    return [f for f, low_f in enumerate(lo) if low_f and f not in bridges]
+        x = root
+        while True:  # the group's drawn edges, each once, but its bridges
+            for f, y in node_edges[x]:
+                if lo[f] and x < y and f not in bridges:
+                    on_cycles.append(f)
+            x = next_member[x]
+            if x == root:
+                break
+    return on_cycles, cycles
 
 
 def _drawn_path(grid, a, b):
