@@ -23,10 +23,8 @@ after any change a global rule makes:
 A rule that meets a dead end raises `Contradiction`.
 """
 
-from collections import deque
-
 from bot.grid import CUT, REGION, SLACK, Contradiction
-from bot.tuning import PARITY_PAYS, PROBE_BALANCE_AFTER, PROBE_BALANCE_RARELY, REGION_WALK
+from bot.tuning import MEND_SHARE, PARITY_PAYS, PROBE_BALANCE_AFTER, PROBE_BALANCE_RARELY, REGION_WALK
 
 
 class Looks:
@@ -36,21 +34,23 @@ class Looks:
     first); and the looks `balance` took in probes and the contradictions they found, which
     are learned, so kept across revert."""
 
-    __slots__ = ("balanced", "isolated", "connected", "completed", "parity_looks",
-                 "parity_hits", "spanning", "spanned")
+    __slots__ = ("balanced", "isolated", "connected", "slackened", "slack_left", "completed",
+                 "parity_looks", "parity_hits", "spanning", "spanned")
 
     def __init__(self):
-        self.balanced = self.isolated = self.connected = -1
+        self.balanced = self.isolated = self.connected = self.slackened = -1
+        self.slack_left = None  # the slack left at `slack`'s last look
         self.completed = []
         self.parity_looks = self.parity_hits = 0
         self.spanning = None  # connect's certificate (see there); None: to be made
         self.spanned = 0      # how many edges it holds
 
     def mark(self):
-        return self.balanced, self.isolated, self.connected
+        return self.balanced, self.isolated, self.connected, self.slackened, self.slack_left
 
     def restore(self, state):
-        self.balanced, self.isolated, self.connected = (-1, -1, -1) if state is None else state
+        (self.balanced, self.isolated, self.connected, self.slackened,
+         self.slack_left) = (-1, -1, -1, -1, None) if state is None else state
 
     def cloned(self, length):
         """The cursors for a copy of a grid whose trail was `length` long (the copy's trail
@@ -59,6 +59,8 @@ class Looks:
         other.balanced = 0 if self.balanced == length else -1
         other.isolated = 0 if self.isolated == length else -1
         other.connected = 0 if self.connected == length else -1
+        if self.slackened == length:
+            other.slackened, other.slack_left = 0, self.slack_left
         other.parity_looks, other.parity_hits = self.parity_looks, self.parity_hits
         if other.connected == 0 and self.spanning is not None:
             other.spanning, other.spanned = bytearray(self.spanning), self.spanned
@@ -273,6 +275,13 @@ def slack(grid):
         return False
     if left < 0:
         raise Contradiction(None, SLACK)
+    cursors = looks(grid)
+    if cursors.slack_left == left:
+        # Caps on the same slack: only edges that groups joined since put inside one.
+        starts = _joined_since(grid, cursors.slackened)
+        cursors.slackened = len(grid.trail)
+        return _slack_in_groups(grid, starts, left)
+    cursors.slackened, cursors.slack_left = len(grid.trail), left
     lo, hi, ends, parent = grid.lo, grid.hi, grid.puzzle.ends, grid.parent
     changed = False
     for e, high in enumerate(hi):
@@ -290,6 +299,34 @@ def slack(grid):
         limit = left if a == b else left + 1
         if limit < high:
             changed |= grid.lower_hi(e, limit)
+    return changed
+
+
+def _slack_in_groups(grid, starts, left):
+    """Cap at `left` every undrawn edge inside the groups of `starts`."""
+    lo, hi, parent, next_member = grid.lo, grid.hi, grid.parent, grid.next_member
+    node_edges = grid.puzzle.node_edges
+    changed = False
+    looked = set()
+    for start in starts:
+        group = start
+        while parent[group] != group:
+            group = parent[group]
+        if group in looked:
+            continue
+        looked.add(group)
+        i = group
+        while True:
+            for e, j in node_edges[i]:
+                if hi[e] > left and not lo[e]:
+                    other = j
+                    while parent[other] != other:
+                        other = parent[other]
+                    if other == group:
+                        changed |= grid.lower_hi(e, left)
+            i = next_member[i]
+            if i == group:
+                break
     return changed
 
 
@@ -334,6 +371,9 @@ def connect(grid):
     mended = {e for e, _, old_hi in grid.trail[cursors.connected:]
               if old_hi and not hi[e] and spanning[e]}
     cursors.connected = len(grid.trail)
+    if len(mended) * MEND_SHARE > n:
+        _span(grid)  # one walk of the board costs less than this many paths
+        return False
     for e in mended:
         spanning[e] = 0
     for e in mended:
@@ -352,37 +392,40 @@ def connect(grid):
 
 def _path(grid, a, b):
     """The edges of a path of possible links from a to b, or None if there is none. Walks
-    grow from both ends in turn: a detour around a cut is found near it, and a part that
-    closes is most often small."""
+    grow from both ends, a layer at a time, the smaller first: a detour around a cut is
+    found near it, and a part that closes is most often small."""
     hi, node_edges = grid.hi, grid.puzzle.node_edges
-    via = {a: (-1, 0), b: (-1, 1)}  # node -> (edge it was reached by, which walk)
-    queues = (deque([a]), deque([b]))
-    while queues[0] and queues[1]:
-        side = 0 if len(queues[0]) <= len(queues[1]) else 1
-        queue = queues[side]
-        for _ in range(len(queue)):  # one layer of this walk
-            x = queue.popleft()
+    via = [-1] * len(node_edges)          # the edge each node was reached by
+    side = bytearray(len(node_edges))     # 1: reached from a, 2: from b
+    side[a], side[b] = 1, 2
+    layers = [[a], [b]]
+    while layers[0] and layers[1]:
+        walk = 0 if len(layers[0]) <= len(layers[1]) else 1
+        mine = walk + 1
+        reached = []
+        for x in layers[walk]:
             for e, y in node_edges[x]:
-                if not hi[e]:
-                    continue
-                seen = via.get(y)
-                if seen is None:
-                    via[y] = (e, side)
-                    queue.append(y)
-                elif seen[1] != side:
-                    return _back(grid, via, x) + [e] + _back(grid, via, y)
+                if hi[e]:
+                    seen = side[y]
+                    if not seen:
+                        side[y] = mine
+                        via[y] = e
+                        reached.append(y)
+                    elif seen != mine:
+                        return _back(grid, via, x) + [e] + _back(grid, via, y)
+        layers[walk] = reached
     return None
 
 
 def _back(grid, via, x):
     """The edges from x back to the start of its walk."""
     ends, path = grid.puzzle.ends, []
-    e = via[x][0]
+    e = via[x]
     while e >= 0:
         path.append(e)
         a, b = ends[e]
         x = a if b == x else b
-        e = via[x][0]
+        e = via[x]
     return path
 
 

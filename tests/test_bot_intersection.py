@@ -339,6 +339,40 @@ def test_slack_refuses_a_state_past_the_spare():
     assert dead.value.args[1] == SLACK
 
 
+def test_slack_after_its_first_look_caps_what_a_full_look_would():
+    import random
+    from test_bot_learning import near_tree_board
+    rng = random.Random(2)
+    for trial in range(6):
+        g = Grid(parse(near_tree_board(6, 5, trial, cycles=1)))
+        marks = []
+        for step in range(60):
+            if marks and rng.random() < 0.25:
+                g.revert(marks.pop())
+            else:
+                marks.append(g.mark())
+                e = rng.choice([e for e in range(len(g.lo)) if g.lo[e] < g.hi[e]] or [0])
+                try:
+                    g.raise_lo(e, g.lo[e] + 1) if rng.random() < 0.7 else g.lower_hi(e, g.lo[e])
+                except Contradiction:
+                    g.revert(marks.pop())
+                    continue
+            fresh = g.clone()
+            fresh.looks = None  # its first look: every edge
+            try:
+                slack(fresh)
+            except Contradiction:
+                with pytest.raises(Contradiction):
+                    slack(g)
+                g.revert(marks.pop())
+                continue
+            try:
+                slack(g)
+            except Contradiction:
+                pytest.fail("a later look refused what a first look allows")
+            assert g.hi == fresh.hi
+
+
 def test_slack_leaves_boards_with_room_alone():
     g = Grid(parse("3\n3\n4.4\n...\n4.4\n"))  # a square of doubles: spare 8 - 3 = 5
     before = g.hi[:]
