@@ -61,9 +61,7 @@ class Memory:
         """The grid goes back to trail `length`: its nodes changed since then, up to the
         last scoring, are scored again."""
         if length < self.scored_at:
-            blamed = self.blamed
-            for position in range(length, self.scored_at):
-                blamed.update(ends[trail[position][0]])
+            self.blamed.update([i for entry in trail[length:self.scored_at] for i in ends[entry[0]]])
             self.scored_at = length
 
     def cloned(self):
