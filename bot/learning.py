@@ -307,6 +307,7 @@ class Learner:
             self.best = len(trail)
             self.target = [low if low == high else -1 for low, high in zip(lo, hi)]
         learned, here = set(), set()
+        drawn = {}  # the drawn links' reasons, while the trace only takes changes back
         self._file(conflict, level, here, learned)
         kept = set()  # present-level facts no rule explains (the decision)
         fact_pos = self.fact_pos
@@ -328,7 +329,7 @@ class Learner:
                 reason = [f for f in self.nogoods[how] if negate(f) not in every]
             else:
                 self._undo_to(position)
-                reason = reason_for(grid, self.top, e, new_lo, new_hi)
+                reason = reason_for(grid, self.top, e, new_lo, new_hi, drawn)
             if reason is None:
                 kept.add(made[0])
                 continue

@@ -23,10 +23,14 @@ def bound_facts(grid, top, e, lows=True, highs=True):
     return facts
 
 
-def reason_for(grid, top, e, new_lo, new_hi):
+def reason_for(grid, top, e, new_lo, new_hi, drawn=None):
     """Why a rule moved edge e's bounds to (new_lo, new_hi), in the grid's state just
     before: the facts a rule read there that imply the move, or None if no rule's premises
-    hold (the move is then kept as a fact of its own)."""
+    hold (the move is then kept as a fact of its own).
+
+    `drawn`, a dict the caller keeps while it only takes changes back, holds what was
+    worked out of the drawn links, by how many rises of a low bound the trail holds (the
+    same count there means the same links drawn)."""
     p = grid.puzzle
     lo, hi, value = grid.lo, grid.hi, p.value
     a, b = p.ends[e]
@@ -52,10 +56,10 @@ def reason_for(grid, top, e, new_lo, new_hi):
         for f in p.crossings[e]:
             if lo[f]:
                 return [4 * f + AT_LEAST_1]
-    return _isolation(grid, top, e, new_hi) or _slack(grid, e, new_hi)
+    return _isolation(grid, top, e, new_hi) or _slack(grid, e, new_hi, drawn)
 
 
-def _slack(grid, e, new_hi):
+def _slack(grid, e, new_hi, drawn=None):
     """The facts behind `slack` capping edge e at new_hi: the links drawn that join no two
     groups (`_waste`), and where the cap counts e's ends as one group, a path of links
     between them. None if the slack left does not cap e there."""
@@ -63,15 +67,16 @@ def _slack(grid, e, new_hi):
     if left > 1:
         return None
     low = grid.lo[e]
-    if new_hi >= low + left + 1 and not low:
-        return _waste(grid)
     if new_hi < low + left:
         return None
-    if low:
-        return _waste(grid)  # a drawn edge's ends are one group: it is on the path
+    waste = _waste(grid) if drawn is None else drawn.get(len(grid.joins))
+    if waste is None:
+        waste = drawn[len(grid.joins)] = _waste(grid)
+    if new_hi >= low + left + 1 or low:
+        return waste  # (a drawn edge's ends are one group: it is its own path)
     a, b = grid.puzzle.ends[e]
     path = _drawn_path(grid, a, b)
-    return None if path is None else _waste(grid) + path
+    return None if path is None else waste + path
 
 
 def _waste(grid):
@@ -162,16 +167,20 @@ def _isolation(grid, top, e, new_hi):
     would be full, and every other way out of their group(s) is already shut, so the
     group(s) would close smaller than the puzzle."""
     p = grid.puzzle
-    lo, got, value = grid.lo, grid.got, p.value
+    lo, parent, need, size = grid.lo, grid.parent, grid.need, grid.size
     a, b = p.ends[e]
+    # The group(s)' size and lack, as the grid keeps them at their roots.
+    ra, rb = a, b
+    while parent[ra] != ra:
+        ra = parent[ra]
+    while parent[rb] != rb:
+        rb = parent[rb]
+    joined, total = (size[ra], need[ra]) if ra == rb else (size[ra] + size[rb], need[ra] + need[rb])
+    if joined == len(p) or total <= 0 or total % 2 or lo[e] + total // 2 - 1 > new_hi:
+        return None
     members = _group(grid, a)
     if b not in members:
         members |= _group(grid, b)
-    if len(members) == len(p):
-        return None
-    total = sum(value[x] - got[x] for x in members)
-    if total <= 0 or total % 2 or lo[e] + total // 2 - 1 > new_hi:
-        return None
     # Past the sieve's cap, the lack is all at the two ends: their other links say so.
     ends = [fact for x in {a, b} for f in p.edges_at[x] if f != e
             for fact in bound_facts(grid, top, f, highs=False)]
