@@ -219,14 +219,7 @@ def isolate(grid):
     lo, hi, got, value, node_edges = grid.lo, grid.hi, grid.got, p.value, p.node_edges
     parent, size, need, next_member = grid.parent, grid.size, grid.need, grid.next_member
     changed = False
-    looked = set()
-    for start in starts:
-        group = start
-        while parent[group] != group:
-            group = parent[group]
-        if group in looked:
-            continue
-        looked.add(group)
+    for group in _roots(grid, starts):
         lacking = need[group]  # never 0 short of the whole: `Grid.raise_lo` refuses that
         # Links come at most two to an edge, so only a group needing 4 or fewer can close.
         if lacking > 4:
@@ -310,14 +303,7 @@ def _slack_in_groups(grid, starts, left):
     lo, hi, parent, next_member = grid.lo, grid.hi, grid.parent, grid.next_member
     node_edges = grid.puzzle.node_edges
     changed = False
-    looked = set()
-    for start in starts:
-        group = start
-        while parent[group] != group:
-            group = parent[group]
-        if group in looked:
-            continue
-        looked.add(group)
+    for group in _roots(grid, starts):
         i = group
         while True:
             for e, j in node_edges[i]:
@@ -331,6 +317,19 @@ def _slack_in_groups(grid, starts, left):
             if i == group:
                 break
     return changed
+
+
+def _roots(grid, starts):
+    """The root of each group that holds one of `starts`, once each."""
+    parent = grid.parent
+    looked = set()
+    for start in starts:
+        group = start
+        while parent[group] != group:
+            group = parent[group]
+        if group not in looked:
+            looked.add(group)
+            yield group
 
 
 def _joined_since(grid, position):

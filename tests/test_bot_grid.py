@@ -139,23 +139,29 @@ def test_components_group_by_drawn_links():
     assert sorted(zip(size, need)) == [(1, 1), (2, 1)]
 
 
-def test_groups_follow_drawn_links_through_draws_and_reverts():
+def draws_and_reverts(path, seed, steps):
+    """A grid on a committed board, after each step of a random walk of draws and reverts."""
     import random
     from project import ROOT
-    p = parse((ROOT / "puzzles" / "hard30" / "30x30_hard_unique_s1_004.txt").read_text())
-    g = Grid(p)
-    rng = random.Random(3)
+    g = Grid(parse((ROOT / "puzzles" / path).read_text()))
+    rng = random.Random(seed)
     marks = []
-    for step in range(300):
+    for step in range(steps):
         if marks and rng.random() < 0.3:
             g.revert(marks.pop())
         else:
-            e = rng.randrange(len(p.ends))
+            e = rng.randrange(len(g.lo))
             marks.append(g.mark())
             try:
                 g.raise_lo(e, g.lo[e] + 1)
             except Contradiction:
                 g.revert(marks.pop())
+        yield g
+
+
+def test_groups_follow_drawn_links_through_draws_and_reverts():
+    for g in draws_and_reverts("hard30/30x30_hard_unique_s1_004.txt", 3, 300):
+        p = g.puzzle
         label, need, size = components(g, g.lo)
         for i in range(len(p)):
             root = root_of(g, i)
@@ -166,22 +172,8 @@ def test_groups_follow_drawn_links_through_draws_and_reverts():
 
 
 def test_waste_and_loops_count_the_links_that_joined_no_two_groups_through_draws_and_reverts():
-    import random
-    from project import ROOT
-    p = parse((ROOT / "puzzles" / "stress" / "full" / "20x20_full_mixed_002.txt").read_text())
-    g = Grid(p)
-    rng = random.Random(4)
-    marks = []
-    for step in range(600):
-        if marks and rng.random() < 0.3:
-            g.revert(marks.pop())
-        else:
-            e = rng.randrange(len(p.ends))
-            marks.append(g.mark())
-            try:
-                g.raise_lo(e, g.lo[e] + 1)
-            except Contradiction:
-                g.revert(marks.pop())
+    for g in draws_and_reverts("stress/full/20x20_full_mixed_002.txt", 4, 600):
+        p = g.puzzle
         # Second links, plus the cycles of the drawn edges (edges - nodes + groups).
         label, need, size = components(g, g.lo)
         drawn = sum(1 for low in g.lo if low)
