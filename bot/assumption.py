@@ -28,7 +28,8 @@ from itertools import product
 from bot.grid import Contradiction
 from bot.intersection import looks, propagate
 from bot.work import BRANCHING, ELIMINATION, RULES, STAGE_NAMES, Stats  # noqa: F401 (re-exported)
-from bot.tuning import GLOBAL_EVERY, ISLANDS_PER_GLOBAL, NODE_SEARCH_BRANCHES, PROBE_OPTIONS
+from bot.tuning import (GLOBAL_EVERY, ISLANDS_PER_GLOBAL, NODE_SEARCH_BRANCHES, PROBE_OPTIONS,
+                        SCORE_HEAP_FROM)
 
 
 
@@ -46,7 +47,9 @@ class Memory:
         self.blamed = set()  # nodes whose conflicts rose since the search last scored
         self.scores = [0.0] * nodes
         self.scored_at = -1
-        self.ranked = []  # a heap of (score, node), with stale entries left in
+        # A heap of (score, node), stale entries left in, on boards where a scan of every
+        # score at every branch costs more than keeping it (None: scan).
+        self.ranked = [] if nodes >= SCORE_HEAP_FROM else None
 
     def blame(self, i, neighbours, weight=1):
         """Count a contradiction against node i and its neighbours."""
@@ -284,7 +287,12 @@ def choose_node(grid, reach=None):
     learned weight then no longer moves the search.
     """
     scores = _scores(grid)
-    best_key = _lowest(memory(grid))
+    learned = memory(grid)
+    if learned.ranked is None:
+        best = scores.index(min(scores))
+        best_key = scores[best], best
+    else:
+        best_key = _lowest(learned)
     for i, product in (reach or {}).items():
         key = scores[i] / product ** 0.5, i
         if key < best_key:
@@ -306,14 +314,16 @@ def _scores(grid):
     if learned.scored_at < 0:
         for i in range(len(scores)):
             scores[i] = count_options(grid, i) / conflicts[i] ** 2 if got[i] != cap[i] else _CLOSED
-        ranked.clear()
+        if ranked is not None:
+            ranked.clear()
     else:
         for i in grid.changed_since(learned.scored_at) | learned.blamed:
             score = count_options(grid, i) / conflicts[i] ** 2 if got[i] != cap[i] else _CLOSED
             if score != scores[i]:
                 scores[i] = score
-                heappush(ranked, (score, i))
-    if not ranked or len(ranked) > 4 * len(scores):
+                if ranked is not None:
+                    heappush(ranked, (score, i))
+    if ranked is not None and (not ranked or len(ranked) > 4 * len(scores)):
         ranked[:] = [(score, i) for i, score in enumerate(scores)]
         heapify(ranked)
     learned.blamed.clear()

@@ -521,7 +521,10 @@ def propagate(grid, stats=None, whole=True, probing=False):
             return
         if grid.joined and not grid.solved():
             grid.joined = False
-            if isolate(grid) | slack(grid):
+            changed = isolate(grid)
+            if grid.waste + 1 >= grid.spare:  # (slack has nothing to do with more left)
+                changed |= slack(grid)
+            if changed:
                 continue
         if grid.cut and (not probing or grid.solved()):
             grid.cut = False

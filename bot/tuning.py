@@ -12,6 +12,7 @@ NODE_SEARCH_BRANCHES = 120  # branches before the search that learns takes over
 GLOBAL_EVERY = 2            # the whole-board rules run at every this-many depths of the search...
 ISLANDS_PER_GLOBAL = 100    # ...or every (islands / this)-many on big boards
 PROBE_OPTIONS = 2           # a probe tries the nodes with at most this many options
+SCORE_HEAP_FROM = 500       # islands from which the search keeps its node scores on a heap
 
 # The search that learns (`bot.learning`).
 ACTIVITY_DECAY = 0.95       # how fast old conflicts stop steering the choice of a node's edge
