@@ -39,7 +39,7 @@ class Grid:
 
     __slots__ = ("puzzle", "ends", "value", "crossings", "lo", "hi", "got", "cap", "trail",
                  "parent", "size", "need", "next_member", "joins", "dirty", "queued",
-                 "joined", "cut", "looks", "memory", "spare", "waste", "loops")
+                 "joined", "cut", "looks", "memory", "spare", "waste")
 
     def __init__(self, puzzle):
         self.puzzle = puzzle
@@ -77,7 +77,6 @@ class Grid:
         # inside a group, closing a cycle) are `waste`, which may never pass `spare`.
         self.spare = sum(value) // 2 - (len(puzzle) - 1)
         self.waste = 0
-        self.loops = [0] * len(puzzle)  # per group root: its links that closed a cycle
 
     def clone(self):
         """An independent copy sharing only the immutable puzzle (the trail starts empty)."""
@@ -91,7 +90,7 @@ class Grid:
         other.next_member, other.joins = self.next_member[:], []
         other.dirty, other.queued = self.dirty[:], bytearray(self.queued)
         other.joined, other.cut = self.joined, self.cut
-        other.spare, other.waste, other.loops = self.spare, self.waste, self.loops[:]
+        other.spare, other.waste = self.spare, self.waste
         other.looks = self.looks.cloned(len(self.trail)) if self.looks is not None else None
         other.memory = self.memory.cloned() if self.memory is not None else None
         return other
@@ -106,7 +105,7 @@ class Grid:
         """Undo every change made since `mark`."""
         trail, lo, hi, got, cap, ends = self.trail, self.lo, self.hi, self.got, self.cap, self.ends
         parent, size, next_member, joins = self.parent, self.size, self.next_member, self.joins
-        need, loops = self.need, self.loops
+        need = self.need
         length, self.joined, self.cut, looked = mark
         if self.looks is not None:
             self.looks.restore(looked)
@@ -129,10 +128,7 @@ class Grid:
                     parent[child] = child
                     size[root] -= size[child]
                     need[root] -= need[child]
-                    loops[root] -= loops[child]
                     next_member[root], next_member[child] = next_member[child], next_member[root]
-                elif not old_lo:
-                    loops[root] -= 1
             else:
                 d = hi[e] - old_hi
                 hi[e] = old_hi
@@ -202,12 +198,9 @@ class Grid:
                 parent[other] = root
                 size[root] += size[other]
                 need[root] += need[other]
-                self.loops[root] += self.loops[other]
                 nxt = self.next_member
                 nxt[root], nxt[other] = nxt[other], nxt[root]
                 child = other
-            else:
-                self.loops[root] += 1
         self.joins.append((root, child))
         need[root] -= 2 * (n - old)
         self.waste += n - old if child < 0 else n - old - 1

@@ -93,18 +93,25 @@ def _waste(grid):
 
 def _cycle_edges(grid):
     """The drawn edges that lie on a cycle of drawn edges, and how many cycles they make: a
-    bridge search over the groups that hold one (`Grid.loops`), so trees cost nothing."""
+    bridge search over the groups that hold one (a group's drawn edges less its nodes, plus
+    one), so trees cost a count of the drawn edges only."""
     p = grid.puzzle
-    lo, node_edges, parent, loops, next_member = (grid.lo, p.node_edges, grid.parent,
-                                                   grid.loops, grid.next_member)
+    lo, node_edges, parent, size, next_member = (grid.lo, p.node_edges, grid.parent,
+                                                  grid.size, grid.next_member)
+    loops = {}
+    for f, (a, _) in enumerate(p.ends):
+        if lo[f]:
+            while parent[a] != a:
+                a = parent[a]
+            loops[a] = loops.get(a, 0) + 1
     order = {}
     low = {}
     on_cycles = []
     cycles = 0
-    for root in range(len(p)):
-        if parent[root] != root or not loops[root]:
+    for root, drawn in loops.items():
+        if drawn < size[root]:
             continue
-        cycles += loops[root]
+        cycles += drawn - size[root] + 1
         order[root] = low[root] = 0
         clock = 1
         bridges = set()

@@ -7,7 +7,7 @@ import pytest
 import bot
 import bot.solver
 from bot.assumption import Stats
-from bot.grid import CUT, REGION, SLACK, Contradiction, Grid
+from bot.grid import CUT, REGION, SLACK, Contradiction, Grid, components
 from bot.intersection import balance, connect, propagate
 from bot.learning import entry_facts, is_true, learned_solutions, negate
 from bot.reasons import AT_LEAST_1, AT_LEAST_2, AT_MOST_0, AT_MOST_1, diagnose, reason_for
@@ -301,6 +301,22 @@ def test_boards_with_almost_no_spare_match_brute_force(seed):
     from test_bot_assumption import all_solutions, brute_force_solutions
     text = near_tree_board(3, 2, seed, cycles=seed % 2, doubles=seed % 3 // 2)
     assert sorted(all_solutions(text)) == sorted(brute_force_solutions(text))
+
+
+def test_cycle_edges_are_the_drawn_edges_that_are_no_bridge_and_count_the_cycles():
+    from bot.reasons import _cycle_edges
+    from test_bot_grid import draws_and_reverts
+    for step, g in enumerate(draws_and_reverts("stress/full/20x20_full_mixed_002.txt", 5, 400)):
+        if step % 20:
+            continue
+        on_cycles, cycles = _cycle_edges(g)
+        assert cycles == g.waste - sum(1 for low in g.lo if low == 2)
+        for e in (e for e, low in enumerate(g.lo) if low):
+            # On a cycle exactly when its ends still meet through the other drawn links.
+            without = [low if f != e else 0 for f, low in enumerate(g.lo)]
+            label = components(g, without)[0]
+            a, b = g.puzzle.ends[e]
+            assert (e in on_cycles) == (label[a] == label[b])
 
 
 def admits(facts, counts):
