@@ -84,9 +84,11 @@ def _waste(grid):
     second link on each doubled edge, and the edges on cycles of the drawn links (the
     others, bridges among them, each joined two groups)."""
     lo = grid.lo
-    on_cycles, cycles = _cycle_edges(grid)
-    facts = [4 * e + AT_LEAST_1 for e in on_cycles if lo[e] == 1]
-    if grid.waste > cycles:  # the rest are second links
+    doubled = lo.count(2)
+    facts = []
+    if grid.waste > doubled:  # some drawn links closed a cycle
+        facts = [4 * e + AT_LEAST_1 for e in _cycle_edges(grid)[0] if lo[e] == 1]
+    if doubled:
         facts += [4 * e + AT_LEAST_2 for e, low in enumerate(lo) if low == 2]
     return facts
 
@@ -104,8 +106,8 @@ def _cycle_edges(grid):
             while parent[a] != a:
                 a = parent[a]
             loops[a] = loops.get(a, 0) + 1
-    order = {}
-    low = {}
+    order = [-1] * len(p)
+    low = [0] * len(p)
     on_cycles = []
     cycles = 0
     for root, drawn in loops.items():
@@ -121,7 +123,7 @@ def _cycle_edges(grid):
             for f, y in edges:
                 if not lo[f] or f == via:
                     continue
-                if y not in order:
+                if order[y] < 0:
                     order[y] = low[y] = clock
                     clock += 1
                     stack.append((y, f, iter(node_edges[y])))
