@@ -2,7 +2,10 @@
 
 import json
 
-from referee.lab.bench import PuzzleRun, node_table, percentile, suite_summary
+import sys
+import time
+
+from referee.lab.bench import PuzzleRun, first_line_seconds, node_table, percentile, suite_summary
 
 from project import PUBLIC, run_referee
 
@@ -76,6 +79,15 @@ def test_unsolved_puzzle_exits_1(tmp_path):
     assert result.returncode == 1
     assert "NOT SOLVED files/impossible" in result.stdout
     assert "0/1 solved" in result.stdout
+
+
+def test_a_silent_bundle_is_stopped_at_the_limit():
+    # The slowest puzzle of a run can be one the solver timed out on: the bundle's first
+    # line would not come for minutes.
+    start = time.perf_counter()
+    figure = first_line_seconds([sys.executable, "-c", "import time; time.sleep(60)"], "", limit=0.5)
+    assert 0.5 <= figure < 5 and time.perf_counter() - start < 10
+    assert first_line_seconds([sys.executable, "-c", "print(1)"], "", limit=30) < 10
 
 
 def test_usage_errors_exit_2(tmp_path):
