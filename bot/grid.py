@@ -122,7 +122,7 @@ class Grid:
                 got[b] -= d
                 root, child = joins.pop()
                 need[root] += 2 * d
-                self.waste -= d if child < 0 else d - 1
+                self.waste -= d - (child >= 0)
                 if child >= 0:
                     # Undo the union this link made (the inverse of `raise_lo`'s).
                     parent[child] = child
@@ -203,7 +203,7 @@ class Grid:
                 child = other
         self.joins.append((root, child))
         need[root] -= 2 * (n - old)
-        self.waste += n - old if child < 0 else n - old - 1
+        self.waste += n - old - (child >= 0)  # a link that joined two groups is no waste
         if got[a] > value[a]:
             raise Contradiction(a)
         if got[b] > value[b]:

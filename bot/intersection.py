@@ -458,27 +458,39 @@ def _draw_bridges(grid):
     reach every node. Returns True if anything changed."""
     p = grid.puzzle
     n = len(p)
-    hi, node_edges = grid.hi, p.node_edges
-    # Iterative Tarjan: order[i] is the visit time, low[i] the earliest time reachable
-    # from i's subtree by one back edge.
-    order = [-1] * n
-    low = [0] * n
-    order[0] = low[0] = 0
-    clock = 1
-    bridges = []
     cursors = looks(grid)
     cursors.spanning = None
     spanning = bytearray(len(p.ends))  # the walk's tree: connect's certificate
-    stack = [(0, -1, iter(node_edges[0]))]
+    order, low = [-1] * n, [0] * n
+    bridges, reached = bridges_from(p.node_edges, grid.hi, 0, order, low, 0, spanning)
+    if reached < n:
+        raise Contradiction(None, CUT)
+    cursors.spanning, cursors.spanned = spanning, n - 1
+    changed = False
+    for e in bridges:
+        changed |= grid.raise_lo(e, 1)
+    return changed
+
+
+def bridges_from(node_edges, bound, root, order, low, clock, tree=None):
+    """Tarjan's walk from `root` over the edges with bound[e] > 0: the bridges it meets, and
+    the clock after it (the nodes reached, if it starts at 0). `order[i]` (-1: not reached
+    yet) is i's visit time, `low[i]` the earliest time i's subtree reaches by one back edge;
+    `tree`, if given, marks the walk's edges."""
+    order[root] = low[root] = clock
+    clock += 1
+    bridges = []
+    stack = [(root, -1, iter(node_edges[root]))]
     while stack:
         i, via, edges = stack[-1]
         for e, j in edges:
-            if not hi[e] or e == via:
+            if not bound[e] or e == via:
                 continue
             if order[j] < 0:
                 order[j] = low[j] = clock
                 clock += 1
-                spanning[e] = 1
+                if tree is not None:
+                    tree[e] = 1
                 stack.append((j, e, iter(node_edges[j])))
                 break
             if order[j] < low[i]:
@@ -491,13 +503,7 @@ def _draw_bridges(grid):
                     low[parent] = low[i]
                 if low[i] > order[parent]:
                     bridges.append(via)
-    if clock < n:
-        raise Contradiction(None, CUT)
-    cursors.spanning, cursors.spanned = spanning, n - 1
-    changed = False
-    for e in bridges:
-        changed |= grid.raise_lo(e, 1)
-    return changed
+    return bridges, clock
 
 
 def propagate(grid, stats=None, whole=True, probing=False):

@@ -8,6 +8,7 @@ change (or the contradiction) by one rule.
 """
 
 from bot.grid import CUT, REGION, SLACK
+from bot.intersection import bridges_from
 
 AT_LEAST_1, AT_LEAST_2, AT_MOST_1, AT_MOST_0 = range(4)
 
@@ -110,34 +111,13 @@ def _cycle_edges(grid):
     low = [0] * len(p)
     on_cycles = []
     cycles = 0
+    clock = 0
     for root, drawn in loops.items():
         if drawn < size[root]:
             continue
         cycles += drawn - size[root] + 1
-        order[root] = low[root] = 0
-        clock = 1
-        bridges = set()
-        stack = [(root, -1, iter(node_edges[root]))]
-        while stack:
-            x, via, edges = stack[-1]
-            for f, y in edges:
-                if not lo[f] or f == via:
-                    continue
-                if order[y] < 0:
-                    order[y] = low[y] = clock
-                    clock += 1
-                    stack.append((y, f, iter(node_edges[y])))
-                    break
-                if order[y] < low[x]:
-                    low[x] = order[y]
-            else:
-                stack.pop()
-                if stack:
-                    up = stack[-1][0]
-                    if low[x] < low[up]:
-                        low[up] = low[x]
-                    if low[x] > order[up]:
-                        bridges.add(via)
+        found, clock = bridges_from(node_edges, lo, root, order, low, clock)
+        bridges = set(found)
         x = root
         while True:  # the group's drawn edges, each once, but its bridges
             for f, y in node_edges[x]:
