@@ -64,7 +64,8 @@ class Memory:
         """The grid goes back to trail `length`: its nodes changed since then, up to the
         last scoring, are scored again."""
         if length < self.scored_at:
-            self.blamed.update([i for entry in trail[length:self.scored_at] for i in ends[entry[0]]])
+            undone = trail[length:self.scored_at]
+            self.blamed.update([i for entry in undone for i in ends[entry[0]]])
             self.scored_at = length
 
     def cloned(self):

@@ -27,15 +27,18 @@ A rule that meets a dead end raises `Contradiction`.
 """
 
 from bot.grid import CUT, REGION, SLACK, Contradiction
-from bot.tuning import MEND_SHARE, PARITY_PAYS, PROBE_BALANCE_AFTER, PROBE_BALANCE_RARELY, REGION_WALK
+from bot.tuning import (MEND_SHARE, PARITY_PAYS, PROBE_BALANCE_AFTER, PROBE_BALANCE_RARELY,
+                        REGION_WALK)
 
 
 class Looks:
     """The rules' own state beside a grid: the trail positions up to which `balance`,
-    `isolate` and `connect` have looked (-1: nothing yet), kept by the grid's marks and given
-    back by its revert; the nodes `settle` found complete (for a probe, which clears the list
-    first); and the looks `balance` took in probes and the contradictions they found, which
-    are learned, so kept across revert."""
+    `isolate`, `connect` and `slack` have looked (-1: nothing yet) and the slack left at
+    `slack`'s last look, kept by the grid's marks and given back by its revert; the nodes
+    `settle` found complete (for a probe, which clears the list first); `connect`'s
+    certificate of connection, true for every state back to where it was made (going back
+    only makes edges possible again); and the looks `balance` took in probes and the
+    contradictions they found, which are learned, so kept across revert."""
 
     __slots__ = ("balanced", "isolated", "connected", "slackened", "slack_left", "completed",
                  "parity_looks", "parity_hits", "spanning", "spanned")
