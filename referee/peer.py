@@ -79,15 +79,20 @@ def crossings(edges: list[Edge]) -> list[tuple[int, int]]:
     return [tuple(pair) for pair in by_cell.values() if len(pair) == 2]
 
 
+def find(parent: dict[Cell, Cell], cell: Cell) -> Cell:
+    """The root of `cell` in a union-find kept as a parent map (halving the path as it goes)."""
+    while parent[cell] != cell:
+        parent[cell] = parent[parent[cell]]
+        cell = parent[cell]
+    return cell
+
+
 def components(cells, used: list[Edge]) -> list[set[Cell]]:
     """The connected groups of islands joined by the used edges."""
     parent = {cell: cell for cell in cells}
 
     def root(cell):
-        while parent[cell] != cell:
-            parent[cell] = parent[parent[cell]]
-            cell = parent[cell]
-        return cell
+        return find(parent, cell)
 
     for a, b in used:
         parent[root(a)] = root(b)

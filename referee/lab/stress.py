@@ -46,7 +46,7 @@ from dataclasses import dataclass
 import bot
 from referee.lab.grading import OverBudget, budget
 from referee.lab.walk import generate, links_text
-from referee.peer import Cell, Link, candidate_edges, components, crossings
+from referee.peer import Cell, Link, candidate_edges, components, crossings, find
 
 SIZES = ((20, 20), (30, 15), (30, 30), (40, 40))
 KINDS = ("single", "double", "mixed")
@@ -125,10 +125,7 @@ def random_links(cells: set[Cell], rng: random.Random, kind: str, extra: float) 
     parent = {cell: cell for cell in cells}
 
     def root(cell):
-        while parent[cell] != cell:
-            parent[cell] = parent[parent[cell]]
-            cell = parent[cell]
-        return cell
+        return find(parent, cell)
 
     taken: set[int] = set()
     blocked: set[int] = set()
