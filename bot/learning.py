@@ -113,8 +113,11 @@ class Learner:
         grid = self.grid
         restart_at = budget = RESTART_FIRST
         while True:
-            if not self._settle(self._propagate()):
-                return
+            conflict = self._propagate()
+            if conflict is not None:
+                if not self._settle(conflict):
+                    return
+                continue  # what was learned is asserted: propagate it before anything else
             if self.conflicts >= restart_at and self.level_starts:
                 budget *= RESTART_GROWTH
                 restart_at = self.conflicts + int(budget)

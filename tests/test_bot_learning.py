@@ -203,6 +203,24 @@ def test_the_learning_search_solves_boards_full_of_islands(seed, monkeypatch):
     assert fault(text, links_text(bot.solve(text))) is None
 
 
+@pytest.mark.parametrize("seed", (42, 45))  # boards where it decides: 25 and 8 decisions were early
+def test_the_learning_search_decides_only_once_the_rules_have_nothing_left(seed, monkeypatch):
+    # A nogood learned is asserted at the level it jumps back to; deciding before the rules
+    # have run on it decided edges they would fix, and learned what they knew already.
+    monkeypatch.setattr(bot.solver, "NODE_SEARCH_BRANCHES", 0)
+    decide = bot.learning.Learner._decide
+    pending = []
+
+    def checked(self):
+        pending.append(bool(self.grid.dirty))
+        return decide(self)
+    monkeypatch.setattr(bot.learning.Learner, "_decide", checked)
+    stats = Stats()
+    text = connected_board(14, 14, seed)
+    assert fault(text, links_text(bot.solve(text, stats=stats))) is None
+    assert stats.eliminations > 0 and pending and not any(pending)
+
+
 @pytest.mark.parametrize("seed", range(40))
 def test_both_searches_count_the_same_solutions(seed, monkeypatch):
     text = connected_board(5, 5, 100 + seed, density=0.7)
