@@ -382,24 +382,26 @@ class OutOfBranches(Exception):
     """The node search's branch budget is spent: the search that learns takes over."""
 
 
-def first_solution(grid, stats, budget=NODE_SEARCH_BRANCHES):
+def first_solution(grid, stats, budget=NODE_SEARCH_BRANCHES, sure=None):
     """The first solution's links the node search finds within `budget` branches, or None
     if the puzzle has none. Raises OutOfBranches past the budget (the grid is then back
     as it was). Every answer is checked with `Grid.valid` before it is returned.
+    `sure`, if given, hears the links drawn at the root (in every solution).
     """
-    for found in solutions(grid, stats, BRANCHING, budget=stats.branches + budget):
+    for found in solutions(grid, stats, BRANCHING, budget=stats.branches + budget, sure=sure):
         if found.valid():
             return found.links()
     return None
 
 
-def solutions(grid, stats, stage=BRANCHING, depth=0, budget=None, since=-1):
+def solutions(grid, stats, stage=BRANCHING, depth=0, budget=None, since=-1, sure=None):
     """Yield `grid` each time it holds a solution (consume it before resuming).
 
     Explores only as deep as `stage` allows: RULES, ELIMINATION or BRANCHING (complete).
     With a `budget`, raises OutOfBranches once `stats.branches` reaches it. In the complete
     search every branch first probes the nodes whose edges changed after trail position
-    `since` (the assumption that led here; -1 at the root: every node).
+    `since` (the assumption that led here; -1 at the root: every node). `sure`, if given,
+    hears the links drawn once the root is probed (they are in every solution).
     The grid is back in its entry state once the generator is exhausted or closed.
     """
     stats.max_depth = max(stats.max_depth, depth)
@@ -420,6 +422,8 @@ def solutions(grid, stats, stage=BRANCHING, depth=0, budget=None, since=-1):
                     propagate(grid, stats)
         except Contradiction:
             return
+        if sure is not None:
+            sure(grid.links())
         if grid.solved():
             yield grid
         elif stage >= BRANCHING:

@@ -5,7 +5,9 @@ Exit status: 0 solved, 1 no solution, 2 malformed input, a grid with no island i
 """
 
 import sys
+import time
 
+from bot.pacing import Pacer
 from bot.puzzle import PuzzleError
 from bot.solver import Unsolvable, solve
 
@@ -27,19 +29,23 @@ def read_puzzle(stream):
 
 
 def main():
+    text = read_puzzle(sys.stdin)
+    # CodinGame's clock runs from the input: so does the pacer's.
+    pacer = Pacer(sys.stdout, start=time.monotonic()).start()
     try:
-        links = solve(read_puzzle(sys.stdin))
+        links = solve(text, sure=pacer.sure)
         if not links:   # only a grid without islands needs no link; the referee rejects it too
             raise PuzzleError("the grid has no island")
     except PuzzleError as error:
+        pacer.stop()
         print(f"bot: malformed puzzle: {error}", file=sys.stderr)
         sys.exit(EXIT_MALFORMED)
     except Unsolvable as error:
+        pacer.stop()
         print(f"bot: {error}", file=sys.stderr)
         sys.exit(EXIT_UNSOLVABLE)
     try:
-        for link in links:
-            # CodinGame reads each turn as it comes: flush every line.
-            print(*link, flush=True)
+        # CodinGame reads each turn as it comes: every line is flushed.
+        pacer.finish(links)
     except BrokenPipeError:
         sys.exit(0)

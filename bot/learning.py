@@ -62,9 +62,11 @@ def entry_facts(e, old_lo, old_hi, new_lo, new_hi):
     return [4 * e + 3 - k for k in range(new_hi, old_hi)]
 
 
-def learned_solutions(grid, stats):
+def learned_solutions(grid, stats, sure=None):
     """Yield `grid` at each solution the search that learns finds, from the grid's present
-    state; every one is checked with `Grid.valid`. The grid is left where the search ended."""
+    state; every one is checked with `Grid.valid`. The grid is left where the search ended.
+    `sure`, if given, hears the links drawn at the search's root (in every solution), each
+    time they grow, until the first solution."""
     # The node search's weights count its own contradictions, and would outweigh this
     # search's for hundreds of conflicts: start afresh (research boards of the stress suite,
     # median / max ms: 854 / 4,078 kept, 509 / 1,188 afresh).
@@ -75,7 +77,7 @@ def learned_solutions(grid, stats):
             probe(grid, stats, range(len(grid.puzzle)))
     except Contradiction:
         return
-    for found in Learner(grid, stats).solutions():
+    for found in Learner(grid, stats, sure).solutions():
         if found.valid():
             yield found
 
@@ -83,9 +85,11 @@ def learned_solutions(grid, stats):
 class Learner:
     """A conflict-driven search over one grid, from its present state (level 0)."""
 
-    def __init__(self, grid, stats):
+    def __init__(self, grid, stats, sure=None):
         self.grid = grid
         self.stats = stats
+        self.sure = sure
+        self.told = -1  # trail length at the root when `sure` last heard
         edges = len(grid.puzzle.ends)
         # The bound each edge starts with: a fact it implies is never worth stating.
         value = grid.puzzle.value
@@ -118,6 +122,8 @@ class Learner:
                 if not self._settle(conflict):
                     return
                 continue  # what was learned is asserted: propagate it before anything else
+            if not self.level_starts:
+                self._tell_sure()
             if self.conflicts >= restart_at and self.level_starts:
                 budget *= RESTART_GROWTH
                 restart_at = self.conflicts + int(budget)
@@ -126,6 +132,7 @@ class Learner:
                 self.best = 0
                 continue
             if grid.solved():
+                self.sure = None  # past a solution the root holds what rules it out
                 yield grid
                 # Rule the solution out: its decisions never hold all together again.
                 decisions = [self._decision_fact(level) for level in range(len(self.level_starts))]
@@ -134,6 +141,13 @@ class Learner:
                 continue
             if not self._settle(self._decide()):
                 return
+
+    def _tell_sure(self):
+        """At the root, the drawn links are in every solution: say so when there are more."""
+        trail = self.grid.trail
+        if self.sure is not None and len(trail) > self.told:
+            self.told = len(trail)
+            self.sure(self.grid.links())
 
     def _settle(self, conflict):
         """Learn from `conflict` (None: there is none) and from any conflict that asserting

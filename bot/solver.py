@@ -34,17 +34,18 @@ def _stats(stats, within):
     return stats
 
 
-def solve(text, stats=None, stage=BRANCHING, within=None):
+def solve(text, stats=None, stage=BRANCHING, within=None, sure=None):
     """Solve CodinGame puzzle text; return its links as (x1, y1, x2, y2, n) tuples.
 
     Raises PuzzleError for malformed text and Unsolvable when no solution exists (or none
     is found within `stage`). Pass a Stats to collect counters, and a Limit as `within` to
-    bound the work (OverLimit past it).
+    bound the work (OverLimit past it). `sure`, if given, is called with the links known to
+    be in every solution (as the answer's tuples), each time the search proves more.
     """
     stats = _stats(stats, within)
     grid = _grid(text)
     if stage == BRANCHING:
-        links = _first_links(grid, stats)
+        links = _first_links(grid, stats, sure)
     else:
         # Read the links before the generator is closed: closing reverts the grid.
         links = next((g.links() for g in solutions(grid, stats, stage) if g.valid()), None)
@@ -53,11 +54,11 @@ def solve(text, stats=None, stage=BRANCHING, within=None):
     return links
 
 
-def _first_links(grid, stats):
+def _first_links(grid, stats, sure):
     try:
-        return first_solution(grid, stats)
+        return first_solution(grid, stats, sure=sure)
     except OutOfBranches:
-        return next((found.links() for found in learned_solutions(grid, stats)), None)
+        return next((found.links() for found in learned_solutions(grid, stats, sure)), None)
 
 
 def find_solutions(text, limit=2, stats=None, within=None):
