@@ -1,13 +1,26 @@
-"""The bench command end to end on small inputs: figures printed, exit codes, JSON and compare."""
+"""The bench command end to end on small inputs: figures printed, exit codes, JSON and compare.
+
+The bundle's match is played by fake bundles (tests/fakebots/replay.py) whose sleeps sit
+50 ms or more from every limit, so load on the machine cannot flip a verdict.
+"""
 
 import json
 
 import sys
 import time
 
-from referee.lab.bench import PuzzleRun, first_line_seconds, node_table, percentile, suite_summary
+from referee.board import parse_board
+from referee.lab import bundle_match
+from referee.lab.bench import (PuzzleRun, compare, first_line_seconds, node_table, over_limit,
+                               percentile, suite_summary)
+from referee.rules import Verdict
+from tests.fakebots.procs import (SESSION_TMP, alive, no_process_left_behind,  # noqa: F401
+                                  referee, wait_until_none_running)
 
-from project import PUBLIC, run_referee
+from project import PUBLIC, ROOT, run_referee
+
+CHAIN = "21\n1\n122222222222222222221\n"   # 20 links, one a line (tests/fakebots/solutions)
+REPLAY = [sys.executable, "tests/fakebots/replay.py", "tests/fakebots/solutions"]
 
 
 def bench(*args):
@@ -53,12 +66,17 @@ def test_bench_public_files_and_generated_suite(tmp_path):
     assert "counters (mean/max per puzzle): rounds" in out
     assert "time by node count:" in out and "50-99" in out
     assert "start-up: bundle first line" in out and "python -c pass" in out
-    assert "bundle first line on the slowest puzzle (files/13_expert)" in out
+    assert "  bundle on files/13_expert: won  first line " in out
+    assert out.count("  bundle on ") == 2          # one match per suite
     assert out.rstrip().endswith("5/5 solved")
     data = json.loads((tmp_path / "run.json").read_text())
     assert set(data["suites"]) == {"files", "8x8:unique:count=3:seed=2"}
     assert data["puzzles"]["files/13_expert"]["solved"] is True
     assert data["puzzles"]["files/13_expert"]["nodes"] == 87
+    match = data["suites"]["files"]["bundle"]
+    assert (match["puzzle"], match["verdict"], match["won"]) == ("files/13_expert", "win", True)
+    assert match["first_line"] <= match["last_line"] and match["lines"] > 1
+    assert data["over_limit"] == []
 
 
 def test_compare_round_trip(tmp_path):
@@ -95,6 +113,15 @@ def test_usage_errors_exit_2(tmp_path):
     bad = bench("--gen", "10x10:impossible", "--startup-runs", "0")
     assert bad.returncode == 2 and "impossible" in bad.stderr
     assert bench("--compare", str(tmp_path / "none.json"), "--startup-runs", "0").returncode == 2
+    (tmp_path / "list.json").write_text("[1, 2]\n")
+    assert bench("--compare", str(tmp_path / "list.json"), "--startup-runs", "0").returncode == 2
+    puzzle = str(PUBLIC / "01_simplest.txt")
+    for bundle, said in (('python3 "dist/bot.py', "No closing quotation"),
+                         ("/nonexistent/python", "cannot start '/nonexistent/python'"),
+                         ("", "--bundle is empty")):
+        run = bench(puzzle, "--repeat", "1", "--startup-runs", "1", "--bundle", bundle)
+        assert run.returncode == 2 and len(run.stderr.strip().splitlines()) == 1, run.stderr
+        assert said in run.stderr and "Traceback" not in run.stderr
 
 
 def test_a_bad_gen_spec_is_refused_before_any_set_is_made():
@@ -105,3 +132,103 @@ def test_a_bad_gen_spec_is_refused_before_any_set_is_made():
         assert run.returncode == 2
         assert run.stderr.strip().splitlines() == [
             f"python -m referee {command[0]}: error: --gen: size 'nope' is not WxH, e.g. 30x30"]
+
+
+def _play(sleep_ms, timeout_s=60.0, puzzle=CHAIN, argv=None):
+    """The fake bundle's match on `puzzle` as bench plays it, its processes counted by procs."""
+    argv = argv or REPLAY + ["--sleep-ms", sleep_ms]
+    return bundle_match.play(parse_board(puzzle), argv, timeout_s, name="s/chain", cwd=str(ROOT),
+                             tmp_parent=SESSION_TMP)
+
+
+def _suites(result):
+    """The suites as bench holds them, one suite with this match."""
+    return {"s": {"bundle": bundle_match.figures("s/chain", result)}}
+
+
+def test_a_bundle_slow_across_lines_but_within_every_limit_wins():
+    # First line at 0.3 s, then one every 50 ms: the last comes after 1 s, as the new bot's
+    # sure links do while its search goes on. CodinGame would accept it.
+    result = _play("300,50")
+    match = bundle_match.figures("s/chain", result)
+    assert result.won and match["lines"] == 20, result.reason
+    assert 0.3 <= match["first_line"] < 1.0 and match["longest_gap"] < 0.1
+    assert match["last_line"] > 1.0
+    assert over_limit([], None, _suites(result)) == []
+
+
+def test_a_bundle_silent_past_a_second_loses_and_is_stopped():
+    start = time.perf_counter()
+    result = _play("1500")
+    took = time.perf_counter() - start
+    assert result.verdict is Verdict.TIMEOUT and result.lines == ()
+    assert result.reason == "no output line within 1000 ms of the input"
+    assert took < 1.5    # killed at the limit (plus 50 ms grace), before its line was due
+    assert wait_until_none_running() == []
+    assert over_limit([], None, _suites(result)) == [
+        "OVER LIMIT s/chain: the bundle lost its match under CodinGame's limits "
+        "(timeout: no output line within 1000 ms of the input)"]
+
+
+def test_a_match_still_going_at_the_runs_timeout_is_stopped_and_lost():
+    start = time.perf_counter()
+    result = _play("0,60", timeout_s=0.4)   # within every limit, but 20 lines take 1.2 s
+    assert time.perf_counter() - start < 1.0
+    assert result.verdict is Verdict.TIMEOUT and 0 < len(result.lines) < 20
+    assert result.reason == "still playing 0.4 s after the input (bench --timeout), stopped"
+    assert wait_until_none_running() == []
+
+
+def test_a_lost_bundle_leaves_none_of_its_processes_running(tmp_path):
+    # It prints one legal line, then hangs with two children, one in its own session.
+    pids = tmp_path / "pids"
+    argv = [sys.executable, "tests/fakebots/spawn_and_hang.py", str(pids)]
+    result = _play("", puzzle="3\n3\n1.2\n...\n..1\n", argv=argv)
+    assert result.verdict is Verdict.TIMEOUT and result.lines == ("0 0 2 0 1",)
+    assert result.reason == "no line 2 within 100 ms of line 1"
+    left = [int(pid) for pid in pids.read_text().split()]
+    deadline = time.monotonic() + 3
+    while any(map(alive, left)) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert len(left) == 3 and not any(map(alive, left))
+
+
+def test_bench_reports_the_bundles_match_per_suite_and_passes_a_late_last_line(tmp_path):
+    puzzle = tmp_path / "chain.txt"
+    puzzle.write_text(CHAIN)
+    slow = " ".join(REPLAY[1:] + ["--sleep-ms", "300,50"])
+    run = referee("bench", str(puzzle), "--repeat", "1", "--startup-runs", "1",
+                  "--bundle", f"{sys.executable} {slow}", "--json", str(tmp_path / "b.json"))
+    assert run.returncode == 0, run.stdout + run.stderr
+    line = next(l for l in run.stdout.splitlines() if "bundle on files/chain:" in l)
+    assert line.startswith("  bundle on files/chain: won  first line ") and "lines 20" in line
+    assert "OVER LIMIT" not in run.stdout and run.stdout.rstrip().endswith("1/1 solved")
+    data = json.loads((tmp_path / "b.json").read_text())
+    match = data["suites"]["files"]["bundle"]
+    assert match["won"] and match["last_line"] > 1.0 and data["over_limit"] == []
+    assert "slowest_first_line" not in data["startup"]
+
+
+def _summary(name, seconds):
+    counters = dict(rounds=1, assumptions=0, eliminations=0, branches=0, max_depth=0)
+    return suite_summary([PuzzleRun("s", name, 10, seconds, True, "", "rules", counters)])
+
+
+def test_compare_reads_files_of_the_old_code_and_the_bundles_matches(capsys):
+    run = PuzzleRun("s", "a", 10, 0.002, True, "", "rules",
+                    dict(rounds=1, assumptions=0, eliminations=0, branches=0, max_depth=0))
+    new = {"s": dict(_summary("a", 0.002), bundle={
+        "puzzle": "s/a", "verdict": "win", "won": True, "reason": "r", "first_line": 0.6,
+        "longest_gap": 0.07, "last_line": 2.0, "lines": 30})}
+    old_code = {"version": 1, "puzzles": {"s/a": {"seconds": 0.004}},
+                "suites": {"s": _summary("a", 0.004)},
+                "startup": {"runs": 5, "bundle_first_line": 0.04, "python_pass": 0.02,
+                            "slowest": "s/a", "slowest_first_line": 0.5, "stopped_at": 60}}
+    compare(old_code, new, [run])
+    out = capsys.readouterr().out
+    assert "  s/a: 4.0 -> 2.0 ms  x0.50" in out
+    assert "suite s: median x0.50" in out and "bundle" not in out
+    lost = dict(new["s"]["bundle"], verdict="timeout", won=False, last_line=1.0)
+    compare({"suites": {"s": dict(_summary("a", 0.004), bundle=lost)}}, new, [run])
+    assert capsys.readouterr().out.splitlines()[1].endswith(
+        "solved 1/1 -> 1/1  bundle lost -> won, last line x2.00")

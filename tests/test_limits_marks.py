@@ -4,6 +4,7 @@ The table and bench's report are checked on built results (no clock); the comman
 to end use fake bots whose sleeps sit far from the thresholds, so load cannot flip them.
 """
 
+import dataclasses
 import json
 
 import pytest
@@ -102,25 +103,64 @@ def _run(key, seconds):
                      dict(rounds=1, assumptions=0, eliminations=0, branches=0, max_depth=0))
 
 
-def test_bench_marks_and_fails_figures_against_codingames_first_line_limit(capsys):
-    runs = [_run("s/quick", 0.002), _run("s/heavy", 0.700), _run("s/too_slow", 1.250)]
-    startup = {"runs": 5, "bundle_first_line": 0.035, "python_pass": 0.020,
-               "slowest": "s/too_slow", "slowest_first_line": 1.300}
-    print_report({"s": suite_summary(runs)}, runs, startup)
+def _match(key, won, first, gap, last, lines, reason="every node is full"):
+    return {"puzzle": key, "verdict": "win" if won else "timeout", "won": won, "reason": reason,
+            "first_line": first, "longest_gap": gap, "last_line": last, "lines": lines}
+
+
+def test_bench_marks_and_fails_figures_against_codingames_limits(capsys):
+    runs = [_run("s/quick", 0.002), _run("s/heavy", 0.700), _run("s/too_slow", 1.250),
+            _run("t/late", 0.004)]
+    startup = {"runs": 5, "bundle_first_line": 0.035, "python_pass": 0.020}
+    lost = _match("s/too_slow", False, None, None, None, 0,
+                  "no output line within 1000 ms of the input")
+    late = _match("t/late", True, 0.612, 0.078, 2.950, 329)   # its last line after 1 s: still won
+    suites = {"s": dict(suite_summary(runs[:3]), bundle=lost),
+              "t": dict(suite_summary(runs[3:]), bundle=late)}
+    print_report(suites, runs, startup)
     out = capsys.readouterr().out
     assert "max 1250.0!! ms" in out and "median 700.0! ms" in out
     assert "bundle first line 35.0 ms" in out
-    assert "(s/too_slow): 1300.0!! ms" in out
-    assert "! over half of CodinGame's 1000 ms first-line limit, !! over it" in out
-    assert ("OVER LIMIT s/too_slow: solve 1250.0 ms in-process, over CodinGame's 1000 ms "
-            "limit for the first line") in out
-    assert ("OVER LIMIT s/too_slow: bundle first line 1300.0 ms, over CodinGame's 1000 ms "
-            "limit for the first line") in out
-    assert out.rstrip().endswith("3/3 solved, 2 figure(s) over the limit")
-    assert over_limit(runs[:2], dict(startup, slowest_first_line=0.9)) == []
+    assert ("the bundle on each suite's slowest puzzle, one match under CodinGame's limits "
+            "(first line 1000 ms, each later line 100 ms):") in out
+    assert ("  bundle on s/too_slow: lost (timeout: no output line within 1000 ms of the input)"
+            "  first line -  longest gap -  last line -  lines 0") in out
+    assert ("  bundle on t/late: won  first line 612.0! ms  longest gap 78.0! ms"
+            "  last line 2950.0 ms  lines 329") in out
+    assert ("! over half of CodinGame's 1000 ms first-line limit (100 ms for a gap between "
+            "lines), !! over it") in out
+    assert over_limit(runs, startup, suites) == [
+        "OVER LIMIT s/too_slow: solve 1250.0 ms in-process, over CodinGame's 1000 ms "
+        "limit for the first line",
+        "OVER LIMIT s/too_slow: the bundle lost its match under CodinGame's limits "
+        "(timeout: no output line within 1000 ms of the input)"]
+    assert out.rstrip().endswith("4/4 solved, 2 figure(s) over the limit")
+    assert over_limit(runs[:2], startup, {"t": suites["t"]}) == []
 
 
-def test_bench_exits_1_when_the_bundle_first_line_is_over_the_limit(tmp_path):
+def test_a_puzzle_the_solver_finds_unsolvable_is_over_the_limit_only_if_the_bundle_timed_out():
+    runs = [dataclasses.replace(_run("u/none", 0.002), solved=False),
+            dataclasses.replace(_run("v/none", 0.002), solved=False), _run("w/some", 0.002)]
+    said_so = dict(_match("u/none", False, None, None, None, 0, "the bot exited with status 1"),
+                   verdict="crash")
+    silent = _match("v/none", False, None, None, None, 0, "no output line within 1000 ms")
+    wrong = dict(_match("w/some", False, 0.01, 0.0, 0.01, 3, "a link crosses another"),
+                 verdict="crossing")
+    suites = {s["puzzle"][0]: {"bundle": s} for s in (said_so, silent, wrong)}
+    assert [line.split(":")[0] for line in over_limit(runs, None, suites)] == [
+        "OVER LIMIT v/none", "OVER LIMIT w/some"]
+
+
+def test_a_gap_alone_over_half_its_limit_brings_the_legend(capsys):
+    runs = [_run("t/late", 0.004)]
+    gap = _match("t/late", True, 0.040, 0.060, 1.500, 30)
+    print_report({"t": dict(suite_summary(runs), bundle=gap)}, runs, None)
+    out = capsys.readouterr().out
+    assert "longest gap 60.0! ms" in out and "first line 40.0 ms" in out
+    assert "!! over it" in out and out.rstrip().endswith("1/1 solved")
+
+
+def test_bench_exits_1_when_the_bundle_is_over_the_limit(tmp_path):
     slow_bundle = "python3 tests/fakebots/replay.py tests/fakebots/lines/crossing.txt --sleep-ms 1100"
     run = referee("bench", PUZZLE, "--repeat", "1", "--startup-runs", "1", "--bundle", slow_bundle,
                   "--json", str(tmp_path / "bench.json"))
@@ -128,6 +168,7 @@ def test_bench_exits_1_when_the_bundle_first_line_is_over_the_limit(tmp_path):
     assert "1/1 solved, 2 figure(s) over the limit" in run.stdout
     assert "OVER LIMIT start-up puzzle (3x1, two islands): bundle first line" in run.stdout
     over = [l for l in run.stdout.splitlines() if l.startswith("OVER LIMIT files/01_simplest")]
-    assert len(over) == 1 and over[0].endswith("over CodinGame's 1000 ms limit for the first line")
+    assert over == ["OVER LIMIT files/01_simplest: the bundle lost its match under CodinGame's "
+                    "limits (timeout: no output line within 1000 ms of the input)"]
     assert json.loads((tmp_path / "bench.json").read_text())["over_limit"] == \
         [l for l in run.stdout.splitlines() if l.startswith("OVER LIMIT")]

@@ -13,17 +13,24 @@ solve over --timeout seconds counts as not solved. Prints, per suite: solved/tot
 median, p90, p99 and max time and the slowest puzzle; the solver's counters (propagation
 rounds, assumptions, eliminations, branches, maximum depth; mean and max per puzzle) and
 how many solves went to each stage; then one table of time by node count over all
-puzzles; then the bundle's time to its first output line (`python dist/bot.py` with this
-Python, on a two-island puzzle, median of --startup-runs) against a bare `python -c pass`,
-and on the slowest puzzle of the run (once).
+puzzles; then the bundle (`python dist/bot.py` with this Python): its time to its first
+output line on a two-island puzzle (median of --startup-runs) against a bare
+`python -c pass`, and one match through the referee on the slowest puzzle of each suite
+under CodinGame's limits (first line within 1 s of the input, each later line within
+100 ms of the one before; stopped --timeout seconds after the input): won or lost and
+why, the first line's time, the longest gap between two lines, the last line's time and
+the number of lines. --startup-runs 0 skips the bundle altogether.
 
-Time limits speak: a figure over half of CodinGame's 1000 ms first-line limit (an
-in-process solve, the bundle's first line) is marked `!`, over the limit `!!`; a figure
-over the limit fails the bench with a line naming the puzzle, the figure and the limit.
+Time limits speak: a figure over half of CodinGame's limit (1000 ms for an in-process
+solve and the bundle's first line, 100 ms for a gap between its lines) is marked `!`,
+over the limit `!!`. A figure over the 1000 ms limit, or a match the bundle lost, fails
+the bench with a line naming the puzzle and the figure or the reason; a match won
+passes however late its last line came.
 
---json FILE writes every figure (per puzzle and per suite, and the lines over the limit);
---compare OLD.json prints new/old time ratios puzzle by puzzle and per suite (below 1.0
-is faster now).
+--json FILE writes every figure (per puzzle and per suite, the bundle's match in its
+suite's `bundle`, and the lines over the limit); --compare OLD.json prints new/old time
+ratios puzzle by puzzle and per suite, with the bundle's match when both runs have one
+(below 1.0 is faster now).
 
 --jobs N measures N puzzles at a time in worker processes, --dask ADDRESS on a
 dask.distributed cluster (the optional `lab` extra): faster through a large set, but
@@ -40,7 +47,7 @@ Progress goes to stderr (a bar on a terminal, plain lines otherwise).
 Exit status: 0 every puzzle solved within the limit, 1 some puzzle not solved or a
 figure over the limit (with --peer: the bot left a puzzle unanswered or answered it
 wrong; the peer's timeouts are figures), 2 usage error (missing path, bad --gen spec,
-unreadable --compare file).
+unreadable --compare file, a --bundle that cannot start).
 """
 
 from __future__ import annotations
@@ -49,6 +56,7 @@ import argparse
 import json
 import math
 import shlex
+import shutil
 import signal
 import statistics
 import subprocess
@@ -62,17 +70,18 @@ from referee.board import BoardError, load_board, parse_board, puzzle_files
 from referee.commands import UsageError
 import bot
 from referee.commands.args import integer, number
-from referee.lab import peerbench
+from referee.lab import bundle_match, peerbench
 from referee.lab.counters import COUNTERS, counters, stage_name
 from referee.lab.sets import generate_set, parse_spec
 from referee.lab.figures import percentile
 from referee.lab.stress import LAB_MAX_SIDE
 from referee.lab.walk import solution_text
 from referee.lab.workers import add_worker_options, workers_from_args
-from referee.limits import FIRST_LINE_LIMIT_S
+from referee.limits import FIRST_LINE_LIMIT_S, TURN_LIMIT_S
 from referee.progress import Progress
 from referee.report import MARK_HALF, MARK_OVER, limit_mark
 from referee.rules import judge_text
+from referee.runner import BotStartError
 from referee.terminal import safe
 from referee.units import ms
 
@@ -80,9 +89,10 @@ EXIT_OK, EXIT_UNSOLVED = 0, 1  # usage errors exit 2 from the dispatcher
 ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_PUZZLES = ROOT / "puzzles" / "public"
 DEFAULT_BUNDLE = None  # this Python on dist/bot.py: a pyenv shim would add ~70 ms to each start
+BUNDLE_SCRIPT = "dist/bot.py"
 NODE_BUCKETS = (0, 25, 50, 100, 150, 200, 300, 500)   # lower bounds of the node-count rows
 STARTUP_PUZZLE = "3\n1\n1.1\n"
-JSON_VERSION = 1
+JSON_VERSION = 2   # 2: the bundle's match per suite replaced startup's slowest_first_line
 
 
 @dataclass
@@ -116,20 +126,23 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--repeat", type=integer(1), default=3, metavar="K",
                         help="solves per puzzle, the median counts (default: 3)")
     parser.add_argument("--timeout", type=number(low=0.0, high=86_400.0), default=60.0, metavar="S",
-                        help="seconds one solve may take before it counts as unsolved (default: 60)")
+                        help="seconds one solve, or the bundle's match, may take before it "
+                             "counts as unsolved or lost (default: 60)")
     parser.add_argument("--json", default=None, metavar="FILE",
                         help="write every figure as JSON (default: no file)")
     parser.add_argument("--compare", default=None, metavar="OLD.json",
                         help="print time ratios against an earlier --json run (default: none)")
     parser.add_argument("--bundle", default=DEFAULT_BUNDLE, metavar="CMD",
-                        help="the bundled bot whose start-up is timed; its first word runs "
-                             "`-c pass` for comparison (default: this Python on dist/bot.py)")
+                        help="the bundled bot whose start-up is timed and which plays each "
+                             "suite's slowest puzzle; its first word runs `-c pass` for "
+                             "comparison (default: this Python on dist/bot.py)")
     add_worker_options(parser)
     parser.add_argument("--peer", choices=["sat"], default=None,
                         help="also time the SAT peer on each puzzle, interleaved with the bot "
                              "(default: bot only)")
     parser.add_argument("--startup-runs", type=integer(0), default=5, metavar="N",
-                        help="start-up measurements, the median counts; 0 skips them (default: 5)")
+                        help="start-up measurements, the median counts; 0 skips them and "
+                             "the bundle's matches (default: 5)")
 
 
 # -- loading ----------------------------------------------------------------------------
@@ -258,16 +271,50 @@ def first_line_seconds(command: list[str], text: str, limit: float | None = None
     return elapsed
 
 
-def startup_times(bundle: list[str], runs: int) -> dict:
+def startup_times(bundle: list[str], runs: int, limit: float | None = None) -> dict:
     """Median bundle time to first line and `PYTHON -c pass` time to exit, runs interleaved
-    (PYTHON is the bundle command's first word)."""
+    (PYTHON is the bundle command's first word); a bundle silent for `limit` s is stopped."""
     bundle_times, bare_times = [], []
     for _ in range(runs):
-        bundle_times.append(first_line_seconds(bundle, STARTUP_PUZZLE))
+        bundle_times.append(first_line_seconds(bundle, STARTUP_PUZZLE, limit))
         bare_times.append(first_line_seconds([bundle[0], "-c", "pass"], ""))
     median = (lambda xs: None if None in xs else statistics.median(xs))
     return {"runs": runs, "bundle_first_line": median(bundle_times),
             "python_pass": median(bare_times)}
+
+
+def bundle_argv(command: str | None) -> list[str]:
+    """The bundle's argv, run from the project root; one that cannot start is a usage error."""
+    if command is None:
+        if not (ROOT / BUNDLE_SCRIPT).is_file():
+            raise UsageError(f"{BUNDLE_SCRIPT} not found: build it with `make build`, or give --bundle")
+        return [sys.executable, BUNDLE_SCRIPT]
+    try:
+        argv = shlex.split(command)
+    except ValueError as error:
+        raise UsageError(f"--bundle {command!r}: {error}") from None
+    if not argv:
+        raise UsageError("--bundle is empty")
+    if shutil.which(argv[0] if "/" not in argv[0] else str(ROOT / argv[0])) is None:
+        raise UsageError(f"--bundle: cannot start {argv[0]!r}: not found or not executable")
+    return argv
+
+
+def bundle_matches(bundle: list[str], suites_in: list, suites: dict[str, dict],
+                   timeout: float) -> None:
+    """Play the bundle on each suite's slowest puzzle; the figures go in the suite's `bundle`."""
+    progress = Progress("bundle", len(suites_in))
+    for suite, puzzles in suites_in:
+        name = suites[suite]["slowest"]
+        key = f"{suite}/{name}"
+        board = parse_board(dict(puzzles)[name], max_side=LAB_MAX_SIDE)
+        try:
+            result = bundle_match.play(board, bundle, timeout, name=key, cwd=str(ROOT))
+        except BotStartError as error:
+            raise UsageError(f"--bundle: {error}") from None
+        suites[suite]["bundle"] = bundle_match.figures(key, result)
+        progress.step(f"{key}: {result.verdict.value}")
+    progress.close()
 
 
 # -- figures ----------------------------------------------------------------------------
@@ -307,8 +354,11 @@ def timed(seconds: float) -> str:
     return ms(seconds) + limit_mark(seconds, FIRST_LINE_LIMIT_S)
 
 
-def over_limit(runs: list[PuzzleRun], startup: dict | None) -> list[str]:
-    """One line per figure over CodinGame's first-line limit: the puzzle, the figure, the limit."""
+def over_limit(runs: list[PuzzleRun], startup: dict | None,
+               suites: dict[str, dict] | None = None) -> list[str]:
+    """One line per figure over CodinGame's first-line limit (the puzzle, the figure, the
+    limit) and per match the bundle lost (the puzzle, the reason), but for a puzzle the
+    solver too left unsolved, unless the match was lost by a timeout."""
     limit = f"over CodinGame's {FIRST_LINE_LIMIT_S * 1000:g} ms limit for the first line"
     lines = [f"OVER LIMIT {r.key}: solve {ms(r.seconds)} ms in-process, {limit}"
              for r in runs if r.seconds > FIRST_LINE_LIMIT_S]
@@ -317,11 +367,34 @@ def over_limit(runs: list[PuzzleRun], startup: dict | None) -> list[str]:
         if bundle is not None and bundle > FIRST_LINE_LIMIT_S:
             lines.append(f"OVER LIMIT start-up puzzle (3x1, two islands): bundle first line "
                          f"{ms(bundle)} ms (median of {startup['runs']}), {limit}")
-        slowest = startup.get("slowest_first_line")
-        if slowest is not None and slowest > FIRST_LINE_LIMIT_S:
-            lines.append(f"OVER LIMIT {startup['slowest']}: bundle first line {ms(slowest)} ms, "
-                         f"{limit}")
+    # A puzzle the solver found unsolvable is lost by every bot: only a timeout says more.
+    unsolved = {r.key for r in runs if not r.solved}
+    for match in _matches(suites):
+        if not match["won"] and (match["puzzle"] not in unsolved or match["verdict"] == "timeout"):
+            lines.append(f"OVER LIMIT {match['puzzle']}: the bundle lost its match under "
+                         f"CodinGame's limits ({match['verdict']}: {match['reason']})")
     return lines
+
+
+def _matches(suites: dict[str, dict] | None) -> list[dict]:
+    """The bundle's match of each suite that has one."""
+    return [s["bundle"] for s in (suites or {}).values() if s.get("bundle")]
+
+
+def _figure(seconds: float | None, limit: float | None = None) -> str:
+    """'612.0 ms' marked against `limit` if given; '-' when there is no figure."""
+    if seconds is None:
+        return "-"
+    return f"{ms(seconds)}{limit_mark(seconds, limit) if limit else ''} ms"
+
+
+def match_line(match: dict) -> str:
+    """One match of the bundle: won or lost (why), first line, longest gap, last line, lines."""
+    outcome = "won" if match["won"] else f"lost ({match['verdict']}: {match['reason']})"
+    return (f"bundle on {match['puzzle']}: {outcome}  "
+            f"first line {_figure(match['first_line'], FIRST_LINE_LIMIT_S)}  "
+            f"longest gap {_figure(match['longest_gap'], TURN_LIMIT_S)}  "
+            f"last line {_figure(match['last_line'])}  lines {match['lines']}")
 
 
 def print_report(suites: dict[str, dict], runs: list[PuzzleRun], startup: dict | None) -> None:
@@ -351,18 +424,21 @@ def print_report(suites: dict[str, dict], runs: list[PuzzleRun], startup: dict |
             figures.append(bundle)
             print(f"start-up: bundle first line {timed(bundle)} ms  python -c pass (to exit) {ms(bare)} ms  "
                   f"difference {ms(bundle - bare)} ms  (median of {startup['runs']})", file=out)
-        if startup.get("slowest_first_line") is not None:
-            figures.append(startup["slowest_first_line"])
-            stopped = startup.get("stopped_at")
-            over = (f"over {stopped:g} s, stopped" if stopped is not None
-                    and startup["slowest_first_line"] >= stopped else
-                    f"{timed(startup['slowest_first_line'])} ms")
-            print(f"bundle first line on the slowest puzzle ({safe(startup['slowest'])}): "
-                  f"{over} (one run; CodinGame allows {FIRST_LINE_LIMIT_S * 1000:g} ms)", file=out)
-    if any(limit_mark(f, FIRST_LINE_LIMIT_S) for f in figures):
-        print(f"{MARK_HALF} over half of CodinGame's {FIRST_LINE_LIMIT_S * 1000:g} ms first-line "
-              f"limit, {MARK_OVER} over it", file=out)
-    overs = over_limit(runs, startup)
+    matches = _matches(suites)
+    if matches:
+        print(f"the bundle on each suite's slowest puzzle, one match under CodinGame's limits "
+              f"(first line {ms(FIRST_LINE_LIMIT_S, 'g')} ms, each later line "
+              f"{ms(TURN_LIMIT_S, 'g')} ms):", file=out)
+    for match in matches:
+        print("  " + safe(match_line(match)), file=out)
+    figures += [m["first_line"] for m in matches if m["first_line"] is not None]
+    gaps = [m["longest_gap"] for m in matches if m["longest_gap"] is not None]
+    if any(limit_mark(f, FIRST_LINE_LIMIT_S) for f in figures) or \
+            any(limit_mark(g, TURN_LIMIT_S) for g in gaps):
+        print(f"{MARK_HALF} over half of CodinGame's {ms(FIRST_LINE_LIMIT_S, 'g')} ms first-line "
+              f"limit ({ms(TURN_LIMIT_S, 'g')} ms for a gap between lines), {MARK_OVER} over it",
+              file=out)
+    overs = over_limit(runs, startup, suites)
     for line in overs:
         print(safe(line), file=out)   # the puzzle names come from files
     total = len(runs)
@@ -383,7 +459,8 @@ def compare(old: dict, suites: dict[str, dict], runs: list[PuzzleRun]) -> None:
             o = old_suites[name]
             print(f"  suite {safe(name)}: " + "  ".join(
                 f"{k} x{_ratio(s[k], o[k])}" for k in ("median", "p90", "p99", "max"))
-                + f"  solved {o['solved']}/{o['total']} -> {s['solved']}/{s['total']}")
+                + f"  solved {o['solved']}/{o['total']} -> {s['solved']}/{s['total']}"
+                + safe(_bundle_change(o.get("bundle"), s.get("bundle"))))
     missing = len(runs) - len(common)
     if missing:
         print(f"  ({missing} puzzle(s) not in the old run)")
@@ -391,6 +468,17 @@ def compare(old: dict, suites: dict[str, dict], runs: list[PuzzleRun]) -> None:
 
 def _ratio(new: float, old: float) -> str:
     return f"{new / old:.2f}" if old > 0 else "inf"
+
+
+def _bundle_change(old: dict | None, new: dict | None) -> str:
+    """'  bundle won -> lost', with the last line's ratio when both played the same puzzle
+    to a last line; '' unless both runs played a match (older files have none)."""
+    if not old or not new:
+        return ""
+    text = "  bundle " + " -> ".join("won" if m.get("won") else "lost" for m in (old, new))
+    if old.get("puzzle") == new["puzzle"] and old.get("last_line") and new["last_line"]:
+        text += f", last line x{_ratio(new['last_line'], old['last_line'])}"
+    return text
 
 
 # -- command ----------------------------------------------------------------------------
@@ -404,6 +492,9 @@ def execute(args: argparse.Namespace) -> int:
             old = json.loads(Path(args.compare).read_text())
         except (OSError, ValueError) as error:
             raise UsageError(f"--compare {args.compare}: {error}") from None
+        if not isinstance(old, dict):
+            raise UsageError(f"--compare {args.compare}: not a bench --json file")
+    bundle = bundle_argv(args.bundle) if args.startup_runs > 0 and not args.peer else None
     with workers_from_args(args) as workers:
         suites_in = load_suites(args, workers)
         if args.peer:
@@ -421,26 +512,20 @@ def execute(args: argparse.Namespace) -> int:
     progress.close(f"{len(runs)} puzzles timed")
     suites = {suite: suite_summary([r for r in runs if r.suite == suite]) for suite, _ in suites_in}
     startup = None
-    if args.startup_runs > 0:
-        bundle = shlex.split(args.bundle) if args.bundle else [sys.executable, "dist/bot.py"]
-        startup = startup_times(bundle, args.startup_runs)
-        texts = {f"{suite}/{name}": text for suite, puzzles in suites_in for name, text in puzzles}
-        slowest = max(runs, key=lambda r: r.seconds)
-        startup["slowest"] = slowest.key
-        startup["slowest_first_line"] = first_line_seconds(bundle, texts[slowest.key],
-                                                           limit=args.timeout)
-        startup["stopped_at"] = args.timeout
+    if bundle is not None:
+        startup = startup_times(bundle, args.startup_runs, args.timeout or None)
+        bundle_matches(bundle, suites_in, suites, args.timeout)
     print_report(suites, runs, startup)
     if old is not None:
         compare(old, suites, runs)
     if args.json:
         data = {"version": JSON_VERSION, "repeat": args.repeat,
                 "puzzles": {r.key: asdict(r) for r in runs}, "suites": suites, "startup": startup,
-                "over_limit": over_limit(runs, startup)}
+                "over_limit": over_limit(runs, startup, suites)}
         try:
             Path(args.json).write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
         except OSError as error:
             raise UsageError(f"--json {args.json}: {error.strerror}") from None
     solved = all(r.solved for r in runs)
-    return EXIT_OK if solved and not over_limit(runs, startup) else EXIT_UNSOLVED
+    return EXIT_OK if solved and not over_limit(runs, startup, suites) else EXIT_UNSOLVED
 
