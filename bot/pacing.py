@@ -4,89 +4,253 @@ CodinGame wants the first line within 1 s of the input and each later line withi
 the one before; only the first line waits for thought. A board whose search takes longer
 than that would be lost, unless the bot has something true to say meanwhile. It has: the
 links the rules draw before any guess (and those the search proves later, at its root) are
-in every solution. So when the search has not finished by `FIRST_AT`, a thread prints those
+in every solution. So when the search has not finished by `FIRST_AT`, a printer prints those
 links one at a time, a line every `EVERY`, each line buying the search another turn; the
 rest of the answer follows when the search ends. A board solved within `FIRST_AT` prints
 as it always did: its whole answer, checked, at once.
+
+The printer is a child process where the system allows one. A thread would share the
+interpreter with the search: when the machine is busy and the system pauses the search
+while it holds the interpreter, a due line waits for it (on this 2-core machine with one
+other busy process, a thread's line once came 150 ms after the one before; a child's came
+at most 82 ms after, paced 75 ms apart). A child that loses its parent (killed at a
+timeout) reads the end of its pipe and exits at once.
 """
 
+import os
+import select
 import sys
 import threading
 import time
 from collections import Counter, deque
 
 FIRST_AT = 0.5  # s after the input: the first sure link, if the search is still running
-EVERY = 0.06    # s between sure links: CodinGame allows 0.1 (a loaded machine: 98 ms at 0.07)
-SWITCH = 0.001  # s: how soon the search hands the interpreter to a pacer whose line is due
+EVERY = 0.07    # s between sure links: CodinGame allows 0.1, the rest is margin
+SWITCH = 0.001  # s: how soon the search yields the interpreter to a thread printer
+
+
+class Schedule:
+    """The sure links waiting, one per entry, and when the next is due; what was printed."""
+
+    def __init__(self, start, first_at, every, clock=time.monotonic):
+        self.clock = clock
+        self.every = every
+        self.next_at = start + first_at
+        self.waiting = deque()    # (x1, y1, x2, y2), one entry per link
+        self.printed = Counter()  # links printed, per pair of nodes
+
+    def wait(self):
+        """Seconds until the next line is due; None if nothing is waiting."""
+        if not self.waiting:
+            return None
+        return max(0.0, self.next_at - self.clock())
+
+    def take(self):
+        """The next link to print now, counted as printed."""
+        pair = self.waiting.popleft()
+        self.printed[pair] += 1
+        self.next_at = self.clock() + self.every
+        return pair
+
+
+def line(*numbers):
+    return " ".join(map(str, numbers)) + "\n"
 
 
 class Pacer:
-    """Prints sure links on a schedule from its own thread, then the answer's remainder.
+    """Prints sure links on a schedule while the caller searches, then the answer's rest.
 
     `sure(links)` may be called any number of times with every link known so far to be in
     every solution ((x1, y1, x2, y2, n) tuples, as `solve` returns); `finish(links)` prints
     what the answer adds to the lines already printed. Each line carries one link (n = 1)
-    while pacing, so that every sure link buys a turn.
+    while pacing, so that every sure link buys a turn. `out` needs a file descriptor for
+    the child printer; without one (or without fork) a thread prints.
     """
 
     def __init__(self, out, start=None, first_at=FIRST_AT, every=EVERY, clock=time.monotonic):
         self.out = out
-        self.clock = clock
-        self.every = every
-        self.next_at = (clock() if start is None else start) + first_at
+        start = clock() if start is None else start
+        self.known = Counter()  # links announced sure, per pair of nodes
+        self.printer = (_child_printer(out, Schedule(start, first_at, every, clock))
+                        or _ThreadPrinter(out, Schedule(start, first_at, every, clock)))
+
+    def start(self):
+        self.printer.start()
+        return self
+
+    def sure(self, links):
+        """Queue the sure links not yet queued."""
+        units = []
+        for *pair, n in links:
+            pair = tuple(pair)
+            units += [pair] * (n - self.known[pair])
+            self.known[pair] = max(self.known[pair], n)
+        if units:
+            self.printer.queue(units)
+
+    def finish(self, links):
+        """Stop pacing and print the answer's links beyond those already printed."""
+        printed = self.stop()
+        for *pair, n in links:
+            left = n - printed[tuple(pair)]
+            if left > 0:
+                self.out.write(line(*pair, left))
+                self.out.flush()
+
+    def stop(self):
+        """Stop pacing: no sure line is printed once this returns. The links printed."""
+        return self.printer.stop()
+
+
+class _ThreadPrinter:
+    """The schedule kept by a thread of this process."""
+
+    def __init__(self, out, schedule):
+        self.out = out
+        self.schedule = schedule
         self.turn = threading.Condition()
-        self.waiting = deque()    # one link per entry, (x1, y1, x2, y2), not yet printed
-        self.known = Counter()    # links announced sure, per pair of nodes
-        self.printed = Counter()  # links printed, per pair of nodes
         self.done = False
         self.thread = threading.Thread(target=self._run, name="pacer", daemon=True)
 
     def start(self):
         # The search never blocks, so a due line waits for it to yield the interpreter:
-        # every 5 ms by default (a turn took up to 87 ms at 75 ms apart), every 1 ms here.
+        # every 5 ms by default, every 1 ms here.
         sys.setswitchinterval(SWITCH)
         self.thread.start()
-        return self
 
-    def sure(self, links):
-        """Queue the sure links not yet queued."""
+    def queue(self, units):
         with self.turn:
-            for *pair, n in links:
-                pair = tuple(pair)
-                for _ in range(n - self.known[pair]):
-                    self.waiting.append(pair)
-                self.known[pair] = max(self.known[pair], n)
+            self.schedule.waiting.extend(units)
             self.turn.notify()
 
-    def finish(self, links):
-        """Stop pacing and print the answer's links beyond those already printed."""
-        self.stop()
-        for *pair, n in links:
-            left = n - self.printed[tuple(pair)]
-            if left > 0:
-                print(*pair, left, file=self.out, flush=True)
-
     def stop(self):
-        """Stop pacing; no line is printed by the pacer once this returns."""
         with self.turn:
             self.done = True
             self.turn.notify()
-        if self.thread.is_alive() and self.thread is not threading.current_thread():
+        if self.thread.is_alive():
             self.thread.join()
+        return self.schedule.printed
 
     def _run(self):
+        schedule = self.schedule
         with self.turn:
             while not self.done:
-                wait = self.next_at - self.clock()
-                if wait > 0 or not self.waiting:
-                    # Until the next line is due, or (nothing sure to say) until there is.
-                    self.turn.wait(wait if wait > 0 else None)
+                wait = schedule.wait()
+                if wait is None or wait > 0:
+                    self.turn.wait(wait)
                     continue
-                pair = self.waiting.popleft()
                 try:
-                    print(*pair, 1, file=self.out, flush=True)
+                    self.out.write(line(*schedule.take(), 1))
+                    self.out.flush()
                 except (BrokenPipeError, ValueError):
-                    self.done = True  # the reader is gone: the main thread will find out
-                    return
-                self.printed[pair] += 1
-                self.next_at = self.clock() + self.every
+                    return  # the reader is gone: the main thread will find out
+
+
+def _child_printer(out, schedule):
+    """A _ChildPrinter on `out`'s descriptor, or None where there is no fork or descriptor."""
+    try:
+        fd = out.fileno()
+    except (AttributeError, OSError, ValueError):
+        return None
+    if not hasattr(os, "fork"):
+        return None
+    return _ChildPrinter(fd, out, schedule)
+
+
+class _ChildPrinter:
+    """The schedule kept by a child process: links go to it down a pipe, one per line; on
+    "stop" it replies with what it printed, "end", and exits."""
+
+    def __init__(self, fd, out, schedule):
+        self.fd = fd
+        self.out = out
+        self.schedule = schedule
+        self.pid = None
+        self.thread = None  # the fallback, if the child cannot be made
+
+    def start(self):
+        self.out.flush()  # the child must not inherit lines still buffered
+        try:
+            down, self.orders = os.pipe()
+            self.replies, up = os.pipe()
+            self.pid = os.fork()
+        except OSError:
+            self.thread = _ThreadPrinter(self.out, self.schedule)
+            self.thread.start()
+            return
+        if self.pid == 0:
+            os.close(self.orders)
+            os.close(self.replies)
+            code = 0
+            try:
+                _pace(down, up, self.fd, self.schedule)
+            except BaseException:
+                code = 1
+            os._exit(code)  # never the parent's exit handlers or buffers
+        os.close(down)
+        os.close(up)
+
+    def queue(self, units):
+        if self.thread is not None:
+            return self.thread.queue(units)
+        if self.pid is None:
+            return  # stopped: nothing more is paced
+        os.write(self.orders, "".join(line(*pair) for pair in units).encode())
+
+    def stop(self):
+        if self.thread is not None:
+            return self.thread.stop()
+        if self.pid is None:
+            return Counter()
+        pid, self.pid = self.pid, None
+        printed, ended = Counter(), False
+        try:
+            os.write(self.orders, b"stop\n")
+            for reply in _lines(self.replies):
+                if reply == "end":
+                    ended = True
+                    break
+                *pair, n = map(int, reply.split())
+                printed[tuple(pair)] = n
+            if not ended:
+                # It died on a write to a reader that is gone: so would the answer.
+                raise BrokenPipeError("the pacer is gone")
+        finally:
+            os.close(self.orders)
+            os.close(self.replies)
+            os.waitpid(pid, 0)
+        return printed
+
+
+def _lines(fd):
+    """The lines read from `fd` until its end."""
+    rest = b""
+    while True:
+        chunk = os.read(fd, 65536)
+        if not chunk:
+            return
+        rest += chunk
+        *whole, rest = rest.split(b"\n")
+        for text in whole:
+            yield text.decode()
+
+
+def _pace(orders, replies, fd, schedule):
+    """The child's loop: take orders, print what is due, report on "stop"."""
+    rest = b""
+    while True:
+        readable, _, _ = select.select([orders], [], [], schedule.wait())
+        if not readable:
+            os.write(fd, line(*schedule.take(), 1).encode())
+            continue
+        chunk = os.read(orders, 65536)
+        if not chunk:
+            return  # the parent is gone
+        rest += chunk
+        *whole, rest = rest.split(b"\n")
+        for order in whole:
+            if order == b"stop":
+                report = "".join(line(*pair, n) for pair, n in schedule.printed.items())
+                os.write(replies, (report + "end\n").encode())
+                return
+            schedule.waiting.append(tuple(map(int, order.split())))

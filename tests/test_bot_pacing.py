@@ -2,6 +2,10 @@
 
 import functools
 import io
+import os
+import signal
+import subprocess
+import sys
 import threading
 import time
 from collections import Counter
@@ -9,6 +13,7 @@ from collections import Counter
 import pytest
 
 import bot
+import bot.pacing
 import bot.solver
 from bot import cli
 from bot.grid import Grid
@@ -23,104 +28,146 @@ from test_bot_learning import connected_board
 ANSWER = [(0, 0, 2, 0, 2), (2, 0, 2, 2, 1), (2, 2, 4, 2, 1)]
 
 
-class Clocked(io.StringIO):
-    """Output that notes when each line was written."""
+class Sink:
+    """A pipe the pacer prints into, read by a thread that notes when each line came."""
 
     def __init__(self):
-        super().__init__()
-        self.times = []
+        read, write = os.pipe()
+        self.out = os.fdopen(write, "w")
+        self.lines, self.times = [], []
+        self.reader = threading.Thread(target=self._read, args=(os.fdopen(read),), daemon=True)
+        self.reader.start()
 
-    def write(self, text):
-        if text.endswith("\n"):
+    def _read(self, stream):
+        for text in stream:
             self.times.append(time.monotonic())
-        return super().write(text)
+            self.lines.append(text.rstrip("\n"))
+
+    def wait_for(self, count, limit=10.0):
+        deadline = time.monotonic() + limit
+        while len(self.lines) < count and time.monotonic() < deadline:
+            time.sleep(0.005)
+        return list(self.lines)
+
+    def close(self):
+        """All the lines, once the writer is done."""
+        self.out.close()
+        self.reader.join(10)
+        return self.lines
 
 
-def wait_for_lines(out, count, limit=10.0):
-    deadline = time.monotonic() + limit
-    while len(out.getvalue().splitlines()) < count and time.monotonic() < deadline:
-        time.sleep(0.005)
-    return out.getvalue().splitlines()
+@pytest.fixture(params=["child", "thread"])
+def sink(request, monkeypatch):
+    if request.param == "thread":
+        monkeypatch.setattr(bot.pacing, "_child_printer", lambda out, schedule: None)
+    pipe = Sink()
+    yield pipe
+    if not pipe.out.closed:
+        pipe.close()
 
 
 def per_pair(lines):
     total = Counter()
-    for line in lines:
-        *pair, n = map(int, line.split())
+    for text in lines:
+        *pair, n = map(int, text.split())
         total[tuple(pair)] += n
     return total
 
 
-def test_an_answer_found_before_the_first_line_is_due_is_printed_whole():
-    out = io.StringIO()
-    pacer = Pacer(out, first_at=30).start()
+def test_an_answer_found_before_the_first_line_is_due_is_printed_whole(sink):
+    pacer = Pacer(sink.out, first_at=30).start()
     pacer.sure(ANSWER[:2])
     pacer.finish(ANSWER)
-    assert out.getvalue() == links_text(ANSWER)
-    assert not pacer.thread.is_alive()
+    assert sink.close() == links_text(ANSWER).splitlines()
 
 
-def test_while_the_search_runs_sure_links_go_out_one_a_line_then_the_rest():
-    out = io.StringIO()
-    pacer = Pacer(out, first_at=0, every=0.001).start()
+def test_while_the_search_runs_sure_links_go_out_one_a_line_then_the_rest(sink):
+    pacer = Pacer(sink.out, first_at=0, every=0.001).start()
     pacer.sure(ANSWER[:2])
-    paced = wait_for_lines(out, 3)
+    paced = sink.wait_for(3)
     pacer.finish(ANSWER)
-    lines = out.getvalue().splitlines()
+    lines = sink.close()
     assert paced == ["0 0 2 0 1", "0 0 2 0 1", "2 0 2 2 1"]
     assert lines[3:] == ["2 2 4 2 1"]
     assert per_pair(lines) == per_pair(links_text(ANSWER).splitlines())
 
 
-def test_a_link_announced_again_is_printed_once_and_a_stronger_one_adds_the_difference():
-    out = io.StringIO()
-    pacer = Pacer(out, first_at=0, every=0.001).start()
+def test_a_link_announced_again_is_printed_once_and_a_stronger_one_adds_the_difference(sink):
+    pacer = Pacer(sink.out, first_at=0, every=0.001).start()
     pacer.sure([(0, 0, 2, 0, 1)])
     pacer.sure([(0, 0, 2, 0, 1), (2, 0, 2, 2, 1)])
     pacer.sure([(0, 0, 2, 0, 2), (2, 0, 2, 2, 1)])
-    wait_for_lines(out, 3)
+    sink.wait_for(3)
     pacer.finish(ANSWER)
-    assert per_pair(out.getvalue().splitlines()) == per_pair(links_text(ANSWER).splitlines())
-    assert len(out.getvalue().splitlines()) == 4
+    lines = sink.close()
+    assert per_pair(lines) == per_pair(links_text(ANSWER).splitlines())
+    assert len(lines) == 4
 
 
-def test_sure_links_are_spaced_by_the_pacing_interval():
-    out = Clocked()
+def test_sure_links_are_spaced_by_the_pacing_interval(sink):
     start = time.monotonic()
-    pacer = Pacer(out, start=start, first_at=0.05, every=0.04).start()
+    pacer = Pacer(sink.out, start=start, first_at=0.05, every=0.04).start()
     pacer.sure(ANSWER)
-    wait_for_lines(out, 4)
+    sink.wait_for(4)
     pacer.finish(ANSWER)
-    assert out.times[0] - start >= 0.05
-    gaps = [b - a for a, b in zip(out.times, out.times[1:4])]
-    assert min(gaps) >= 0.04
+    sink.close()
+    assert sink.times[0] - start >= 0.05
+    gaps = [b - a for a, b in zip(sink.times, sink.times[1:4])]
+    assert min(gaps) >= 0.035  # (the reader notes a line a little after it is written)
 
 
-def test_no_sure_line_is_printed_once_the_pacer_is_stopped():
-    out = io.StringIO()
-    pacer = Pacer(out, first_at=0.02, every=0.001).start()
+def test_no_sure_line_is_printed_once_the_pacer_is_stopped(sink):
+    pacer = Pacer(sink.out, first_at=0.02, every=0.001).start()
     pacer.stop()
     pacer.sure(ANSWER)
     time.sleep(0.1)
-    assert out.getvalue() == ""
-    assert not pacer.thread.is_alive()
+    assert sink.close() == []
 
 
-def test_a_reader_gone_ends_the_pacer_quietly():
-    class Gone(io.StringIO):
-        def write(self, text):
-            raise BrokenPipeError()
-
+def test_a_reader_gone_ends_the_pacer_and_the_bot_hears_of_it(sink):
+    sink.out.close()
+    read, write = os.pipe()
+    os.close(read)
+    out = os.fdopen(write, "w")
     failures = []
     threading.excepthook, hook = (lambda args: failures.append(args)), threading.excepthook
     try:
-        pacer = Pacer(Gone(), first_at=0, every=0.001).start()
+        pacer = Pacer(out, first_at=0, every=0.001).start()
         pacer.sure(ANSWER)
-        pacer.thread.join(5)
+        time.sleep(0.2)
+        with pytest.raises(BrokenPipeError):
+            pacer.finish(ANSWER)
     finally:
         threading.excepthook = hook
-    assert not pacer.thread.is_alive()
+        try:
+            out.close()
+        except BrokenPipeError:
+            pass
     assert failures == []
+
+
+def test_a_child_printer_whose_bot_is_killed_exits_at_once():
+    script = ("import os, signal, sys, bot.pacing as p\n"
+              "pacer = p.Pacer(sys.stdout, first_at=60).start()\n"
+              "print(pacer.printer.pid, file=sys.stderr, flush=True)\n"
+              "os.kill(os.getpid(), signal.SIGKILL)\n")
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                         cwd=ROOT, timeout=30)
+    assert run.returncode == -signal.SIGKILL
+    child = int(run.stderr.split()[0])
+    deadline = time.monotonic() + 5
+    while alive(child) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert not alive(child)
+
+
+def alive(pid):
+    """Whether pid runs (a zombie does not count: it is only waiting to be reaped)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
 
 
 # -- the solver's side: what it announces is in the answer, and the search is unchanged --
@@ -169,3 +216,41 @@ def test_the_bot_paced_from_the_start_still_prints_a_winning_answer(monkeypatch)
         monkeypatch.setattr("sys.stdout", out)
         cli.main()
         assert fault(text, out.getvalue()) is None
+
+
+def test_the_bot_as_a_process_paces_through_its_child_and_still_wins():
+    # Each announcement waits 0.1 s, so the child prints every sure link before the answer.
+    script = ("import functools, time\n"
+              "import bot.cli as c, bot.pacing as p\n"
+              "c.Pacer = functools.partial(p.Pacer, first_at=0, every=0)\n"
+              "solve = c.solve\n"
+              "def slow(text, sure):\n"
+              "    def told(links):\n"
+              "        sure(links)\n"
+              "        time.sleep(0.1)\n"
+              "    return solve(text, sure=told)\n"
+              "c.solve = slow\n"
+              "c.main()\n")
+    text = (ROOT / "puzzles" / "public" / "13_expert.txt").read_text()
+    run = subprocess.run([sys.executable, "-c", script], input=text, capture_output=True,
+                         text=True, cwd=ROOT, timeout=60)
+    assert run.returncode == 0, run.stderr
+    assert fault(text, run.stdout) is None
+    lines = run.stdout.splitlines()
+    answer = bot.solve(text)
+    assert len(lines) > len(answer), "a double link sure at the root goes out as two lines"
+    assert lines[0].endswith(" 1")
+
+
+def test_where_no_child_can_be_made_a_thread_paces(monkeypatch):
+    def refused():
+        raise OSError("no more processes")
+
+    monkeypatch.setattr(os, "fork", refused)
+    pipe = Sink()
+    pacer = Pacer(pipe.out, first_at=0, every=0.001).start()
+    pacer.sure(ANSWER[:1])
+    paced = pipe.wait_for(2)
+    pacer.finish(ANSWER)
+    assert paced == ["0 0 2 0 1", "0 0 2 0 1"]
+    assert pipe.close() == paced + ["2 0 2 2 1", "2 2 4 2 1"]
