@@ -117,7 +117,8 @@ def test_usage_errors_exit_2(tmp_path):
     assert bench("--compare", str(tmp_path / "list.json"), "--startup-runs", "0").returncode == 2
     puzzle = str(PUBLIC / "01_simplest.txt")
     for bundle, said in (('python3 "dist/bot.py', "No closing quotation"),
-                         ("/nonexistent/python", "cannot start '/nonexistent/python'"),
+                         ("/nonexistent/python", "bundle program not found: /nonexistent/python"),
+                         ("python3 no/such/bot.py", "bundle script not found: no/such/bot.py"),
                          ("", "--bundle is empty")):
         run = bench(puzzle, "--repeat", "1", "--startup-runs", "1", "--bundle", bundle)
         assert run.returncode == 2 and len(run.stderr.strip().splitlines()) == 1, run.stderr

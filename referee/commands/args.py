@@ -9,6 +9,11 @@ from __future__ import annotations
 import argparse
 import math
 import re
+import shlex
+import shutil
+from pathlib import Path
+
+from referee.commands import UsageError
 
 _INTEGER = re.compile(r"-?[0-9]{1,18}")
 _NUMBER = re.compile(r"-?([0-9]{1,18}(\.[0-9]*)?|\.[0-9]+)([eE][-+]?[0-9]{1,3})?")
@@ -38,3 +43,22 @@ def number(low: float = 0.0, high: float = math.inf, low_open: bool = False):
                 + (f" and at most {high:g}" if high != math.inf else "") + f", got {text}")
         return value
     return parse
+
+
+def command_argv(command: str, option: str, cwd: Path | None = None) -> list[str]:
+    """Split a bot command given as `option` and check it can start: its program and any
+    .py script it names exist (a relative path read from `cwd`, where the bot will run)."""
+    what = option.lstrip("-")
+    try:
+        argv = shlex.split(command)
+    except ValueError as error:
+        raise UsageError(f"cannot parse {option} {command!r}: {error}") from None
+    if not argv:
+        raise UsageError(f"{option} is empty")
+    base = Path() if cwd is None else cwd
+    if shutil.which(argv[0] if "/" not in argv[0] else str(base / argv[0])) is None:
+        raise UsageError(f"{what} program not found: {argv[0]}")
+    for arg in argv[1:]:
+        if arg.endswith(".py") and not arg.startswith("-") and not (base / arg).is_file():
+            raise UsageError(f"{what} script not found: {arg}")
+    return argv

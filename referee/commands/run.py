@@ -41,7 +41,6 @@ import io
 import json
 import os
 import shlex
-import shutil
 import sys
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
@@ -49,7 +48,7 @@ from pathlib import Path
 
 from referee.board import Board, BoardError, load_board, parse_board, puzzle_files
 from referee.commands import UsageError
-from referee.commands.args import integer, number
+from referee.commands.args import command_argv, integer, number
 from referee.commands.show import use_colour
 from referee.limits import FIRST_LINE_LIMIT_S, KILL_GRACE_S, TURN_LIMIT_S, Limits
 from referee.report import (latency_stats, latency_summary, loss_details, summary_line, table,
@@ -172,19 +171,9 @@ def execute(args: argparse.Namespace) -> int:
 
 def bot_argv(command: str) -> list[str]:
     """Split the bot command and check it can start: the program and any .py script exist."""
-    try:
-        argv = shlex.split(command)
-    except ValueError as error:
-        raise UsageError(f"cannot parse --bot {command!r}: {error}") from None
-    if not argv:
-        raise UsageError("--bot is empty")
-    if shutil.which(argv[0]) is None:
-        raise UsageError(f"bot program not found: {argv[0]}")
-    for arg in argv[1:]:
-        if arg.endswith(".py") and not arg.startswith("-") and not Path(arg).is_file():
-            hint = " (build it with `make build`)" if command == DEFAULT_BOT else ""
-            raise UsageError(f"bot script not found: {arg}{hint}")
-    return argv
+    if command == DEFAULT_BOT and not Path("dist/bot.py").is_file():
+        raise UsageError("bot script not found: dist/bot.py (build it with `make build`)")
+    return command_argv(command, "--bot")
 
 
 def puzzle_paths(args: list[str], default: bool = True) -> list[Path]:

@@ -55,8 +55,6 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import shlex
-import shutil
 import signal
 import statistics
 import subprocess
@@ -69,7 +67,7 @@ from pathlib import Path
 from referee.board import BoardError, load_board, parse_board, puzzle_files
 from referee.commands import UsageError
 import bot
-from referee.commands.args import integer, number
+from referee.commands.args import command_argv, integer, number
 from referee.lab import bundle_match, peerbench
 from referee.lab.counters import COUNTERS, counters, stage_name
 from referee.lab.sets import generate_set, parse_spec
@@ -289,15 +287,7 @@ def bundle_argv(command: str | None) -> list[str]:
         if not (ROOT / BUNDLE_SCRIPT).is_file():
             raise UsageError(f"{BUNDLE_SCRIPT} not found: build it with `make build`, or give --bundle")
         return [sys.executable, BUNDLE_SCRIPT]
-    try:
-        argv = shlex.split(command)
-    except ValueError as error:
-        raise UsageError(f"--bundle {command!r}: {error}") from None
-    if not argv:
-        raise UsageError("--bundle is empty")
-    if shutil.which(argv[0] if "/" not in argv[0] else str(ROOT / argv[0])) is None:
-        raise UsageError(f"--bundle: cannot start {argv[0]!r}: not found or not executable")
-    return argv
+    return command_argv(command, "--bundle", ROOT)
 
 
 def bundle_matches(bundle: list[str], suites_in: list, suites: dict[str, dict],
