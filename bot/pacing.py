@@ -71,8 +71,8 @@ class Pacer:
         self.out = out
         start = clock() if start is None else start
         self.known = Counter()  # links announced sure, per pair of nodes
-        self.printer = (_child_printer(out, Schedule(start, first_at, every, clock))
-                        or _ThreadPrinter(out, Schedule(start, first_at, every, clock)))
+        schedule = Schedule(start, first_at, every, clock)
+        self.printer = _child_printer(out, schedule) or _ThreadPrinter(out, schedule)
 
     def start(self):
         self.printer.start()
