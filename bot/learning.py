@@ -27,7 +27,8 @@ from bot.grid import Contradiction
 from bot.intersection import looks, propagate
 from bot.reasons import diagnose, reason_for
 from bot.assumption import choose_node, memory, probe
-from bot.tuning import ACTIVITY_DECAY, NODE_WEIGHT, RESTART_FIRST, RESTART_GROWTH, SHAKE
+from bot.restarts import Restarts
+from bot.tuning import ACTIVITY_DECAY, NODE_WEIGHT, SHAKE
 
 _DECISION = -1
 
@@ -108,6 +109,7 @@ class Learner:
         self.target = [-1] * edges  # the counts of the largest conflict-free state so far
         self.best = 0
         self.conflicts = 0
+        self.restarts = Restarts()
         self.rng = random.Random(1)
 
     # -- the search -------------------------------------------------------------------
@@ -115,7 +117,7 @@ class Learner:
         """Yield the grid each time it holds a solution; each is ruled out before the next
         is looked for. Ends when no solution is left."""
         grid = self.grid
-        restart_at = budget = RESTART_FIRST
+        restarts = self.restarts
         while True:
             conflict = self._propagate()
             if conflict is not None:
@@ -124,9 +126,8 @@ class Learner:
                 continue  # what was learned is asserted: propagate it before anything else
             if not self.level_starts:
                 self._tell_sure()
-            if self.conflicts >= restart_at and self.level_starts:
-                budget *= RESTART_GROWTH
-                restart_at = self.conflicts + int(budget)
+            if self.level_starts and restarts.due():
+                restarts.restarted()
                 self._shake()
                 self._backjump(0)
                 self.best = 0
@@ -318,7 +319,7 @@ class Learner:
         grid = self.grid
         trail, lo, hi = grid.trail, grid.lo, grid.hi
         level = len(self.level_starts)
-        start = self.level_starts[-1]
+        depth = len(trail)
         if len(trail) > self.best:
             # The fullest state yet: its counts guide the next decisions (target phases).
             self.best = len(trail)
@@ -352,6 +353,7 @@ class Learner:
                 continue
             self._file(reason, level, here, learned)
         uip = list(here | kept)
+        self.restarts.conflict(depth, 1 + len({self._level_of(f) for f in learned}))
         self._bump(uip, learned)
         others = sorted(learned, key=self._level_of, reverse=True)
         if len(uip) == 1:

@@ -16,7 +16,10 @@ SCORE_HEAP_FROM = 500       # islands from which the search keeps its node score
 
 # The search that learns (`bot.learning`).
 ACTIVITY_DECAY = 0.95       # how fast old conflicts stop steering the choice of a node's edge
-RESTART_FIRST = 30          # conflicts before the first restart
-RESTART_GROWTH = 1.5        # each restart waits this much longer than the last
+RESTART_WINDOW = 50         # a restart weighs the glue of this many latest nogoods...
+RESTART_MARGIN = 0.7        # ...and comes once their mean times this passes the mean of all
+BLOCK_DEPTH = 1.4           # a conflict this many times deeper than the mean puts it off...
+DEPTH_WINDOW = 5000         # ...the mean of this many latest conflicts' trail lengths...
+BLOCK_AFTER = 100           # ...once this many conflicts are met
 NODE_WEIGHT = 0.3           # what a conflict adds to the weight of the nodes it met
 SHAKE = 0.5                 # a restart scales each node's weight by 1 to 1 + this, at random
