@@ -1,6 +1,7 @@
 """The search that learns: its facts, the reasons it rebuilds, and its answers."""
 
 import random
+from bisect import bisect_right
 
 import pytest
 
@@ -219,6 +220,26 @@ def test_the_learning_search_decides_only_once_the_rules_have_nothing_left(seed,
     text = connected_board(14, 14, seed)
     assert fault(text, links_text(bot.solve(text, stats=stats))) is None
     assert stats.eliminations > 0 and pending and not any(pending)
+
+
+@pytest.mark.parametrize("seed", (42, 45))
+def test_the_level_noted_for_each_fact_is_the_level_its_trail_position_lies_in(seed, monkeypatch):
+    # The learner notes a fact's level when it scans the fact, rather than searching the
+    # levels' starts for its trail position at every look: both must always agree,
+    # through conflicts, jumps back, restarts and the solutions counting goes past.
+    monkeypatch.setattr(bot.solver, "NODE_SEARCH_BRANCHES", 0)
+    noted = bot.learning.Learner._level_of
+    looked = []
+
+    def checked(self, fact):
+        level = noted(self, fact)
+        assert level == bisect_right(self.level_starts, self.fact_pos[fact])
+        looked.append(level)
+        return level
+    monkeypatch.setattr(bot.learning.Learner, "_level_of", checked)
+    text = connected_board(14, 14, seed)
+    assert bot.count_solutions(text, limit=3) >= 1
+    assert max(looked) > 1
 
 
 @pytest.mark.parametrize("seed", range(40))
