@@ -4,8 +4,8 @@ A nogood's *glue* is the number of decision levels its facts come from. A search
 path learns nogoods of low glue; when the glue of the latest nogoods runs well above the
 mean of all of them, the path has gone bad and a restart pays (Audemard and Simon's rule,
 from Glucose). A conflict met far deeper than usual means the search is near a solution,
-and puts the restart off. Restarts on a fixed schedule (30 conflicts, each wait 1.5 times
-the last) left boards whose time swung 2-10x with the seed: docs/TUNING.md.
+and puts the restart off. It replaced restarts on a fixed schedule (docs/TUNING.md, "Fifth
+session", has both measured over seven seeds).
 """
 
 from collections import deque
@@ -47,5 +47,6 @@ class Restarts:
                 > RESTART_WINDOW * self.glue_sum)
 
     def restarted(self):
+        """Start the window again (at a restart, or to put one off)."""
         self.recent.clear()
         self.recent_sum = 0
