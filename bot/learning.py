@@ -109,7 +109,6 @@ class Learner:
         self.phase = [-1] * edges  # the count each edge last held (phase saving)
         self.target = [-1] * edges  # the counts of the largest conflict-free state so far
         self.best = 0
-        self.conflicts = 0
         self.restarts = Restarts()
         self.rng = random.Random(1)
 
@@ -322,7 +321,6 @@ class Learner:
         """Trace `conflict` (facts true at the present level) back to its first unique
         implication point, store the nogood, jump back and assert it. Returns a new
         conflict if asserting it meets one at once, else None."""
-        self.conflicts += 1
         self.stats.eliminations += 1
         grid = self.grid
         trail, lo, hi = grid.trail, grid.lo, grid.hi

@@ -222,24 +222,32 @@ def test_the_learning_search_decides_only_once_the_rules_have_nothing_left(seed,
     assert stats.eliminations > 0 and pending and not any(pending)
 
 
-@pytest.mark.parametrize("seed", (42, 45))
-def test_the_level_noted_for_each_fact_is_the_level_its_trail_position_lies_in(seed, monkeypatch):
+@pytest.mark.parametrize("size, seed, restarts", [(14, 42, 0), (14, 45, 0), (22, 45, 2)])
+def test_the_level_noted_for_each_fact_is_the_level_its_trail_position_lies_in(
+        size, seed, restarts, monkeypatch):
     # The learner notes a fact's level when it scans the fact, rather than searching the
     # levels' starts for its trail position at every look: both must always agree,
-    # through conflicts, jumps back, restarts and the solutions counting goes past.
+    # through conflicts, jumps back, the solutions counting goes past and restarts (the
+    # 22x22 board restarts twice).
     monkeypatch.setattr(bot.solver, "NODE_SEARCH_BRANCHES", 0)
-    noted = bot.learning.Learner._level_of
-    looked = []
+    noted, shake = bot.learning.Learner._level_of, bot.learning.Learner._shake
+    looked, shaken = [], []
 
     def checked(self, fact):
         level = noted(self, fact)
         assert level == bisect_right(self.level_starts, self.fact_pos[fact])
         looked.append(level)
         return level
+
+    def counted(self):
+        shaken.append(1)
+        return shake(self)
     monkeypatch.setattr(bot.learning.Learner, "_level_of", checked)
-    text = connected_board(14, 14, seed)
+    monkeypatch.setattr(bot.learning.Learner, "_shake", counted)
+    text = connected_board(size, size, seed)
     assert bot.count_solutions(text, limit=3) >= 1
     assert max(looked) > 1
+    assert len(shaken) >= restarts
 
 
 @pytest.mark.parametrize("seed", range(40))
