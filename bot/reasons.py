@@ -313,13 +313,14 @@ def _unbalanced_region(grid, top):
     two nodes of one side (a link between the sides counts for both alike); otherwise the
     decided edges around it, its missing total being odd. None if every region balances."""
     p = grid.puzzle
-    lo, hi, got, value, node_edges = grid.lo, grid.hi, grid.got, p.value, p.node_edges
+    lo, hi, got, cap = grid.lo, grid.hi, grid.got, grid.cap
+    value, node_edges = p.value, p.node_edges
     seen = bytearray(len(p))
     side = bytearray(len(p))
     best = None
     for start in range(len(p)):
-        if seen[start]:
-            continue
+        if seen[start] or got[start] == cap[start] == value[start]:
+            continue  # (a finished node is a region of its own, and balances)
         seen[start] = 1
         region = [start]
         missing = [0, 0]

@@ -11,7 +11,8 @@ from bot.assumption import Stats
 from bot.grid import CUT, REGION, SLACK, Contradiction, Grid, components
 from bot.intersection import balance, connect, propagate
 from bot.learning import entry_facts, is_true, learned_solutions, negate
-from bot.reasons import AT_LEAST_1, AT_LEAST_2, AT_MOST_0, AT_MOST_1, diagnose, reason_for
+from bot.reasons import (AT_LEAST_1, AT_LEAST_2, AT_MOST_0, AT_MOST_1, bound_facts, diagnose,
+                         reason_for)
 from bot.puzzle import parse
 from judge import fault, links_text
 from project import PUBLIC, ROOT
@@ -283,6 +284,56 @@ def test_diagnose_blames_the_decided_edges_around_an_unbalanced_region():
     conflict = diagnose(grid, top(grid))
     assert conflict is not None and holds(grid, conflict)
 
+
+def unbalanced_regions(grid):
+    """Each region of undecided edges that cannot balance, as the set of facts behind it,
+    in the order of each region's lowest node (written plainly, apart from `bot.reasons`)."""
+    p = grid.puzzle
+    lo, hi, got, value = grid.lo, grid.hi, grid.got, p.value
+    side = {}
+    found = []
+    for start in range(len(p)):
+        if start in side:
+            continue
+        side[start] = 0
+        region, two_sides = [start], True
+        for x in region:
+            for f, y in p.node_edges[x]:
+                if lo[f] != hi[f]:
+                    if y not in side:
+                        side[y] = 1 - side[x]
+                        region.append(y)
+                    elif side[y] == side[x]:
+                        two_sides = False
+        missing = [sum(value[x] - got[x] for x in region if side[x] == s) for s in (0, 1)]
+        if missing[0] != missing[1] if two_sides else sum(missing) % 2:
+            inside = set(region)
+            read = {f for x in region for f, y in p.node_edges[x] if lo[f] == hi[f]
+                    and (y not in inside or (two_sides and side[x] == side[y]))}
+            found.append({g for f in read for g in bound_facts(grid, top(grid), f)})
+    return found
+
+
+@pytest.mark.parametrize("size, density, seed", [(8, 0.9, 7), (10, 0.9, 7), (12, 1.0, 2)])
+def test_an_unbalanced_region_is_explained_by_the_one_with_the_fewest_facts(
+        size, density, seed, monkeypatch):
+    # What the learner learns from a region `balance` refutes is the smallest such region's
+    # facts, wherever on the board it lies (finished nodes are not even looked at).
+    monkeypatch.setattr(bot.solver, "NODE_SEARCH_BRANCHES", 0)
+    told = bot.learning.diagnose
+    checked = []
+
+    def diagnosed(grid, top_, hint=None, rule=None):
+        conflict = told(grid, top_, hint, rule)
+        if rule == REGION:
+            regions = unbalanced_regions(grid)
+            fewest = min(len(r) for r in regions)
+            assert set(conflict) == next(r for r in regions if len(r) == fewest)
+            checked.append(len(regions))
+        return conflict
+    monkeypatch.setattr(bot.learning, "diagnose", diagnosed)
+    bot.count_solutions(connected_board(size, size, seed, density=density), limit=2)
+    assert len(checked) >= 20 and max(checked) > 1  # and some states hold more than one
 
 @pytest.mark.parametrize("text, cut, rule", [
     ("3\n2\n232\n323\n", [], REGION),              # left column at 1: sides lack 4 and 3
