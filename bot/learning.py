@@ -8,9 +8,8 @@ conflict-driven SAT solver does:
 
 - a *fact* is one bound on one edge: at least 1 or 2 links, at most 1 or 0 links;
 - every contradiction is traced back, through the facts each rule read, to the first point
-  of the latest decision's consequences that all of it passes through; the facts it found,
-  less those the others imply by a node rule, become a *nogood* (facts that never hold all
-  together), which prunes every later branch;
+  of the latest decision's consequences that all of it passes through; the facts it found
+  become a *nogood* (facts that never hold all together), which prunes every later branch;
 - the search jumps back past the decisions that played no part (backjumping), decides at
   the most constrained nodes, weighed by the contradictions met near them, and restarts now
   and then, keeping what it learned.
@@ -360,9 +359,8 @@ class Learner:
                 continue
             self._file(reason, level, here, learned)
         uip = list(here | kept)
-        self._bump(uip, learned)  # (every edge the trace met, as MiniSat bumps)
-        self._minimize(learned, uip)
         self.restarts.conflict(depth, 1 + len({self._level_of(f) for f in learned}))
+        self._bump(uip, learned)
         others = sorted(learned, key=self._level_of, reverse=True)
         if len(uip) == 1:
             target = self._level_of(others[0]) if others else 0
@@ -379,52 +377,6 @@ class Learner:
         except Contradiction as dead:
             return self._diagnose(dead)
         return None
-
-    def _minimize(self, learned, uip):
-        """Drop from `learned` each fact that the nogood's other facts, with those true at
-        the root, imply by magicVal, the sieve or a crossing: without it the nogood still
-        never holds, and it holds more often. (MiniSat's minimization, with the rules read
-        off the puzzle, as the trail keeps no reasons.)"""
-        p = self.grid.puzzle
-        value, edges_at, ends, crossings = p.value, p.edges_at, p.ends, p.crossings
-        facts = set(learned)
-        facts.update(uip)
-        fact_level, top = self.fact_level, self.top
-        lo, hi = self.grid.lo, self.grid.hi
-
-        def at_root(g):
-            return fact_level[g] == 0 and is_true(lo, hi, g)
-
-        def low(g):
-            b = 4 * g
-            if b + 1 in facts or at_root(b + 1):
-                return 2
-            return 1 if b in facts or at_root(b) else 0
-
-        def high(g):
-            b = 4 * g
-            if b + 3 in facts or at_root(b + 3):
-                return 0
-            return 1 if b + 2 in facts or at_root(b + 2) else top[g]
-
-        for f in sorted(learned, key=fact_level.__getitem__):
-            e, kind = f >> 2, f & 3
-            facts.discard(f)
-            implied = False
-            for x in ends[e]:
-                others = [g for g in edges_at[x] if g != e]
-                if kind < 2:
-                    implied = value[x] - sum(high(g) for g in others) >= kind + 1
-                else:
-                    implied = value[x] - sum(low(g) for g in others) <= 3 - kind
-                if implied:
-                    break
-            if not implied and kind == 3:
-                implied = any(low(c) for c in crossings[e])
-            if implied:
-                learned.discard(f)
-            else:
-                facts.add(f)
 
     def _undo_to(self, length):
         """Revert the grid to trail `length` during a trace (the level's mark restores the
