@@ -27,7 +27,7 @@ from bot.intersection import looks, propagate
 from bot.reasons import diagnose, reason_for
 from bot.assumption import choose_node, memory, probe
 from bot.restarts import Restarts
-from bot.tuning import ACTIVITY_DECAY, NODE_WEIGHT, SHAKE
+from bot.tuning import ACTIVITY_DECAY, NODE_WEIGHT, SEED, SHAKE
 
 _DECISION = -1
 
@@ -62,11 +62,11 @@ def entry_facts(e, old_lo, old_hi, new_lo, new_hi):
     return [4 * e + 3 - k for k in range(new_hi, old_hi)]
 
 
-def learned_solutions(grid, stats, sure=None):
+def learned_solutions(grid, stats, sure=None, seed=SEED):
     """Yield `grid` at each solution the search that learns finds, from the grid's present
     state; every one is checked with `Grid.valid`. The grid is left where the search ended.
     `sure`, if given, hears the links drawn at the search's root (in every solution), each
-    time they grow, until the first solution."""
+    time they grow, until the first solution. `seed` draws the restarts' shake."""
     # The node search's weights count its own contradictions, and would outweigh this
     # search's for hundreds of conflicts: start afresh (research boards of the stress suite,
     # median / max ms: 854 / 4,078 kept, 509 / 1,188 afresh).
@@ -77,7 +77,7 @@ def learned_solutions(grid, stats, sure=None):
             probe(grid, stats, range(len(grid.puzzle)))
     except Contradiction:
         return
-    for found in Learner(grid, stats, sure).solutions():
+    for found in Learner(grid, stats, sure, seed).solutions():
         if found.valid():
             yield found
 
@@ -85,7 +85,7 @@ def learned_solutions(grid, stats, sure=None):
 class Learner:
     """A conflict-driven search over one grid, from its present state (level 0)."""
 
-    def __init__(self, grid, stats, sure=None):
+    def __init__(self, grid, stats, sure=None, seed=SEED):
         self.grid = grid
         self.stats = stats
         self.sure = sure
@@ -110,7 +110,7 @@ class Learner:
         self.target = [-1] * edges  # the counts of the largest conflict-free state so far
         self.best = 0
         self.restarts = Restarts()
-        self.rng = random.Random(1)
+        self.rng = random.Random(seed)
 
     # -- the search -------------------------------------------------------------------
     def solutions(self):

@@ -11,7 +11,7 @@ import sys
 from bot.assumption import OutOfBranches, first_solution, solutions
 from bot.grid import Grid
 from bot.learning import learned_solutions
-from bot.tuning import NODE_SEARCH_BRANCHES
+from bot.tuning import NODE_SEARCH_BRANCHES, SEED
 from bot.work import BRANCHING, Stats
 from bot.puzzle import parse
 
@@ -34,18 +34,20 @@ def _stats(stats, within):
     return stats
 
 
-def solve(text, stats=None, stage=BRANCHING, within=None, sure=None):
+def solve(text, stats=None, stage=BRANCHING, within=None, sure=None, seed=SEED):
     """Solve CodinGame puzzle text; return its links as (x1, y1, x2, y2, n) tuples.
 
     Raises PuzzleError for malformed text and Unsolvable when no solution exists (or none
     is found within `stage`). Pass a Stats to collect counters, and a Limit as `within` to
     bound the work (OverLimit past it). `sure`, if given, is called with the links known to
     be in every solution (as the answer's tuples), each time the search proves more.
+    `seed` draws the search's restarts: another seed takes another path (a slow board's
+    time is largely that draw), and the answer may be another solution.
     """
     stats = _stats(stats, within)
     grid = _grid(text)
     if stage == BRANCHING:
-        links = _first_links(grid, stats, sure)
+        links = _first_links(grid, stats, sure, seed)
     else:
         # Read the links before the generator is closed: closing reverts the grid.
         links = next((g.links() for g in solutions(grid, stats, stage) if g.valid()), None)
@@ -54,16 +56,17 @@ def solve(text, stats=None, stage=BRANCHING, within=None, sure=None):
     return links
 
 
-def _first_links(grid, stats, sure):
+def _first_links(grid, stats, sure, seed):
     try:
         return first_solution(grid, stats, sure=sure)
     except OutOfBranches:
-        return next((found.links() for found in learned_solutions(grid, stats, sure)), None)
+        return next((found.links() for found in learned_solutions(grid, stats, sure, seed)),
+                    None)
 
 
-def find_solutions(text, limit=2, stats=None, within=None):
+def find_solutions(text, limit=2, stats=None, within=None, seed=SEED):
     """Up to `limit` of the puzzle's connected solutions, each a sorted list of links
-    (`within`: a Limit on the work, as for `solve`)."""
+    (`within`: a Limit on the work, `seed` the restarts' draw, as for `solve`)."""
     stats = _stats(stats, within)
     grid = _grid(text)
     found = []
@@ -80,13 +83,13 @@ def find_solutions(text, limit=2, stats=None, within=None):
     finally:
         search.close()
     found = []
-    for solved in learned_solutions(grid, stats):
+    for solved in learned_solutions(grid, stats, seed=seed):
         found.append(sorted(solved.links()))
         if len(found) >= limit:
             break
     return found
 
 
-def count_solutions(text, limit=2, stats=None, within=None):
+def count_solutions(text, limit=2, stats=None, within=None, seed=SEED):
     """Count the puzzle's connected solutions, stopping at `limit`."""
-    return len(find_solutions(text, limit, stats, within))
+    return len(find_solutions(text, limit, stats, within, seed))

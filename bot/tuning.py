@@ -23,3 +23,4 @@ DEPTH_WINDOW = 5000         # ...the mean of this many latest conflicts' trail l
 BLOCK_AFTER = 100           # ...once this many conflicts are met
 NODE_WEIGHT = 0.3           # what a conflict adds to the weight of the nodes it met
 SHAKE = 0.5                 # a restart scales each node's weight by 1 to 1 + this, at random
+SEED = 1                    # ...drawn from this seed: a puzzle always gets the same answer

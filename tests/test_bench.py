@@ -90,6 +90,22 @@ def test_compare_round_trip(tmp_path):
     assert "suite public: median x" in second.stdout
 
 
+def test_the_seed_reaches_the_solver_and_the_json(tmp_path):
+    # 20x20_full_mixed_002 restarts, so another seed takes another path (the bot's tests
+    # check the same board in process); no --seed is the bot's own seed, 1.
+    board = str(ROOT / "puzzles" / "stress" / "full" / "20x20_full_mixed_002.txt")
+    counted = {}
+    for seed in (None, "1", "2"):
+        out = tmp_path / f"seed{seed}.json"
+        args = ["--seed", seed] if seed else []
+        result = bench(board, "--repeat", "1", "--startup-runs", "0", "--json", str(out), *args)
+        assert result.returncode == 0, result.stderr
+        data = json.loads(out.read_text())
+        assert data["seed"] == (int(seed) if seed else None)
+        counted[seed] = data["puzzles"]["files/20x20_full_mixed_002"]["counters"]["branches"]
+    assert counted[None] == counted["1"] != counted["2"]
+    assert bench(board, "--seed", "-1").returncode == 2
+
 def test_unsolved_puzzle_exits_1(tmp_path):
     impossible = tmp_path / "impossible.txt"
     impossible.write_text("3\n1\n1.2\n")          # 1 and 2 can never both be full

@@ -490,3 +490,27 @@ def test_a_limit_stops_either_search_with_over_limit(limit, monkeypatch):
 def test_a_generous_limit_changes_nothing():
     text = (PUBLIC / "11_cg.txt").read_text()
     assert bot.solve(text, within=bot.Limit(rounds=10 ** 6, branches=10 ** 6)) == bot.solve(text)
+
+
+def test_the_seed_draws_another_path_to_a_valid_answer_and_one_is_the_default():
+    # 20x20_full_mixed_002 restarts: its restarts' shake, and so its search, follows the seed.
+    text = (ROOT / "puzzles" / "stress" / "full" / "20x20_full_mixed_002.txt").read_text()
+    runs = {}
+    for seed in (None, 1, 2):
+        stats = Stats()
+        links = bot.solve(text, stats=stats) if seed is None else bot.solve(text, stats, seed=seed)
+        assert fault(text, links_text(links)) is None
+        runs[seed] = (stats.branches, stats.eliminations, sorted(links))
+    assert runs[None] == runs[1] != runs[2]
+
+
+def test_another_seed_counts_the_same_solutions_by_another_path(monkeypatch):
+    # The 22x22 board restarts while its solutions are counted (as in the level test).
+    monkeypatch.setattr(bot.solver, "NODE_SEARCH_BRANCHES", 0)
+    text = connected_board(22, 22, 45)
+    runs = []
+    for seed in (1, 2):
+        stats = Stats()
+        runs.append((bot.count_solutions(text, limit=3, stats=stats, seed=seed), stats.branches))
+    (count_1, branches_1), (count_2, branches_2) = runs
+    assert count_1 == count_2 >= 1 and branches_1 != branches_2

@@ -30,7 +30,7 @@ def test_both_sides_answer_the_public_tests(capsys, tmp_path):
 
 
 def test_a_solver_that_never_ends_is_a_timeout(capsys, monkeypatch):
-    def forever(text, timeout):
+    def forever(text, timeout, seed=None):
         while True:
             time.sleep(0.001)
 
@@ -51,15 +51,15 @@ def test_the_peer_stops_at_the_limit_too(capsys):
 
 
 def test_saying_no_solution_to_a_solvable_board_is_wrong(capsys, monkeypatch):
-    monkeypatch.setitem(peerbench.SOLVERS, "bot", lambda text, timeout: None)
+    monkeypatch.setitem(peerbench.SOLVERS, "bot", lambda text, timeout, seed=None: None)
     status, out = bench(capsys, str(PUBLIC / "04_basic.txt"))
     assert status == 1
     assert "NOT ANSWERED bot files/04_basic: wrong (said no solution; the peer's links win)" in out
 
 
 def test_wrong_links_and_crashes_are_reported(capsys, monkeypatch):
-    monkeypatch.setitem(peerbench.SOLVERS, "bot", lambda text, timeout: [(0, 0, 2, 0, 1)])
-    monkeypatch.setitem(peerbench.SOLVERS, "peer", lambda text, timeout: 1 / 0)
+    monkeypatch.setitem(peerbench.SOLVERS, "bot", lambda text, timeout, seed=None: [(0, 0, 2, 0, 1)])
+    monkeypatch.setitem(peerbench.SOLVERS, "peer", lambda text, timeout, seed=None: 1 / 0)
     status, out = bench(capsys, str(PUBLIC / "04_basic.txt"))
     assert status == 1
     assert "NOT ANSWERED bot files/04_basic: wrong (wrong answer:" in out
@@ -104,7 +104,7 @@ def test_without_python_sat_it_is_a_usage_error(capsys, monkeypatch):
 
 
 def test_the_exit_status_judges_the_bot_not_the_peer(capsys, monkeypatch):
-    def forever(text, timeout):
+    def forever(text, timeout, seed=None):
         while True:
             time.sleep(0.001)
 

@@ -36,6 +36,10 @@ ratios puzzle by puzzle and per suite, with the bundle's match when both runs ha
 dask.distributed cluster (the optional `lab` extra): faster through a large set, but
 puzzles timed side by side share the machine, so compare only runs made the same way.
 
+--seed N passes N to bot.solve as the seed of its restarts (default: the bot's own, which
+gives a puzzle the same answer every time). A slow board's time is largely that seed's
+draw: bench a few seeds to see the spread before believing a change made a board faster.
+
 --peer sat times the SAT peer (referee/peer.py, the `lab` extra) on the same puzzles,
 interleaved with the bot, and prints per suite both sides' answered/total, timeouts
 (--timeout applies to each solve, and a timeout counts as the limit), median, p99, max
@@ -130,6 +134,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="write every figure as JSON (default: no file)")
     parser.add_argument("--compare", default=None, metavar="OLD.json",
                         help="print time ratios against an earlier --json run (default: none)")
+    parser.add_argument("--seed", type=integer(0), default=None, metavar="N",
+                        help="the seed of the solver's restarts, passed to bot.solve "
+                             "(default: the bot's own)")
     parser.add_argument("--bundle", default=DEFAULT_BUNDLE, metavar="CMD",
                         help="the bundled bot whose start-up is timed and which plays each "
                              "suite's slowest puzzle; its first word runs `-c pass` for "
@@ -192,8 +199,11 @@ def _alarm(signum, frame):
     raise SolveTimeout()
 
 
-def measure(suite: str, name: str, text: str, repeat: int, timeout: float) -> PuzzleRun:
-    """Solve `repeat` times; the median time, the judged answer and the last counters."""
+def measure(suite: str, name: str, text: str, repeat: int, timeout: float,
+            seed: int | None = None) -> PuzzleRun:
+    """Solve `repeat` times; the median time, the judged answer and the last counters
+    (`seed`: the solver's restarts, None for the bot's own)."""
+    seeded = {} if seed is None else {"seed": seed}
     board = parse_board(text, max_side=LAB_MAX_SIDE)
     times, links, error, stats = [], None, "", None
     # A dask worker solves in a thread, where Python allows no signal handler.
@@ -207,7 +217,7 @@ def measure(suite: str, name: str, text: str, repeat: int, timeout: float) -> Pu
                 signal.setitimer(signal.ITIMER_REAL, timeout)
             start = time.perf_counter()
             try:
-                links = bot.solve(text, stats=stats)
+                links = bot.solve(text, stats=stats, **seeded)
             except SolveTimeout:
                 error = f"over {timeout:g} s"
             except Exception as exc:  # any crash of the solver is a result, not our failure
@@ -490,10 +500,10 @@ def execute(args: argparse.Namespace) -> int:
         if args.peer:
             if args.compare:
                 raise UsageError("--compare does not apply to --peer runs")
-            return peerbench.run(suites_in, args.repeat, args.timeout, args.json)
+            return peerbench.run(suites_in, args.repeat, args.timeout, args.json, args.seed)
         total = sum(len(puzzles) for _, puzzles in suites_in)
         progress = Progress("bench", total)
-        jobs = [(suite, name, text, args.repeat, args.timeout)
+        jobs = [(suite, name, text, args.repeat, args.timeout, args.seed)
                 for suite, puzzles in suites_in for name, text in puzzles]
         runs: list[PuzzleRun] = []
         for run in workers.in_order(_measure_job, jobs):
@@ -509,7 +519,7 @@ def execute(args: argparse.Namespace) -> int:
     if old is not None:
         compare(old, suites, runs)
     if args.json:
-        data = {"version": JSON_VERSION, "repeat": args.repeat,
+        data = {"version": JSON_VERSION, "repeat": args.repeat, "seed": args.seed,
                 "puzzles": {r.key: asdict(r) for r in runs}, "suites": suites, "startup": startup,
                 "over_limit": over_limit(runs, startup, suites)}
         try:

@@ -61,14 +61,14 @@ class SideRun:
         return f"{self.suite}/{self.name}"
 
 
-def _bot_solve(text: str, timeout: float):
+def _bot_solve(text: str, timeout: float, seed: int | None = None):
     try:
-        return bot.solve(text)
+        return bot.solve(text) if seed is None else bot.solve(text, seed=seed)
     except bot.Unsolvable:
         return None
 
 
-def _peer_solve(text: str, timeout: float):
+def _peer_solve(text: str, timeout: float, seed: int | None = None):
     from referee.peer import PeerTimeout, peer_solve
 
     try:
@@ -84,13 +84,14 @@ def _ring(signum, frame):
     raise Alarm()
 
 
-def timed(side: str, text: str, timeout: float):
-    """(seconds, links or None for no solution, or the exception raised) of one solve."""
+def timed(side: str, text: str, timeout: float, seed: int | None = None):
+    """(seconds, links or None for no solution, or the exception raised) of one solve
+    (`seed`: the bot's restarts; the peer has none)."""
     old = signal.signal(signal.SIGALRM, _ring)
     signal.setitimer(signal.ITIMER_REAL, timeout)
     start = time.perf_counter()
     try:
-        answer = SOLVERS[side](text, timeout)
+        answer = SOLVERS[side](text, timeout, seed)
     except Exception as error:   # a crash or the alarm is a result, not our failure
         answer = error
     finally:
@@ -100,12 +101,13 @@ def timed(side: str, text: str, timeout: float):
     return elapsed, answer
 
 
-def measure(suite: str, name: str, text: str, side: str, repeat: int, timeout: float) -> tuple[SideRun, object]:
+def measure(suite: str, name: str, text: str, side: str, repeat: int, timeout: float,
+            seed: int | None = None) -> tuple[SideRun, object]:
     """Time one side `repeat` times; the run (outcome not yet cross-checked) and its answer."""
     board = parse_board(text, max_side=LAB_MAX_SIDE)
     times, answer = [], None
     for _ in range(repeat):
-        seconds, answer = timed(side, text, timeout)
+        seconds, answer = timed(side, text, timeout, seed)
         times.append(seconds)
         if isinstance(answer, Exception):
             break
@@ -186,7 +188,7 @@ def print_report(table: dict, runs: list[SideRun], timeout: float, out=None) -> 
 
 
 def run(suites_in: list[tuple[str, list[tuple[str, str]]]], repeat: int, timeout: float,
-        json_path: str | None = None) -> int:
+        json_path: str | None = None, seed: int | None = None) -> int:
     """Bench both sides on every puzzle; print the report; 0 if the bot answered everything."""
     try:
         import pysat  # noqa: F401  (the peer's solver, from the lab extra)
@@ -199,7 +201,7 @@ def run(suites_in: list[tuple[str, list[tuple[str, str]]]], repeat: int, timeout
     for suite, puzzles in suites_in:
         for name, text in puzzles:
             progress.update(done, f"{suite}/{name}")
-            bot_run, _ = measure(suite, name, text, "bot", repeat, timeout)
+            bot_run, _ = measure(suite, name, text, "bot", repeat, timeout, seed)
             peer_run, _ = measure(suite, name, text, "peer", repeat, timeout)
             cross_check(bot_run, peer_run)
             runs += [bot_run, peer_run]
@@ -208,7 +210,7 @@ def run(suites_in: list[tuple[str, list[tuple[str, str]]]], repeat: int, timeout
     table = summaries(runs, [suite for suite, _ in suites_in])
     print_report(table, runs, timeout)
     if json_path:
-        data = {"repeat": repeat, "timeout": timeout, "suites": table,
+        data = {"repeat": repeat, "timeout": timeout, "seed": seed, "suites": table,
                 "puzzles": [asdict(r) for r in runs]}
         try:
             Path(json_path).parent.mkdir(parents=True, exist_ok=True)
