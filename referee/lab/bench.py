@@ -39,6 +39,7 @@ puzzles timed side by side share the machine, so compare only runs made the same
 --seed N passes N to bot.solve as the seed of its restarts (default: the bot's own, which
 gives a puzzle the same answer every time). A slow board's time is largely that seed's
 draw: bench a few seeds to see the spread before believing a change made a board faster.
+The bundle's matches keep the bundle's own seed, as on CodinGame.
 
 --peer sat times the SAT peer (referee/peer.py, the `lab` extra) on the same puzzles,
 interleaved with the bot, and prints per suite both sides' answered/total, timeouts
