@@ -4,15 +4,20 @@ The bundle's match is played by fake bundles (tests/fakebots/replay.py) whose sl
 50 ms or more from every limit, so load on the machine cannot flip a verdict.
 """
 
+import argparse
 import json
-
 import sys
 import time
 
+import pytest
+
+import bot
+from referee.commands.args import seed_list
+
 from referee.board import parse_board
 from referee.lab import bundle_match
-from referee.lab.bench import (PuzzleRun, compare, first_line_seconds, node_table, over_limit,
-                               percentile, suite_summary)
+from referee.lab.bench import (PuzzleRun, compare, first_line_seconds, measure, node_table,
+                               over_limit, percentile, suite_summary)
 from referee.rules import Verdict
 from tests.fakebots.procs import (SESSION_TMP, alive, no_process_left_behind,  # noqa: F401
                                   referee, wait_until_none_running)
@@ -249,3 +254,74 @@ def test_compare_reads_files_of_the_old_code_and_the_bundles_matches(capsys):
     compare({"suites": {"s": dict(_summary("a", 0.004), bundle=lost)}}, new, [run])
     assert capsys.readouterr().out.splitlines()[1].endswith(
         "solved 1/1 -> 1/1  bundle lost -> won, last line x2.00")
+
+
+def test_seeds_are_one_a_range_or_a_list_and_anything_else_is_refused():
+    assert seed_list("3") == (3,)
+    assert seed_list("1-4,9") == (1, 2, 3, 4, 9)
+    for bad in ("", "x", "-1", "3-1", "1,1", "1-", "2,1-3", "0-2000"):
+        with pytest.raises(argparse.ArgumentTypeError):
+            seed_list(bad)
+
+
+def test_several_seeds_time_each_puzzle_once_per_seed_and_pool_the_figures(tmp_path):
+    # 20x20_full_mixed_002 restarts: each seed takes its own path.
+    board = str(ROOT / "puzzles" / "stress" / "full" / "20x20_full_mixed_002.txt")
+    out = tmp_path / "seeds.json"
+    result = bench(board, str(PUBLIC / "01_simplest.txt"), "--seed", "1-2", "--repeat", "1",
+                   "--startup-runs", "0", "--json", str(out))
+    assert result.returncode == 0, result.stderr
+    assert "each puzzle at 2 seeds" in result.stdout
+    data = json.loads(out.read_text())
+    assert data["seed"] == [1, 2]
+    runs = data["puzzles"]
+    assert set(runs) == {f"files/{name}@{seed}" for name in ("20x20_full_mixed_002", "01_simplest")
+                         for seed in (1, 2)}
+    branches = [runs[f"files/20x20_full_mixed_002@{s}"]["counters"]["branches"] for s in (1, 2)]
+    assert branches[0] != branches[1]
+    suite = data["suites"]["files"]
+    assert suite["total"] == 4 and suite["slowest_board"] in suite["slowest"]
+    assert suite["sum"] == pytest.approx(sum(r["seconds"] for r in runs.values()))
+    again = bench(board, "--seed", "1-2", "--repeat", "1", "--startup-runs", "0",
+                  "--compare", str(out))
+    assert again.returncode == 0, again.stderr
+    assert "files/20x20_full_mixed_002@2:" in again.stdout and " sum x" in again.stdout
+
+
+def _slept(seconds):
+    """bot.solve, after `seconds` asleep (no CPU spent)."""
+    solve = bot.solve
+
+    def late(text, **kwargs):
+        time.sleep(seconds)
+        return solve(text, **kwargs)
+    return late
+
+
+def _spinning(text, **kwargs):
+    start = time.thread_time()
+    while time.thread_time() - start < 5:   # CPU spent, until the alarm stops it
+        pass
+
+
+def test_the_cpu_clock_counts_work_not_waiting_and_stops_a_solve_by_the_cpu_it_spent(monkeypatch):
+    text = (PUBLIC / "01_simplest.txt").read_text()
+    monkeypatch.setattr(bot, "solve", _slept(0.4))
+    wall = measure("s", "a", text, 1, 10.0, clock="wall")
+    cpu = measure("s", "a", text, 1, 0.2, clock="cpu")   # asleep past the limit: not over it
+    assert wall.solved and wall.seconds >= 0.4
+    assert cpu.solved and cpu.seconds < 0.2, cpu.error
+    monkeypatch.setattr(bot, "solve", _spinning)
+    start = time.perf_counter()
+    stopped = measure("s", "a", text, 1, 0.2, clock="cpu")
+    assert not stopped.solved and stopped.error == "over 0.2 s of CPU"
+    assert 0.2 <= stopped.seconds < 1 and time.perf_counter() - start < 4
+
+
+def test_the_peer_takes_one_seed_and_the_wall_clock():
+    puzzle = str(PUBLIC / "01_simplest.txt")
+    for extra, said in ((["--seed", "1-2"], "--peer takes one --seed"),
+                        (["--clock", "cpu"], "the peer keeps the wall clock")):
+        run = bench(puzzle, "--peer", "sat", "--repeat", "1", *extra)
+        assert run.returncode == 2 and said in run.stderr and "Traceback" not in run.stderr
+    assert bench(puzzle, "--clock", "sundial").returncode == 2

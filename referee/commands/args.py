@@ -31,6 +31,30 @@ def integer(low: int | None = None):
     return parse
 
 
+_SEEDS = re.compile(r"([0-9]{1,9})(-([0-9]{1,9}))?")
+MAX_SEEDS = 1000
+
+
+def seed_list(text: str) -> tuple[int, ...]:
+    """An argparse type: seeds as `N`, `A-B` (A to B) or a comma list of those, e.g.
+    `1-4,9`; each at least 0, none twice, at most MAX_SEEDS in all."""
+    seeds: list[int] = []
+    for part in text.split(","):
+        match = _SEEDS.fullmatch(part)
+        if not match:
+            raise argparse.ArgumentTypeError(f"not a seed, a range A-B or a list of them: {text!r}")
+        first = int(match.group(1))
+        last = int(match.group(3)) if match.group(3) is not None else first
+        if last < first:
+            raise argparse.ArgumentTypeError(f"a range must run upwards, got {part}")
+        if len(seeds) + last - first + 1 > MAX_SEEDS:
+            raise argparse.ArgumentTypeError(f"at most {MAX_SEEDS} seeds, got more in {text!r}")
+        seeds.extend(range(first, last + 1))
+    if len(set(seeds)) != len(seeds):
+        raise argparse.ArgumentTypeError(f"a seed named twice in {text!r}")
+    return tuple(seeds)
+
+
 def number(low: float = 0.0, high: float = math.inf, low_open: bool = False):
     """An argparse type: a finite decimal number in ASCII, in [low, high] ((low, high] if low_open)."""
     def parse(text: str) -> float:

@@ -39,7 +39,17 @@ puzzles timed side by side share the machine, so compare only runs made the same
 --seed N passes N to bot.solve as the seed of its restarts (default: the bot's own, which
 gives a puzzle the same answer every time). A slow board's time is largely that seed's
 draw: bench a few seeds to see the spread before believing a change made a board faster.
-The bundle's matches keep the bundle's own seed, as on CodinGame.
+--seed 1-8 (or a list, 1,3,5) solves each puzzle once per seed, named PUZZLE@SEED, and the
+figures pool every (puzzle, seed) pair. The bundle's matches keep the bundle's own seed,
+as on CodinGame.
+
+--clock cpu times each solve by the CPU time of the solving thread, and --timeout is then
+CPU seconds too (an ITIMER_VIRTUAL alarm): other work on the machine then neither lengthens
+a solve nor turns it into a timeout. Compare two solvers that way; judge against
+CodinGame's limits with the default, --clock wall. Each suite also has its `sum`, every
+solve's seconds added: with many seeds, the figure a few unlucky draws move least (seeds
+1-4 and 5-8 of the same code still differed by 5-30% in a stress suite's sum;
+docs/TUNING.md, "Seventh session").
 
 --peer sat times the SAT peer (referee/peer.py, the `lab` extra) on the same puzzles,
 interleaved with the bot, and prints per suite both sides' answered/total, timeouts
@@ -72,7 +82,7 @@ from pathlib import Path
 from referee.board import BoardError, load_board, parse_board, puzzle_files
 from referee.commands import UsageError
 import bot
-from referee.commands.args import command_argv, integer, number
+from referee.commands.args import command_argv, integer, number, seed_list
 from referee.lab import bundle_match, peerbench
 from referee.lab.counters import COUNTERS, counters, stage_name
 from referee.lab.sets import generate_set, parse_spec
@@ -110,10 +120,11 @@ class PuzzleRun:
     error: str = ""
     stage: str = ""
     counters: dict = field(default_factory=dict)
+    tag: str = ""   # "@SEED" when the run benches several seeds
 
     @property
     def key(self) -> str:
-        return f"{self.suite}/{self.name}"
+        return f"{self.suite}/{self.name}{self.tag}"
 
 
 class SolveTimeout(Exception):
@@ -135,9 +146,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="write every figure as JSON (default: no file)")
     parser.add_argument("--compare", default=None, metavar="OLD.json",
                         help="print time ratios against an earlier --json run (default: none)")
-    parser.add_argument("--seed", type=integer(0), default=None, metavar="N",
-                        help="the seed of the solver's restarts, passed to bot.solve "
-                             "(default: the bot's own)")
+    parser.add_argument("--seed", type=seed_list, default=None, metavar="N|A-B|LIST",
+                        help="the seed of the solver's restarts, passed to bot.solve; a range "
+                             "or list solves each puzzle once per seed (default: the bot's own)")
+    parser.add_argument("--clock", choices=CLOCKS, default="wall",
+                        help="time solves, and --timeout, by the wall clock or by the CPU time "
+                             "of the solving thread (default: wall)")
     parser.add_argument("--bundle", default=DEFAULT_BUNDLE, metavar="CMD",
                         help="the bundled bot whose start-up is timed and which plays each "
                              "suite's slowest puzzle; its first word runs `-c pass` for "
@@ -200,39 +214,48 @@ def _alarm(signum, frame):
     raise SolveTimeout()
 
 
+# Each clock: how a solve is timed, and the interval timer and signal that stop it.
+CLOCKS = {"wall": (time.perf_counter, "ITIMER_REAL", "SIGALRM", "s"),
+          "cpu": (time.thread_time, "ITIMER_VIRTUAL", "SIGVTALRM", "s of CPU")}
+
+
 def measure(suite: str, name: str, text: str, repeat: int, timeout: float,
-            seed: int | None = None) -> PuzzleRun:
+            seed: int | None = None, clock: str = "wall", tag: str = "") -> PuzzleRun:
     """Solve `repeat` times; the median time, the judged answer and the last counters
-    (`seed`: the solver's restarts, None for the bot's own)."""
+    (`seed`: the solver's restarts, None for the bot's own; `clock`: a key of CLOCKS;
+    `tag`: appended to the puzzle's key)."""
     seeded = {} if seed is None else {"seed": seed}
     board = parse_board(text, max_side=LAB_MAX_SIDE)
     times, links, error, stats = [], None, "", None
+    now, timer_name, signal_name, unit = CLOCKS[clock]
     # A dask worker solves in a thread, where Python allows no signal handler.
     use_alarm = (timeout > 0 and hasattr(signal, "setitimer")
                  and threading.current_thread() is threading.main_thread())
-    old = signal.signal(signal.SIGALRM, _alarm) if use_alarm else None
+    if use_alarm:
+        timer, ring = getattr(signal, timer_name), getattr(signal, signal_name)
+        old = signal.signal(ring, _alarm)
     try:
         for _ in range(repeat):
             stats = bot.Stats()
             if use_alarm:
-                signal.setitimer(signal.ITIMER_REAL, timeout)
-            start = time.perf_counter()
+                signal.setitimer(timer, timeout)
+            start = now()
             try:
                 links = bot.solve(text, stats=stats, **seeded)
             except SolveTimeout:
-                error = f"over {timeout:g} s"
+                error = f"over {timeout:g} {unit}"
             except Exception as exc:  # any crash of the solver is a result, not our failure
                 error = f"{type(exc).__name__}: {exc}"
             finally:
-                elapsed = time.perf_counter() - start
+                elapsed = now() - start
                 if use_alarm:
-                    signal.setitimer(signal.ITIMER_REAL, 0)
+                    signal.setitimer(timer, 0)
             times.append(elapsed)
             if error:
                 break
     finally:
         if use_alarm:
-            signal.signal(signal.SIGALRM, old)
+            signal.signal(ring, old)
     solved = False
     if not error:
         outcome = judge_text(board, solution_text(links))
@@ -240,7 +263,7 @@ def measure(suite: str, name: str, text: str, repeat: int, timeout: float,
         if not solved:
             error = f"wrong answer: {outcome.reason}"
     return PuzzleRun(suite, name, len(board.nodes), statistics.median(times), solved, error,
-                     stage_name(stats), counters(stats))
+                     stage_name(stats), counters(stats), tag)
 
 
 def _measure_job(job: tuple) -> PuzzleRun:
@@ -306,7 +329,7 @@ def bundle_matches(bundle: list[str], suites_in: list, suites: dict[str, dict],
     """Play the bundle on each suite's slowest puzzle; the figures go in the suite's `bundle`."""
     progress = Progress("bundle", len(suites_in))
     for suite, puzzles in suites_in:
-        name = suites[suite]["slowest"]
+        name = suites[suite]["slowest_board"]
         key = f"{suite}/{name}"
         board = parse_board(dict(puzzles)[name], max_side=LAB_MAX_SIDE)
         try:
@@ -330,7 +353,9 @@ def suite_summary(runs: list[PuzzleRun]) -> dict:
     return {
         "solved": sum(r.solved for r in runs), "total": len(runs),
         "median": statistics.median(times), "p90": percentile(times, 90),
-        "p99": percentile(times, 99), "max": slowest.seconds, "slowest": slowest.name,
+        "p99": percentile(times, 99), "max": slowest.seconds,
+        "slowest": slowest.name + slowest.tag, "slowest_board": slowest.name,
+        "sum": math.fsum(times),
         "mean_nodes": statistics.mean(r.nodes for r in runs),
         "counters_mean": {k: statistics.mean(r.counters[k] for r in runs) for k in COUNTERS},
         "counters_max": {k: max(r.counters[k] for r in runs) for k in COUNTERS},
@@ -403,7 +428,8 @@ def print_report(suites: dict[str, dict], runs: list[PuzzleRun], startup: dict |
     for name, s in suites.items():
         print(f"suite {safe(name)}: solved {s['solved']}/{s['total']}  nodes(mean) {s['mean_nodes']:.0f}  "
               f"median {timed(s['median'])} ms  p90 {timed(s['p90'])} ms  p99 {timed(s['p99'])} ms  "
-              f"max {timed(s['max'])} ms  slowest {safe(s['slowest'])}", file=out)
+              f"max {timed(s['max'])} ms  slowest {safe(s['slowest'])}  sum {ms(s['sum'])} ms",
+              file=out)
         mean, top = s["counters_mean"], s["counters_max"]
         print("  counters (mean/max per puzzle): " + "  ".join(
             f"{k} {mean[k]:.1f}/{top[k]}" for k in COUNTERS), file=out)
@@ -459,7 +485,8 @@ def compare(old: dict, suites: dict[str, dict], runs: list[PuzzleRun]) -> None:
         if name in old_suites:
             o = old_suites[name]
             print(f"  suite {safe(name)}: " + "  ".join(
-                f"{k} x{_ratio(s[k], o[k])}" for k in ("median", "p90", "p99", "max"))
+                f"{k} x{_ratio(s[k], o[k])}" for k in ("median", "p90", "p99", "max", "sum")
+                if k in o)
                 + f"  solved {o['solved']}/{o['total']} -> {s['solved']}/{s['total']}"
                 + safe(_bundle_change(o.get("bundle"), s.get("bundle"))))
     missing = len(runs) - len(common)
@@ -487,6 +514,11 @@ def _bundle_change(old: dict | None, new: dict | None) -> str:
 def execute(args: argparse.Namespace) -> int:
     if args.repeat < 1:
         raise UsageError("--repeat must be at least 1")
+    seeds = args.seed or (None,)
+    if args.peer and len(seeds) > 1:
+        raise UsageError("--peer takes one --seed")
+    if args.peer and args.clock != "wall":
+        raise UsageError("--clock cpu times the bot alone: the peer keeps the wall clock")
     old = None
     if args.compare:
         try:
@@ -501,26 +533,31 @@ def execute(args: argparse.Namespace) -> int:
         if args.peer:
             if args.compare:
                 raise UsageError("--compare does not apply to --peer runs")
-            return peerbench.run(suites_in, args.repeat, args.timeout, args.json, args.seed)
-        total = sum(len(puzzles) for _, puzzles in suites_in)
-        progress = Progress("bench", total)
-        jobs = [(suite, name, text, args.repeat, args.timeout, args.seed)
-                for suite, puzzles in suites_in for name, text in puzzles]
+            return peerbench.run(suites_in, args.repeat, args.timeout, args.json, seeds[0])
+        jobs = [(suite, name, text, args.repeat, args.timeout, seed, args.clock,
+                 f"@{seed}" if len(seeds) > 1 else "")
+                for suite, puzzles in suites_in for name, text in puzzles for seed in seeds]
+        progress = Progress("bench", len(jobs))
         runs: list[PuzzleRun] = []
         for run in workers.in_order(_measure_job, jobs):
             runs.append(run)
             progress.update(len(runs), run.key)
-    progress.close(f"{len(runs)} puzzles timed")
+    progress.close(f"{len(runs)} puzzles timed" if len(seeds) == 1
+                   else f"{len(runs)} solves timed: each puzzle at {len(seeds)} seeds")
     suites = {suite: suite_summary([r for r in runs if r.suite == suite]) for suite, _ in suites_in}
     startup = None
     if bundle is not None:
         startup = startup_times(bundle, args.startup_runs, args.timeout or None)
         bundle_matches(bundle, suites_in, suites, args.timeout)
+    if args.clock != "wall" or len(seeds) > 1:
+        print(f"times: {'CPU of the solving thread' if args.clock == 'cpu' else 'wall clock'}"
+              + (f"; each puzzle at {len(seeds)} seeds, PUZZLE@SEED" if len(seeds) > 1 else ""))
     print_report(suites, runs, startup)
     if old is not None:
         compare(old, suites, runs)
     if args.json:
-        data = {"version": JSON_VERSION, "repeat": args.repeat, "seed": args.seed,
+        data = {"version": JSON_VERSION, "repeat": args.repeat,
+                "seed": list(seeds) if len(seeds) > 1 else seeds[0], "clock": args.clock,
                 "puzzles": {r.key: asdict(r) for r in runs}, "suites": suites, "startup": startup,
                 "over_limit": over_limit(runs, startup, suites)}
         try:
