@@ -234,10 +234,17 @@ class Learner:
         for position in range(len(trail) - 1, self.scanned - 1, -1):
             e, old_lo, old_hi = trail[position]
             new_lo, new_hi = after.get(e) or (lo[e], hi[e])
-            for fact in entry_facts(e, old_lo, old_hi, new_lo, new_hi):
+            # entry_facts, written out: a bound moves by one or two, strongest fact first
+            base = 4 * e
+            if new_lo != old_lo:
+                fact, last = base + new_lo - 1, base + old_lo
+            else:
+                fact, last = base + 3 - new_hi, base + 4 - old_hi
+            while fact >= last:
                 fact_pos[fact] = position
                 fact_level[fact] = level
                 made.append(fact)
+                fact -= 1
             after[e] = old_lo, old_hi
         self.scanned = len(trail)
         return made
@@ -257,7 +264,8 @@ class Learner:
                 if facts[0] == fact:
                     facts[0], facts[1] = facts[1], facts[0]
                 other = facts[0]
-                if is_true(lo, hi, negate(other)):
+                kind = other & 3  # is_true(lo, hi, negate(other)), written out
+                if lo[other >> 2] > 3 - kind if kind > 1 else hi[other >> 2] <= kind:
                     keep.append(index)  # the nogood cannot fire while `other` fails
                     continue
                 for j in range(2, len(facts)):
@@ -301,8 +309,9 @@ class Learner:
     def _file(self, facts, level, here, learned):
         """Put each fact of the present `level` in `here` (to trace further), and each of an
         earlier level but 0 (true from the start) in `learned`."""
+        fact_level = self.fact_level
         for fact in facts:
-            at = self._level_of(fact)
+            at = fact_level[fact]
             if at == level:
                 here.add(fact)
             elif at > 0:
@@ -337,7 +346,7 @@ class Learner:
         fact_pos = self.fact_pos
         while len(here) + len(kept) > 1 and here:
             # The latest change behind a fact still to trace: undo what came after it.
-            position = max(fact_pos[f] for f in here)
+            position = max(map(fact_pos.__getitem__, here))
             self._undo_to(position + 1)
             e, old_lo, old_hi = trail[position]
             new_lo, new_hi = lo[e], hi[e]

@@ -7,6 +7,8 @@ of one edge, numbered `4 * edge + kind`; a reason is a list of facts that hold a
 change (or the contradiction) by one rule.
 """
 
+from itertools import chain
+
 from bot.grid import CUT, REGION, SLACK
 from bot.intersection import bridges_from
 
@@ -259,7 +261,7 @@ def diagnose(grid, top, hint=None, rule=None):
     # A contradiction is met where the last changes were: look there first.
     recent = [hint] if hint is not None else []
     recent += [x for e, _, _ in grid.trail[-8:] for x in p.ends[e]]
-    for x in recent + list(range(n)):
+    for x in chain(recent, range(n)):
         if got[x] > value[x]:
             return [fact for f in p.edges_at[x] for fact in bound_facts(grid, top, f, highs=False)]
         if cap[x] < value[x]:
