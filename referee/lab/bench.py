@@ -44,8 +44,9 @@ figures pool every (puzzle, seed) pair. The bundle's matches keep the bundle's o
 as on CodinGame.
 
 --clock cpu times each solve by the CPU time of the solving thread, and --timeout is then
-CPU seconds too (an ITIMER_VIRTUAL alarm): other work on the machine then neither lengthens
-a solve nor turns it into a timeout. Compare two solvers that way; judge against
+CPU seconds too (an ITIMER_VIRTUAL alarm; the bundle's matches keep the wall clock, as
+CodinGame does): other work on the machine then neither lengthens a solve nor turns it
+into a timeout. Compare two solvers that way; judge against
 CodinGame's limits with the default, --clock wall. Each suite also has its `sum`, every
 solve's seconds added: with many seeds, the figure a few unlucky draws move least (seeds
 1-4 and 5-8 of the same code still differed by 5-30% in a stress suite's sum;
