@@ -241,6 +241,32 @@ def test_the_learning_search_decides_only_once_the_rules_have_nothing_left(seed,
     assert stats.eliminations > 0 and pending and not any(pending)
 
 
+@pytest.mark.parametrize("seed", (42, 45))
+def test_the_scan_notes_the_facts_entry_facts_names_for_each_change(seed, monkeypatch):
+    # The scan writes entry_facts out (its hottest loop): the two must never part.
+    monkeypatch.setattr(bot.solver, "NODE_SEARCH_BRANCHES", 0)
+    scan = bot.learning.Learner._scan
+    scans = []
+
+    def checked(self):
+        trail, lo, hi = self.grid.trail, self.grid.lo, self.grid.hi
+        start, after, expected = self.scanned, {}, []
+        for position in range(len(trail) - 1, start - 1, -1):  # as the scan reads them
+            e, old_lo, old_hi = trail[position]
+            new_lo, new_hi = after.get(e) or (lo[e], hi[e])
+            expected += entry_facts(e, old_lo, old_hi, new_lo, new_hi)
+            after[e] = old_lo, old_hi
+        made = scan(self)
+        assert made == expected
+        assert all(self.fact_pos[f] >= start for f in made)
+        scans.append(len(made))
+        return made
+    monkeypatch.setattr(bot.learning.Learner, "_scan", checked)
+    text = connected_board(14, 14, seed)
+    assert fault(text, links_text(bot.solve(text))) is None
+    assert sum(scans) > 100
+
+
 @pytest.mark.parametrize("size, seed, restarts", [(14, 42, 0), (14, 45, 0), (22, 45, 2)])
 def test_the_level_noted_for_each_fact_is_the_level_its_trail_position_lies_in(
         size, seed, restarts, monkeypatch):
