@@ -325,3 +325,45 @@ def test_the_peer_takes_one_seed_and_the_wall_clock():
         run = bench(puzzle, "--peer", "sat", "--repeat", "1", *extra)
         assert run.returncode == 2 and said in run.stderr and "Traceback" not in run.stderr
     assert bench(puzzle, "--clock", "sundial").returncode == 2
+
+
+# -- --count: the count a generator runs, timed and judged --
+
+def test_a_count_finds_up_to_n_solutions_each_judged_and_says_how_many(tmp_path):
+    out = tmp_path / "count.json"
+    result = bench(str(PUBLIC), "--count", "2", "--repeat", "1", "--startup-runs", "0",
+                   "--json", str(out))
+    assert result.returncode == 0, result.stderr
+    assert "bot.count_solutions(limit=2), not bot.solve" in result.stdout
+    data = json.loads(out.read_text())
+    assert data["count"] == 2 and data["startup"] is None
+    found = {key.split("/")[1]: run["found"] for key, run in data["puzzles"].items()}
+    # Three public boards have two solutions or more, the others one.
+    many = {"09_multiple_solutions_1", "11_cg", "12_multiple_solutions_2"}
+    assert found == {name: 2 if name in many else 1 for name in found} and len(found) == 13
+    histogram = data["suites"]["public"]["found"]
+    assert histogram == {"1": 10, "2": 3}
+    assert "  solutions found: " + "  ".join(f"{n} on {k}" for n, k in histogram.items()) \
+        in result.stdout
+
+
+def test_a_count_with_nothing_found_a_wrong_or_a_repeated_solution_is_not_solved(monkeypatch):
+    text = (PUBLIC / "03_simple.txt").read_text()
+    right = bot.find_solutions(text, limit=1)[0]
+    wrong = right[1:]   # a link short
+    for found, said in (([], "no solution found"),
+                        ([right, wrong], "wrong solution 2 of 2: "),
+                        ([right, list(reversed(right))], "the same solution found twice")):
+        monkeypatch.setattr(bot, "find_solutions", lambda text, **kwargs: found)
+        run = measure("s", "a", text, 1, 10.0, count=2)
+        assert not run.solved and run.error.startswith(said), run.error
+        assert run.found == len(found)
+    monkeypatch.setattr(bot, "find_solutions", lambda text, **kwargs: [right])
+    run = measure("s", "a", text, 1, 10.0, count=2)
+    assert run.solved and run.found == 1 and run.error == ""
+
+
+def test_a_count_is_not_timed_against_the_peer():
+    run = bench(str(PUBLIC / "01_simplest.txt"), "--count", "2", "--peer", "sat")
+    assert run.returncode == 2 and "--count" in run.stderr and "Traceback" not in run.stderr
+    assert bench(str(PUBLIC / "01_simplest.txt"), "--count", "0").returncode == 2

@@ -52,6 +52,13 @@ solve's seconds added: with many seeds, the figure a few unlucky draws move leas
 1-4 and 5-8 of the same code still differed by 5-30% in a stress suite's sum;
 docs/TUNING.md, "Seventh session").
 
+--count N times bot.count_solutions(limit=N) instead of bot.solve: the count a generator
+runs for each puzzle it keeps, which must stop as soon as the search does. Every solution
+the count finds is judged by the rules, and must differ from the others; a puzzle counts as
+solved when at least one was found and all are right. Each suite then says how many
+puzzles had each number of solutions found (`solutions found: 2 on 34  1 on 2`). The
+bundle plays no match (it never counts).
+
 --peer sat times the SAT peer (referee/peer.py, the `lab` extra) on the same puzzles,
 interleaved with the bot, and prints per suite both sides' answered/total, timeouts
 (--timeout applies to each solve, and a timeout counts as the limit), median, p99, max
@@ -122,6 +129,7 @@ class PuzzleRun:
     stage: str = ""
     counters: dict = field(default_factory=dict)
     tag: str = ""   # "@SEED" when the run benches several seeds
+    found: int = -1  # with --count: how many distinct solutions were found (-1: not counted)
 
     @property
     def key(self) -> str:
@@ -161,6 +169,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--peer", choices=["sat"], default=None,
                         help="also time the SAT peer on each puzzle, interleaved with the bot "
                              "(default: bot only)")
+    parser.add_argument("--count", type=integer(1), default=0, metavar="N",
+                        help="time bot.count_solutions(limit=N) instead of bot.solve; every "
+                             "solution it finds is judged (default: time bot.solve)")
     parser.add_argument("--startup-runs", type=integer(0), default=5, metavar="N",
                         help="start-up measurements, the median counts; 0 skips them and "
                              "the bundle's matches (default: 5)")
@@ -221,10 +232,12 @@ CLOCKS = {"wall": (time.perf_counter, "ITIMER_REAL", "SIGALRM", "s"),
 
 
 def measure(suite: str, name: str, text: str, repeat: int, timeout: float,
-            seed: int | None = None, clock: str = "wall", tag: str = "") -> PuzzleRun:
+            seed: int | None = None, clock: str = "wall", tag: str = "",
+            count: int = 0) -> PuzzleRun:
     """Solve `repeat` times; the median time, the judged answer and the last counters
     (`seed`: the solver's restarts, None for the bot's own; `clock`: a key of CLOCKS;
-    `tag`: appended to the puzzle's key)."""
+    `tag`: appended to the puzzle's key; `count`: if not 0, time the count of up to that
+    many solutions instead, each found judged)."""
     seeded = {} if seed is None else {"seed": seed}
     board = parse_board(text, max_side=LAB_MAX_SIDE)
     times, links, error, stats = [], None, "", None
@@ -242,7 +255,10 @@ def measure(suite: str, name: str, text: str, repeat: int, timeout: float,
                 signal.setitimer(timer, timeout)
             start = now()
             try:
-                links = bot.solve(text, stats=stats, **seeded)
+                if count:
+                    links = bot.find_solutions(text, limit=count, stats=stats, **seeded)
+                else:
+                    links = bot.solve(text, stats=stats, **seeded)
             except SolveTimeout:
                 error = f"over {timeout:g} {unit}"
             except Exception as exc:  # any crash of the solver is a result, not our failure
@@ -257,14 +273,32 @@ def measure(suite: str, name: str, text: str, repeat: int, timeout: float,
     finally:
         if use_alarm:
             signal.signal(ring, old)
-    solved = False
-    if not error:
+    solved, found = False, -1
+    if not error and count:
+        found = len(links)
+        error = _counted_error(board, links)
+        solved = not error
+    elif not error:
         outcome = judge_text(board, solution_text(links))
         solved = outcome.won
         if not solved:
             error = f"wrong answer: {outcome.reason}"
     return PuzzleRun(suite, name, len(board.nodes), statistics.median(times), solved, error,
-                     stage_name(stats), counters(stats), tag)
+                     stage_name(stats), counters(stats), tag, found)
+
+
+def _counted_error(board, solutions: list) -> str:
+    """Why the solutions a count found are not a right answer ("" if they are): none
+    found, one the rules refuse, or the same solution twice."""
+    if not solutions:
+        return "no solution found"
+    for index, links in enumerate(solutions, 1):
+        outcome = judge_text(board, solution_text(links))
+        if not outcome.won:
+            return f"wrong solution {index} of {len(solutions)}: {outcome.reason}"
+    if len({tuple(sorted(links)) for links in solutions}) < len(solutions):
+        return "the same solution found twice"
+    return ""
 
 
 def _measure_job(job: tuple) -> PuzzleRun:
@@ -361,7 +395,17 @@ def suite_summary(runs: list[PuzzleRun]) -> dict:
         "counters_mean": {k: statistics.mean(r.counters[k] for r in runs) for k in COUNTERS},
         "counters_max": {k: max(r.counters[k] for r in runs) for k in COUNTERS},
         "stages": stages,
+        "found": _found(runs),
     }
+
+
+def _found(runs: list[PuzzleRun]) -> dict[str, int]:
+    """With --count: how many puzzles had each number of solutions found ({} otherwise)."""
+    found: dict[str, int] = {}
+    for r in runs:
+        if r.found >= 0:
+            found[str(r.found)] = found.get(str(r.found), 0) + 1
+    return dict(sorted(found.items()))
 
 
 def node_table(runs: list[PuzzleRun]) -> list[tuple[str, int, float, float]]:
@@ -436,6 +480,9 @@ def print_report(suites: dict[str, dict], runs: list[PuzzleRun], startup: dict |
             f"{k} {mean[k]:.1f}/{top[k]}" for k in COUNTERS), file=out)
         print("  deepest stage the solve used: " + "  ".join(f"{k} {v}" for k, v in sorted(s["stages"].items())),
               file=out)
+        if s.get("found"):
+            print("  solutions found: " + "  ".join(f"{n} on {k}" for n, k in s["found"].items()),
+                  file=out)
     failed = [r for r in runs if not r.solved]
     for r in failed:
         print(f"NOT SOLVED {safe(r.key)}: {safe(r.error)}", file=out)
@@ -518,6 +565,8 @@ def execute(args: argparse.Namespace) -> int:
     seeds = args.seed or (None,)
     if args.peer and len(seeds) > 1:
         raise UsageError("--peer takes one --seed")
+    if args.peer and args.count:
+        raise UsageError("--count times the bot's count alone, without --peer")
     if args.peer and args.clock != "wall":
         raise UsageError("--clock cpu times the bot alone: the peer keeps the wall clock")
     old = None
@@ -528,7 +577,9 @@ def execute(args: argparse.Namespace) -> int:
             raise UsageError(f"--compare {args.compare}: {error}") from None
         if not isinstance(old, dict):
             raise UsageError(f"--compare {args.compare}: not a bench --json file")
-    bundle = bundle_argv(args.bundle) if args.startup_runs > 0 and not args.peer else None
+    # A count is not a match: the bundle plays only where solves are timed.
+    bundle = (bundle_argv(args.bundle) if args.startup_runs > 0 and not args.peer
+              and not args.count else None)
     with workers_from_args(args) as workers:
         suites_in = load_suites(args, workers)
         if args.peer:
@@ -536,7 +587,7 @@ def execute(args: argparse.Namespace) -> int:
                 raise UsageError("--compare does not apply to --peer runs")
             return peerbench.run(suites_in, args.repeat, args.timeout, args.json, seeds[0])
         jobs = [(suite, name, text, args.repeat, args.timeout, seed, args.clock,
-                 f"@{seed}" if len(seeds) > 1 else "")
+                 f"@{seed}" if len(seeds) > 1 else "", args.count)
                 for suite, puzzles in suites_in for name, text in puzzles for seed in seeds]
         progress = Progress("bench", len(jobs))
         runs: list[PuzzleRun] = []
@@ -550,15 +601,17 @@ def execute(args: argparse.Namespace) -> int:
     if bundle is not None:
         startup = startup_times(bundle, args.startup_runs, args.timeout or None)
         bundle_matches(bundle, suites_in, suites, args.timeout)
-    if args.clock != "wall" or len(seeds) > 1:
+    if args.clock != "wall" or len(seeds) > 1 or args.count:
         print(f"times: {'CPU of the solving thread' if args.clock == 'cpu' else 'wall clock'}"
-              + (f"; each puzzle at {len(seeds)} seeds, PUZZLE@SEED" if len(seeds) > 1 else ""))
+              + (f"; each puzzle at {len(seeds)} seeds, PUZZLE@SEED" if len(seeds) > 1 else "")
+              + (f"; bot.count_solutions(limit={args.count}), not bot.solve" if args.count else ""))
     print_report(suites, runs, startup)
     if old is not None:
         compare(old, suites, runs)
     if args.json:
         data = {"version": JSON_VERSION, "repeat": args.repeat,
                 "seed": list(seeds) if len(seeds) > 1 else seeds[0], "clock": args.clock,
+                "count": args.count,
                 "puzzles": {r.key: asdict(r) for r in runs}, "suites": suites, "startup": startup,
                 "over_limit": over_limit(runs, startup, suites)}
         try:
