@@ -65,6 +65,36 @@ def test_counts_agree_on_boards_with_a_value_moved_by_two():
     assert seen_unsolvable > 20
 
 
+def moved_apart(text, rng):
+    """The board with one island's value raised by 1 and another's lowered by 1, both on
+    cells of one colour of a chessboard: the values' sum stays even, and on a board full of
+    islands both sides of it keep equal totals, so neither parity nor `balance` alone can
+    refute it (the board itself if no such pair exists)."""
+    board = parse_board(text)
+    nodes = dict(board.nodes)
+    pairs = [(a, b) for a in sorted(nodes) for b in sorted(nodes)
+             if a != b and sum(a) % 2 == sum(b) % 2 and nodes[a] < 8 and nodes[b] > 1]
+    if not pairs:
+        return text
+    up, down = rng.choice(pairs)
+    nodes[up] += 1
+    nodes[down] -= 1
+    rows = ["".join(str(nodes.get((x, y), ".")) for x in range(board.width))
+            for y in range(board.height)]
+    return "\n".join([str(board.width), str(board.height), *rows]) + "\n"
+
+
+def test_counts_agree_on_boards_with_one_value_moved_up_and_another_down():
+    rng = random.Random(11)
+    counts = {0: 0, 1: 0, 2: 0}
+    for text in small_boards(150):
+        changed = moved_apart(text, rng)
+        count = peer_count(changed, 2)
+        assert count == bot.count_solutions(changed, limit=2), changed
+        counts[count] += 1
+    assert counts[0] > 20 and counts[1] + counts[2] > 5   # refuted and solved both met
+
+
 def test_answers_pass_the_judge():
     for text in small_boards(100):
         links = peer_solve(text)
