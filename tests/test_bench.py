@@ -363,6 +363,23 @@ def test_a_count_with_nothing_found_a_wrong_or_a_repeated_solution_is_not_solved
     assert run.solved and run.found == 1 and run.error == ""
 
 
+def test_a_count_is_compared_only_with_a_count_of_as_many(tmp_path):
+    puzzle = str(PUBLIC / "01_simplest.txt")
+    solved, counted = tmp_path / "solve.json", tmp_path / "count.json"
+    quick = ["--repeat", "1", "--startup-runs", "0"]
+    assert bench(puzzle, *quick, "--json", str(solved)).returncode == 0
+    assert bench(puzzle, *quick, "--count", "2", "--json", str(counted)).returncode == 0
+    assert bench(puzzle, *quick, "--count", "2", "--compare", str(counted)).returncode == 0
+    for old, extra, said in ((solved, ["--count", "2"], "it timed bot.solve, this run times "
+                              "bot.count_solutions(limit=2)"),
+                             (counted, [], "it timed bot.count_solutions(limit=2), this run "
+                              "times bot.solve"),
+                             (counted, ["--count", "3"], "this run times "
+                              "bot.count_solutions(limit=3)")):
+        run = bench(puzzle, *quick, *extra, "--compare", str(old))
+        assert run.returncode == 2 and said in run.stderr and "Traceback" not in run.stderr
+
+
 def test_a_count_is_not_timed_against_the_peer():
     run = bench(str(PUBLIC / "01_simplest.txt"), "--count", "2", "--peer", "sat")
     assert run.returncode == 2 and "--count" in run.stderr and "Traceback" not in run.stderr

@@ -57,7 +57,8 @@ runs for each puzzle it keeps, which must stop as soon as the search does. Every
 the count finds is judged by the rules, and must differ from the others; a puzzle counts as
 solved when at least one was found and all are right. Each suite then says how many
 puzzles had each number of solutions found (`solutions found: 2 on 34  1 on 2`). The
-bundle plays no match (it never counts).
+bundle plays no match (it never counts), and --compare takes only a file of the same
+--count.
 
 --peer sat times the SAT peer (referee/peer.py, the `lab` extra) on the same puzzles,
 interleaved with the bot, and prints per suite both sides' answered/total, timeouts
@@ -542,6 +543,10 @@ def compare(old: dict, suites: dict[str, dict], runs: list[PuzzleRun]) -> None:
         print(f"  ({missing} puzzle(s) not in the old run)")
 
 
+def _timed_call(count: int) -> str:
+    return f"bot.count_solutions(limit={count})" if count else "bot.solve"
+
+
 def _ratio(new: float, old: float) -> str:
     return f"{new / old:.2f}" if old > 0 else "inf"
 
@@ -577,6 +582,9 @@ def execute(args: argparse.Namespace) -> int:
             raise UsageError(f"--compare {args.compare}: {error}") from None
         if not isinstance(old, dict):
             raise UsageError(f"--compare {args.compare}: not a bench --json file")
+        if old.get("count", 0) != args.count:
+            raise UsageError(f"--compare {args.compare}: it timed {_timed_call(old.get('count', 0))}, "
+                             f"this run times {_timed_call(args.count)}")
     # A count is not a match: the bundle plays only where solves are timed.
     bundle = (bundle_argv(args.bundle) if args.startup_runs > 0 and not args.peer
               and not args.count else None)
@@ -604,7 +612,7 @@ def execute(args: argparse.Namespace) -> int:
     if args.clock != "wall" or len(seeds) > 1 or args.count:
         print(f"times: {'CPU of the solving thread' if args.clock == 'cpu' else 'wall clock'}"
               + (f"; each puzzle at {len(seeds)} seeds, PUZZLE@SEED" if len(seeds) > 1 else "")
-              + (f"; bot.count_solutions(limit={args.count}), not bot.solve" if args.count else ""))
+              + (f"; {_timed_call(args.count)}, not bot.solve" if args.count else ""))
     print_report(suites, runs, startup)
     if old is not None:
         compare(old, suites, runs)
