@@ -52,8 +52,8 @@ solve's seconds added: with many seeds, the figure a few unlucky draws move leas
 1-4 and 5-8 of the same code still differed by 5-30% in a stress suite's sum;
 docs/TUNING.md, "Seventh session").
 
---count N times bot.count_solutions(limit=N) instead of bot.solve: the count a generator
-runs for each puzzle it keeps, which must stop as soon as the search does. Every solution
+--count N times bot.count_solutions(limit=N) instead of bot.solve: with N = 2, the check
+`referee gen --unique` runs on each puzzle it keeps. Every solution
 the count finds is judged by the rules, and must differ from the others; a puzzle counts as
 solved when at least one was found and all are right. Each suite then says how many
 puzzles had each number of solutions found (`solutions found: 2 on 34  1 on 2`). The
