@@ -40,6 +40,11 @@ def moved_by_two(text, rng):
     value = board.nodes[cell]
     nodes = dict(board.nodes)
     nodes[cell] = rng.choice([v for v in (value - 2, value + 2) if 1 <= v <= 8])
+    return board_text(board, nodes)
+
+
+def board_text(board, nodes):
+    """The puzzle text of `board`'s grid with the islands `nodes` (cell -> value)."""
     rows = ["".join(str(nodes.get((x, y), ".")) for x in range(board.width))
             for y in range(board.height)]
     return "\n".join([str(board.width), str(board.height), *rows]) + "\n"
@@ -79,9 +84,7 @@ def moved_apart(text, rng):
     up, down = rng.choice(pairs)
     nodes[up] += 1
     nodes[down] -= 1
-    rows = ["".join(str(nodes.get((x, y), ".")) for x in range(board.width))
-            for y in range(board.height)]
-    return "\n".join([str(board.width), str(board.height), *rows]) + "\n"
+    return board_text(board, nodes)
 
 
 def test_counts_agree_on_boards_with_one_value_moved_up_and_another_down():

@@ -53,12 +53,11 @@ solve's seconds added: with many seeds, the figure a few unlucky draws move leas
 docs/TUNING.md, "Seventh session").
 
 --count N times bot.count_solutions(limit=N) instead of bot.solve: with N = 2, the check
-`referee gen --unique` runs on each puzzle it keeps. Every solution
-the count finds is judged by the rules, and must differ from the others; a puzzle counts as
-solved when at least one was found and all are right. Each suite then says how many
-puzzles had each number of solutions found (`solutions found: 2 on 34  1 on 2`). The
-bundle plays no match (it never counts), and --compare takes only a file of the same
---count.
+`referee gen --unique` runs on each puzzle it keeps. Every solution the count finds is
+judged by the rules, and must differ from the others; a puzzle counts as solved when at
+least one was found and all are right. Each suite then says how many puzzles had each
+number of solutions found (`solutions found: 2 on 34  1 on 2`). The bundle plays no match
+(it never counts), and --compare takes only a file of the same --count.
 
 --peer sat times the SAT peer (referee/peer.py, the `lab` extra) on the same puzzles,
 interleaved with the bot, and prints per suite both sides' answered/total, timeouts
@@ -241,7 +240,7 @@ def measure(suite: str, name: str, text: str, repeat: int, timeout: float,
     many solutions instead, each found judged)."""
     seeded = {} if seed is None else {"seed": seed}
     board = parse_board(text, max_side=LAB_MAX_SIDE)
-    times, links, error, stats = [], None, "", None
+    times, answer, error, stats = [], None, "", None  # answer: links, or solutions if counted
     now, timer_name, signal_name, unit = CLOCKS[clock]
     # A dask worker solves in a thread, where Python allows no signal handler.
     use_alarm = (timeout > 0 and hasattr(signal, "setitimer")
@@ -257,9 +256,9 @@ def measure(suite: str, name: str, text: str, repeat: int, timeout: float,
             start = now()
             try:
                 if count:
-                    links = bot.find_solutions(text, limit=count, stats=stats, **seeded)
+                    answer = bot.find_solutions(text, limit=count, stats=stats, **seeded)
                 else:
-                    links = bot.solve(text, stats=stats, **seeded)
+                    answer = bot.solve(text, stats=stats, **seeded)
             except SolveTimeout:
                 error = f"over {timeout:g} {unit}"
             except Exception as exc:  # any crash of the solver is a result, not our failure
@@ -276,11 +275,11 @@ def measure(suite: str, name: str, text: str, repeat: int, timeout: float,
             signal.signal(ring, old)
     solved, found = False, -1
     if not error and count:
-        found = len(links)
-        error = _counted_error(board, links)
+        found = len(answer)
+        error = _counted_error(board, answer)
         solved = not error
     elif not error:
-        outcome = judge_text(board, solution_text(links))
+        outcome = judge_text(board, solution_text(answer))
         solved = outcome.won
         if not solved:
             error = f"wrong answer: {outcome.reason}"
