@@ -84,6 +84,7 @@ import subprocess
 import sys
 import threading
 import time
+from collections import Counter
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
@@ -401,11 +402,8 @@ def suite_summary(runs: list[PuzzleRun]) -> dict:
 
 def _found(runs: list[PuzzleRun]) -> dict[str, int]:
     """With --count: how many puzzles had each number of solutions found ({} otherwise)."""
-    found: dict[str, int] = {}
-    for r in runs:
-        if r.found >= 0:
-            found[str(r.found)] = found.get(str(r.found), 0) + 1
-    return dict(sorted(found.items()))
+    found = Counter(r.found for r in runs if r.found >= 0)
+    return {str(n): found[n] for n in sorted(found)}  # (JSON keys are strings)
 
 
 def node_table(runs: list[PuzzleRun]) -> list[tuple[str, int, float, float]]:
