@@ -16,8 +16,8 @@ from referee.commands.args import seed_list
 
 from referee.board import parse_board
 from referee.lab import bundle_match
-from referee.lab.bench import (PuzzleRun, compare, first_line_seconds, measure, node_table,
-                               over_limit, percentile, suite_summary)
+from referee.lab.bench import (PuzzleRun, compare, distinct_names, first_line_seconds, measure,
+                               node_table, over_limit, percentile, suite_summary)
 from referee.rules import Verdict
 from tests.fakebots.procs import (SESSION_TMP, alive, no_process_left_behind,  # noqa: F401
                                   referee, wait_until_none_running)
@@ -144,6 +144,49 @@ def test_usage_errors_exit_2(tmp_path):
         run = bench(puzzle, "--repeat", "1", "--startup-runs", "1", "--bundle", bundle)
         assert run.returncode == 2 and len(run.stderr.strip().splitlines()) == 1, run.stderr
         assert said in run.stderr and "Traceback" not in run.stderr
+
+
+def test_names_grow_by_the_folders_that_tell_them_apart(tmp_path):
+    paths = [tmp_path / "s3" / "research", tmp_path / "s4" / "research", tmp_path / "fill"]
+    assert distinct_names(paths) == ["s3/research", "s4/research", "fill"]
+    deeper = [tmp_path / "a" / "x" / "research", tmp_path / "b" / "x" / "research"]
+    assert distinct_names(deeper) == ["a/x/research", "b/x/research"]
+    files = [tmp_path / "a" / "x.txt", tmp_path / "b" / "x.txt", tmp_path / "b" / "x.json"]
+    assert distinct_names(files, stems=True) == ["a/x", "x.txt", "x.json"]
+
+
+def test_two_folders_of_one_name_stay_two_suites(tmp_path):
+    # Held-out suites from two seeds of stress-gen are both called research: pooled under
+    # one name, the JSON kept one of each pair of boards of the same name.
+    for seed, puzzle in (("s3", "01_simplest.txt"), ("s4", "13_expert.txt")):
+        folder = tmp_path / seed / "research"
+        folder.mkdir(parents=True)
+        (folder / "board.txt").write_text((PUBLIC / puzzle).read_text())
+    out = tmp_path / "run.json"
+    result = bench(str(tmp_path / "s3" / "research"), str(tmp_path / "s4" / "research"),
+                   "--repeat", "1", "--startup-runs", "0", "--json", str(out))
+    assert result.returncode == 0, result.stderr
+    assert "suite s3/research: solved 1/1" in result.stdout
+    assert "suite s4/research: solved 1/1" in result.stdout
+    data = json.loads(out.read_text())
+    assert set(data["puzzles"]) == {"s3/research/board", "s4/research/board"}
+    nodes = {key: figures["nodes"] for key, figures in data["puzzles"].items()}
+    assert nodes == {"s3/research/board": 3, "s4/research/board": 87}
+
+
+def test_a_folder_a_file_or_a_spec_named_twice_is_refused(tmp_path):
+    folder = tmp_path / "files"
+    folder.mkdir()
+    (folder / "board.txt").write_text((PUBLIC / "01_simplest.txt").read_text())
+    for args, said in (([str(PUBLIC), str(PUBLIC) + "/"], f"{PUBLIC} is named twice"),
+                       ([str(folder / "board.txt")] * 2, "board.txt is named twice"),
+                       (["--gen", "5x5:count=1", "--gen", "5x5:count=1"],
+                        "suite 5x5:count=1 is named twice"),
+                       ([str(folder), str(PUBLIC / "01_simplest.txt")],
+                        "suite files is named twice")):
+        run = bench(*args, "--startup-runs", "0")
+        assert run.returncode == 2, run.stderr
+        assert run.stderr.strip().splitlines()[-1].endswith(said), run.stderr
 
 
 def test_a_bad_gen_spec_is_refused_before_any_set_is_made():

@@ -5,7 +5,9 @@ command line (one suite, "files"), or a generated set: --gen SPEC, where SPEC is
     WxH[:easy|medium|hard][:unique][:key=value...]     keys: count, seed, density,
                                                        join, double, attempts, work, repairs
 e.g. --gen 30x30:hard:unique:count=50:seed=1 (the same set `referee gen` would write
-with those flags; generated in memory). Without puzzles or --gen: puzzles/public.
+with those flags; generated in memory). Without puzzles or --gen: puzzles/public. A suite
+is named by its folder, and by as many parent folders as tell two folders of one name
+apart (s3/research, s4/research); a folder, file or spec given twice is refused.
 
 Each puzzle is solved --repeat times with bot.solve (time.perf_counter; the median
 counts) and the answer is judged by referee.rules: a wrong answer, an exception or a
@@ -181,23 +183,26 @@ def configure(parser: argparse.ArgumentParser) -> None:
 # -- loading ----------------------------------------------------------------------------
 
 def load_suites(args: argparse.Namespace, workers=None) -> list[tuple[str, list[tuple[str, str]]]]:
-    """[(suite name, [(puzzle name, text)])] from the paths and --gen specs."""
+    """[(suite name, [(puzzle name, text)])] from the paths and --gen specs. A suite and a
+    puzzle keep one name each in the report and the JSON (`distinct_names`)."""
     suites: list[tuple[str, list[tuple[str, str]]]] = []
-    files: list[tuple[str, str]] = []
     paths = [Path(p) for p in args.puzzles]
     if not paths and not args.gen:
         paths = [DEFAULT_PUZZLES]
-    for path in paths:
-        try:
-            members = puzzle_files(path)
-        except BoardError as error:
-            raise UsageError(str(error)) from None
-        if path.is_dir():
-            suites.append((path.name or str(path), [(p.stem, _read(p)) for p in members]))
-        else:
-            files.append((path.stem, _read(path)))
+    _refuse_twice([str(p.resolve()) for p in paths], [str(p) for p in paths])
+    try:
+        members = [puzzle_files(path) for path in paths]
+    except BoardError as error:
+        raise UsageError(str(error)) from None
+    directories = [(p, found) for p, found in zip(paths, members) if p.is_dir()]
+    files = [p for p in paths if not p.is_dir()]
+    for (_, found), name in zip(directories, distinct_names([p for p, _ in directories])):
+        suites.append((name, [(p.stem, _read(p)) for p in found]))
     if files:
-        suites.append(("files", files))
+        names = distinct_names(files, stems=True)
+        suites.append(("files", [(name, _read(path)) for path, name in zip(files, names)]))
+    named = [name for name, _ in suites] + args.gen
+    _refuse_twice(named, named, "suite ")
     try:   # every spec checked before any set is made: a bad one costs no work
         specs = [(text, parse_spec(text)) for text in args.gen]
     except ValueError as error:
@@ -211,6 +216,37 @@ def load_suites(args: argparse.Namespace, workers=None) -> list[tuple[str, list[
             raise UsageError(f"--gen {text}: no puzzle found within the attempts")
         suites.append((text, [(g.name, g.text) for g in kept]))
     return suites
+
+
+def distinct_names(paths: list[Path], stems: bool = False) -> list[str]:
+    """Each path's name (a file's without its suffix when `stems`), lengthened by as many of
+    its parent folders as tell it from the others': two folders named research, from two
+    seeds of `stress-gen`, become s3/research and s4/research, so neither suite's figures
+    are pooled with the other's or overwrite them in the JSON."""
+    parts = [p.resolve().parts for p in paths]
+    last = [p.stem if stems else p.name for p in paths]
+    depth = [1] * len(paths)
+    while True:
+        names = [str(Path(*parts[i][-depth[i]:-1], last[i])) for i in range(len(paths))]
+        shared = {n for n in names if names.count(n) > 1}
+        if not shared:
+            return names
+        for i, n in enumerate(names):
+            if n not in shared:
+                continue
+            if depth[i] < len(parts[i]):
+                depth[i] += 1
+            else:   # a stem shared in one folder (x.txt, x.json): the suffix tells them apart
+                last[i], depth[i] = paths[i].name, 1
+
+
+def _refuse_twice(keys: list[str], said: list[str], what: str = "") -> None:
+    """A usage error if two arguments name the same thing: its figures would count twice."""
+    seen = set()
+    for key, text in zip(keys, said):
+        if key in seen:
+            raise UsageError(f"{what}{text} is named twice")
+        seen.add(key)
 
 
 def _read(path: Path) -> str:
