@@ -128,9 +128,10 @@ class Learner:
                 self._tell_sure()
             if self.level_starts and restarts.due():
                 restarts.restarted()
+                # Only the weights are shaken: the target phases (the fullest state yet)
+                # still guide the next descent, which then starts off on another path.
                 self._shake()
                 self._backjump(0)
-                self.best = 0
                 continue
             if grid.solved():
                 self.sure = None  # past a solution the root holds what rules it out
