@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+import stat
 from dataclasses import dataclass
 from pathlib import Path
 from types import MappingProxyType
@@ -135,6 +136,7 @@ def load_board(path: str | Path, max_side: int = MAX_SIDE) -> Board:
     """Read a .txt puzzle or a .json SDK test file; errors start with the file name."""
     path = Path(path)
     try:
+        refuse_special(path)
         text = path.read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as error:
         raise BoardError(f"{path}: cannot read ({error.__class__.__name__}: {error})") from None
@@ -157,7 +159,27 @@ def puzzle_files(arg: str | Path) -> list[Path]:
         found = sorted(p for p in path.iterdir() if p.suffix.lower() in PUZZLE_SUFFIXES)
         if not found:
             raise BoardError(f"no .txt or .json puzzle in directory {arg}")
-        return found
-    if path.is_file():
-        return [path]
-    raise BoardError(f"no such puzzle file or directory: {arg}")
+    elif path.exists():
+        found = [path]
+    else:
+        raise BoardError(f"no such puzzle file or directory: {arg}")
+    for file in found:
+        try:
+            refuse_special(file)
+        except OSError as error:
+            raise BoardError(f"{file}: cannot read ({error.__class__.__name__}: {error})") from None
+    return found
+
+
+SPECIAL_KINDS = ((stat.S_ISDIR, "a directory"), (stat.S_ISFIFO, "a named pipe"),
+                 (stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+                 (stat.S_ISSOCK, "a socket"))
+
+
+def refuse_special(path: Path) -> None:
+    """BoardError unless `path` is a regular file (or a symlink to one): reading a named
+    pipe or a device would wait for a writer, or never end. OSError if it cannot be seen."""
+    mode = path.stat().st_mode
+    if not stat.S_ISREG(mode):
+        kind = next((name for test, name in SPECIAL_KINDS if test(mode)), "a special file")
+        raise BoardError(f"{path}: cannot read: {kind}, not a regular file")

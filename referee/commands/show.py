@@ -27,7 +27,7 @@ import os
 import sys
 from pathlib import Path
 
-from referee.board import Board, BoardError, load_board
+from referee.board import Board, BoardError, load_board, refuse_special
 from referee.commands import UsageError
 from referee.commands.args import integer
 from referee.drawing import MARK, render, short_nodes
@@ -70,7 +70,11 @@ def execute(args: argparse.Namespace) -> int:
 def read_links(name: str) -> list[str]:
     """The output lines of FILE, or of stdin for '-'."""
     try:
+        if name != "-":
+            refuse_special(Path(name))   # a named pipe would hang; stdin is '-'
         text = sys.stdin.read() if name == "-" else Path(name).read_text(encoding="utf-8")
+    except BoardError as error:
+        raise UsageError(f"--links {error}") from None
     except (OSError, UnicodeDecodeError) as error:
         raise UsageError(f"cannot read --links {name}: {error}") from None
     return output_lines(text) if text else []

@@ -1,0 +1,59 @@
+"""Edges of the command line: special files, closed stdin, odd bytes, exit statuses."""
+
+import os
+import shutil
+import sys
+
+import pytest
+
+from project import PUBLIC, run_referee
+
+SIMPLER = str(PUBLIC / "02_simpler.txt")
+FAKE_BOT = f"{sys.executable} tests/fakebots/silent.py"   # never started: the puzzles fail first
+
+
+def usage_error(run, command, *parts):
+    """Exit 2 with one line `python -m referee COMMAND: error: ...` holding each part."""
+    assert run.returncode == 2, (run.returncode, run.stderr)
+    assert run.stderr.count("\n") == 1 and "Traceback" not in run.stderr, run.stderr
+    assert run.stderr.startswith(f"python -m referee {command}: error: "), run.stderr
+    for part in parts:
+        assert part in run.stderr
+
+
+@pytest.fixture
+def fifo_dir(tmp_path):
+    """A directory holding a real puzzle and a named pipe called zz.txt (no writer ever)."""
+    shutil.copy(SIMPLER, tmp_path / "02_simpler.txt")
+    os.mkfifo(tmp_path / "zz.txt")
+    return tmp_path
+
+
+@pytest.mark.parametrize("command, extra", [
+    ("run", ["--bot", FAKE_BOT]), ("bench", []), ("profile", []), ("explain", []),
+    ("show", []), ("play", ["--out", "{dir}/p.html"])])
+def test_a_named_pipe_named_directly_is_refused_not_read(fifo_dir, command, extra):
+    extra = [arg.format(dir=fifo_dir) for arg in extra]
+    run = run_referee(command, str(fifo_dir / "zz.txt"), *extra, timeout=60)
+    usage_error(run, command, "zz.txt: cannot read: a named pipe, not a regular file")
+
+
+@pytest.mark.parametrize("command, extra", [
+    ("run", ["--bot", FAKE_BOT]), ("bench", []), ("play", ["--out", "{dir}/p.html"])])
+def test_a_named_pipe_inside_a_directory_is_refused_not_read(fifo_dir, command, extra):
+    extra = [arg.format(dir=fifo_dir) for arg in extra]
+    run = run_referee(command, str(fifo_dir), *extra, timeout=60)
+    usage_error(run, command, "zz.txt: cannot read: a named pipe, not a regular file")
+    assert not (fifo_dir / "p.html").exists()
+
+
+def test_a_device_is_refused_as_a_puzzle_and_as_links():
+    usage_error(run_referee("show", os.devnull, timeout=60), "show",
+                "cannot read: a character device, not a regular file")
+    run = run_referee("show", SIMPLER, "--links", os.devnull, timeout=60)
+    usage_error(run, "show", f"--links {os.devnull}: cannot read: a character device")
+
+
+def test_show_links_from_a_named_pipe_is_refused(fifo_dir):
+    run = run_referee("show", SIMPLER, "--links", str(fifo_dir / "zz.txt"), timeout=60)
+    usage_error(run, "show", "--links", "a named pipe, not a regular file")
