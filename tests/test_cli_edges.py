@@ -2,11 +2,12 @@
 
 import os
 import shutil
+import subprocess
 import sys
 
 import pytest
 
-from project import PUBLIC, run_referee
+from project import PUBLIC, ROOT, run_referee
 
 SIMPLER = str(PUBLIC / "02_simpler.txt")
 FAKE_BOT = f"{sys.executable} tests/fakebots/silent.py"   # never started: the puzzles fail first
@@ -57,3 +58,29 @@ def test_a_device_is_refused_as_a_puzzle_and_as_links():
 def test_show_links_from_a_named_pipe_is_refused(fifo_dir):
     run = run_referee("show", SIMPLER, "--links", str(fifo_dir / "zz.txt"), timeout=60)
     usage_error(run, "show", "--links", "a named pipe, not a regular file")
+
+
+def referee_bytes(*args, stdin=None, close_stdin=False):
+    """`python -m referee ARGS` with bytes on stdin, or with stdin closed (`<&-`)."""
+    argv = [sys.executable, "-m", "referee", *args]
+    if close_stdin:
+        argv = ["sh", "-c", 'exec "$@" <&-', "sh", *argv]
+    return subprocess.run(argv, cwd=ROOT, input=stdin, capture_output=True, timeout=60)
+
+
+def test_show_links_from_a_closed_stdin_is_a_usage_error():
+    run = referee_bytes("show", SIMPLER, "--links", "-", close_stdin=True)
+    assert run.returncode == 2, run.stderr
+    assert run.stderr == b"python -m referee show: error: cannot read --links -: stdin is closed\n"
+
+
+def test_show_judges_bytes_that_are_not_utf8_alike_from_a_file_and_from_stdin(tmp_path):
+    data = b"0 1 1 1 2\n\xff\xfe 0 0 0 1 2\n"
+    (tmp_path / "out.txt").write_bytes(data)
+    from_file = referee_bytes("show", SIMPLER, "--links", str(tmp_path / "out.txt"))
+    from_stdin = referee_bytes("show", SIMPLER, "--links", "-", stdin=data)
+    for run in (from_file, from_stdin):
+        assert run.returncode == 1, run.stderr
+        assert "LOST: malformed at line 2: " in run.stdout.decode()
+        assert "\ufffd\ufffd 0 0 0 1 2" in run.stdout.decode()   # as run decodes a bot's output
+    assert from_file.stdout == from_stdin.stdout

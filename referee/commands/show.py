@@ -16,8 +16,12 @@ Drawing: nodes are their digits, '.' an empty cell; '-' and '|' a single link, '
 On a terminal, short nodes are yellow, full nodes green, links cyan and the losing link
 red; --colour always/never overrides (NO_COLOR in the environment means never).
 
+Bytes that are not UTF-8 are read as `run` reads a bot's output: each becomes U+FFFD
+and its line is judged (malformed), from a file as from stdin.
+
 Exit status: 0 the board is shown and the links (if any) win or are not yet decided
-(--upto); 1 the links lose; 2 usage error (unreadable or malformed puzzle or links file).
+(--upto); 1 the links lose (a malformed line too); 2 usage error (unreadable or
+malformed puzzle, unreadable links file or closed stdin).
 """
 
 from __future__ import annotations
@@ -68,16 +72,29 @@ def execute(args: argparse.Namespace) -> int:
 
 
 def read_links(name: str) -> list[str]:
-    """The output lines of FILE, or of stdin for '-'."""
+    """The output lines of FILE, or of stdin for '-', decoded as `run` decodes a bot's
+    output: bytes that are not UTF-8 become U+FFFD, and their line is judged malformed."""
     try:
-        if name != "-":
-            refuse_special(Path(name))   # a named pipe would hang; stdin is '-'
-        text = sys.stdin.read() if name == "-" else Path(name).read_text(encoding="utf-8")
+        data = read_stdin() if name == "-" else read_file(Path(name))
     except BoardError as error:
         raise UsageError(f"--links {error}") from None
-    except (OSError, UnicodeDecodeError) as error:
+    except OSError as error:
         raise UsageError(f"cannot read --links {name}: {error}") from None
+    text = data.decode("utf-8", errors="replace")
     return output_lines(text) if text else []
+
+
+def read_stdin() -> bytes:
+    """stdin's bytes; OSError when there is no stdin (`<&-` closes it: Python sets None)."""
+    if sys.stdin is None:
+        raise OSError("stdin is closed")
+    return sys.stdin.buffer.read()
+
+
+def read_file(path: Path) -> bytes:
+    """A regular file's bytes (a named pipe would wait for a writer forever)."""
+    refuse_special(path)
+    return path.read_bytes()
 
 
 def use_colour(choice: str, stream) -> bool:
