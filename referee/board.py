@@ -17,6 +17,7 @@ from types import MappingProxyType
 from typing import Mapping
 
 MAX_SIDE = 30  # cells, CodinGame's bound on width and height
+BOM = "\ufeff"    # Windows editors start a UTF-8 file with it; it is not part of the puzzle
 NODE_CHARS = "12345678"
 BLANKS = " \t"    # the only separators: ASCII space and tab
 _DIGITS = re.compile(r"[0-9]+")
@@ -133,11 +134,12 @@ def parse_sdk_test(text: str) -> Board:
 
 
 def load_board(path: str | Path, max_side: int = MAX_SIDE) -> Board:
-    """Read a .txt puzzle or a .json SDK test file; errors start with the file name."""
+    """Read a .txt puzzle or a .json SDK test file (a leading BOM is dropped); errors start
+    with the file name."""
     path = Path(path)
     try:
         refuse_special(path)
-        text = path.read_text(encoding="utf-8")
+        text = path.read_text(encoding="utf-8").removeprefix(BOM)
     except (OSError, UnicodeDecodeError) as error:
         raise BoardError(f"{path}: cannot read ({error.__class__.__name__}: {error})") from None
     try:

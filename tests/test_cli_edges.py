@@ -8,6 +8,7 @@ import sys
 import pytest
 
 from project import PUBLIC, ROOT, run_referee
+from referee.board import BoardError, load_board, parse_board
 
 SIMPLER = str(PUBLIC / "02_simpler.txt")
 FAKE_BOT = f"{sys.executable} tests/fakebots/silent.py"   # never started: the puzzles fail first
@@ -84,3 +85,25 @@ def test_show_judges_bytes_that_are_not_utf8_alike_from_a_file_and_from_stdin(tm
         assert "LOST: malformed at line 2: " in run.stdout.decode()
         assert "\ufffd\ufffd 0 0 0 1 2" in run.stdout.decode()   # as run decodes a bot's output
     assert from_file.stdout == from_stdin.stdout
+
+
+def test_a_puzzle_file_may_start_with_a_bom(tmp_path):
+    (tmp_path / "p.txt").write_bytes(b"\xef\xbb\xbf3\r\n1\r\n1.1\r\n")   # as Notepad saves it
+    (tmp_path / "p.json").write_text('\ufeff{"testIn": "3\\n1\\n1.1\\n"}', encoding="utf-8")
+    expected = parse_board("3\n1\n1.1\n")
+    assert load_board(tmp_path / "p.txt") == expected
+    assert load_board(tmp_path / "p.json") == expected
+    run = run_referee("show", str(tmp_path / "p.txt"), timeout=60)
+    assert run.returncode == 0 and run.stdout.startswith("p: 3x1, 2 nodes\n"), run.stderr
+
+
+def test_a_bom_inside_a_puzzle_is_still_refused(tmp_path):
+    (tmp_path / "p.txt").write_text("3\n\ufeff1\n1.1\n", encoding="utf-8")
+    with pytest.raises(BoardError, match="line 2: height must be an integer"):
+        load_board(tmp_path / "p.txt")
+
+
+def test_a_bom_before_links_is_judged_as_run_judges_a_bot_printing_it(tmp_path):
+    (tmp_path / "out.txt").write_text("\ufeff0 0 2 0 1\n", encoding="utf-8")
+    run = referee_bytes("show", SIMPLER, "--links", str(tmp_path / "out.txt"))
+    assert run.returncode == 1 and b"LOST: malformed at line 1" in run.stdout, run.stderr
