@@ -36,3 +36,13 @@ def test_profile_exit_codes(tmp_path):
     bad = profile(str(malformed))
     assert bad.returncode == 2 and "bad.txt" in bad.stderr
     assert profile(str(tmp_path / "missing.txt")).returncode == 2
+
+
+def test_profile_count_exits_1_when_there_is_no_solution(tmp_path):
+    impossible = tmp_path / "impossible.txt"
+    impossible.write_text("3\n1\n1.2\n")
+    result = profile(str(impossible), "--what", "count", "--repeat", "1", "--top", "0")
+    assert result.returncode == 1, result.stderr
+    assert "solutions: 0\n" in result.stdout
+    one = profile(str(PUBLIC / "02_simpler.txt"), "--what", "count", "--repeat", "1", "--top", "0")
+    assert one.returncode == 0 and "solutions: 1\n" in one.stdout, one.stderr

@@ -185,7 +185,7 @@ def execute(args: argparse.Namespace) -> int:
     print(f"counters: {counters}  stage {stage_name(stats)}")
     if args.what == "count":
         print(f"solutions: {result}{' or more' if result >= 2 else ''}")
-        return EXIT_OK
+        return EXIT_OK if result else EXIT_UNSOLVED   # none found: the help promises 1
     outcome = judge_text(board, solution_text(result))
     print(f"answer: {outcome.verdict.value}" + ("" if outcome.won else f" ({outcome.reason})"))
     return EXIT_OK if outcome.won else EXIT_UNSOLVED
