@@ -1,6 +1,8 @@
 """Edges of the command line: special files, closed stdin, odd bytes, exit statuses."""
 
+import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -107,3 +109,41 @@ def test_a_bom_before_links_is_judged_as_run_judges_a_bot_printing_it(tmp_path):
     (tmp_path / "out.txt").write_text("\ufeff0 0 2 0 1\n", encoding="utf-8")
     run = referee_bytes("show", SIMPLER, "--links", str(tmp_path / "out.txt"))
     assert run.returncode == 1 and b"LOST: malformed at line 1" in run.stdout, run.stderr
+
+
+UNSOLVABLE = "3\n1\n1.2\n"   # a 1 and a 2 with one link between them at most
+
+
+def test_play_with_only_unsolvable_puzzles_exits_1_and_writes_no_page(tmp_path):
+    (tmp_path / "u.txt").write_text(UNSOLVABLE)
+    run = run_referee("play", str(tmp_path / "u.txt"), "--out", str(tmp_path / "p.html"))
+    assert run.returncode == 1, run.stderr
+    assert "p.html not written: no puzzle to put in it (1 left out with no solution)" in run.stderr
+    assert run.stdout == "" and not (tmp_path / "p.html").exists()
+
+
+def test_play_writes_the_solvable_ones_and_says_what_it_left_out(tmp_path):
+    (tmp_path / "u.txt").write_text(UNSOLVABLE)
+    out = tmp_path / "p.html"
+    run = run_referee("play", SIMPLER, str(tmp_path / "u.txt"), "--out", str(out))
+    assert run.returncode == 1, run.stderr
+    assert run.stdout.startswith(f"{out}: 1 puzzle(s), ") and run.stdout.endswith(
+        " bytes; 1 left out with no solution\n")
+
+
+def test_play_gen_short_of_its_count_exits_1_and_says_so(tmp_path):
+    out = tmp_path / "p.html"
+    run = run_referee("play", "--gen", "2x2:count=1", "--out", str(out))   # no 2x2 is hard
+    assert run.returncode == 1, run.stderr
+    assert "play: --gen 2x2_hard_s1: only 0 of 1 found" in run.stderr
+    assert run.stdout.startswith(f"{out}: 1 puzzle(s), ")
+    assert run.stdout.endswith(" bytes; 2 asked of --gen not found\n")
+    full = run_referee("play", "--gen", "3x3:easy:count=2", "--out", str(out))
+    assert full.returncode == 0 and full.stdout.endswith(" bytes\n"), full.stderr
+
+
+def test_play_checks_every_gen_spec_before_making_a_set(tmp_path):
+    run = run_referee("play", "--gen", "2x2:hard:count=1", "--gen", "6x6:tricky",
+                      "--out", str(tmp_path / "p.html"))
+    usage_error(run, "play", "--gen 6x6:tricky: unknown part 'tricky'")   # and nothing made first
+

@@ -21,7 +21,8 @@ kept in the browser's local storage, so a reload resumes it.
 
 This is lab tooling: it calls the bot (explain, solve, count_solutions) as a library.
 
-Exit status: 0 written; 1 some puzzle has no solution (the others are still written);
+Exit status: 0 written, every puzzle asked for; 1 some puzzle has no solution or a --gen
+set found fewer than its count (the others are still written; with none left, no page);
 2 usage error (unreadable puzzle, bad --gen spec, unwritable --out).
 """
 
@@ -44,7 +45,7 @@ from referee.play import build_page, puzzle_entry
 DEFAULT_PUZZLES = "puzzles/public"
 DEFAULT_OUT = "play.html"
 LEVELS = ("easy", "medium", "hard")
-EXIT_OK, EXIT_UNSOLVABLE = 0, 1
+EXIT_OK, EXIT_SHORT = 0, 1   # short: a puzzle without a solution, or a --gen set short
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -64,8 +65,9 @@ def execute(args: argparse.Namespace) -> int:
     if not out.resolve().parent.is_dir():
         raise UsageError(f"cannot write --out {out}: no such directory")
     sources = list(read_files(args.puzzles or ([] if args.gen else [DEFAULT_PUZZLES])))
-    for spec in args.gen:
-        sources.extend(generated(spec))
+    sets = [one for text in args.gen for one in parse_gen(text)]   # all checked before any is made
+    made, missing = generated(sets)
+    sources += made
     entries, failed = [], 0
     for name, board, difficulty in sources:
         start = time.perf_counter()
@@ -77,15 +79,26 @@ def execute(args: argparse.Namespace) -> int:
         entries.append(entry)
         print(f"play: {name}: {len(entry['hints'])} hints worked out in "
               f"{time.perf_counter() - start:.2f} s", file=sys.stderr, flush=True)
+    lacking = shortfall(failed, missing)
     if not entries:
-        raise UsageError("no puzzle to write")
+        print(f"play: {out} not written: no puzzle to put in it ({lacking})", file=sys.stderr)
+        return EXIT_SHORT
     page = build_page(entries, args.title)
     try:
         out.write_text(page, encoding="utf-8")
     except OSError as error:
         raise UsageError(f"cannot write --out {out}: {error.strerror or error}") from None
-    print(f"{out}: {len(entries)} puzzle(s), {len(page.encode()):,} bytes")
-    return EXIT_UNSOLVABLE if failed else EXIT_OK
+    print(f"{out}: {len(entries)} puzzle(s), {len(page.encode()):,} bytes"
+          + (f"; {lacking}" if lacking else ""))
+    return EXIT_SHORT if lacking else EXIT_OK
+
+
+def shortfall(unsolvable: int, not_found: int) -> str:
+    """What the page lacks of what was asked for, in words ('' when nothing)."""
+    parts = [f"{unsolvable} left out with no solution"] if unsolvable else []
+    if not_found:
+        parts.append(f"{not_found} asked of --gen not found")
+    return ", ".join(parts)
 
 
 def read_files(paths: list[str]):
@@ -105,21 +118,27 @@ def read_files(paths: list[str]):
                 raise UsageError(str(error)) from None
 
 
-def generated(text: str):
-    """(name, board, difficulty) for each puzzle of a --gen set (one set per difficulty
-    when the spec names none)."""
+def parse_gen(text: str):
+    """The --gen SPEC's sets: itself, or one per difficulty when it names none."""
     try:
         spec = parse_spec(text)
     except ValueError as error:
         raise UsageError(f"--gen {text}: {error}") from None
-    specs = [spec] if spec.difficulty else [dataclasses.replace(spec, difficulty=d) for d in LEVELS]
+    return [spec] if spec.difficulty else [dataclasses.replace(spec, difficulty=d) for d in LEVELS]
+
+
+def generated(specs) -> tuple[list, int]:
+    """[(name, board, difficulty)] for the puzzles of the sets, and how many fewer than
+    asked were found."""
+    made, missing = [], 0
     for one in specs:
         kept, _ = generate_set(one)
         if len(kept) < one.count:
             print(f"play: --gen {one.name}: only {len(kept)} of {one.count} found",
                   file=sys.stderr)
-        for puzzle in kept:
-            yield puzzle.name, parse_board(puzzle.text), puzzle.difficulty
+            missing += one.count - len(kept)
+        made += [(puzzle.name, parse_board(puzzle.text), puzzle.difficulty) for puzzle in kept]
+    return made, missing
 
 
 def solved_entry(name: str, board: Board, difficulty: str | None) -> dict | None:
