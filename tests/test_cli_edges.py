@@ -147,3 +147,12 @@ def test_play_checks_every_gen_spec_before_making_a_set(tmp_path):
                       "--out", str(tmp_path / "p.html"))
     usage_error(run, "play", "--gen 6x6:tricky: unknown part 'tricky'")   # and nothing made first
 
+
+def test_play_names_an_sdk_test_by_its_title_as_run_does(tmp_path):
+    sdk = {"title": {"2": "Simpler", "1": "Plus simple"}, "testIn": "2\n2\n2.\n42\n"}
+    (tmp_path / "02.json").write_text(json.dumps(sdk))
+    out = tmp_path / "p.html"
+    run = run_referee("play", str(tmp_path / "02.json"), SIMPLER, "--out", str(out))
+    assert run.returncode == 0, run.stderr
+    names = re.findall(r'"name": ?"([^"]*)"', out.read_text())
+    assert names == ["Simpler", "02_simpler"]

@@ -21,6 +21,8 @@ kept in the browser's local storage, so a reload resumes it.
 
 This is lab tooling: it calls the bot (explain, solve, count_solutions) as a library.
 
+An SDK .json test is named by its title, as `run` names it; a .txt puzzle by its file name.
+
 Exit status: 0 written, every puzzle asked for; 1 some puzzle has no solution or a --gen
 set found fewer than its count (the others are still written; with none left, no page);
 2 usage error (unreadable puzzle, bad --gen spec, unwritable --out).
@@ -38,6 +40,7 @@ from bot.explainer import explain, replay
 from bot.solver import Unsolvable, count_solutions
 from referee.board import Board, BoardError, load_board, parse_board
 from referee.commands import UsageError
+from referee.commands.run import sdk_fields
 from referee.lab.grading import DEFAULT_WORK, classify_or_none
 from referee.lab.sets import generate_set, parse_spec
 from referee.play import build_page, puzzle_entry
@@ -113,9 +116,10 @@ def read_files(paths: list[str]):
             raise UsageError(f"{path}: no such file or directory")
         for file in files:
             try:
-                yield file.stem, load_board(file), None
+                board = load_board(file)
             except BoardError as error:
                 raise UsageError(str(error)) from None
+            yield sdk_fields(file)[0] or file.stem, board, None
 
 
 def parse_gen(text: str):
