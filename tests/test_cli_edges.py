@@ -11,6 +11,7 @@ import pytest
 
 from project import PUBLIC, ROOT, run_referee
 from referee.board import BoardError, load_board, parse_board
+from referee.lab.workers import WorkersError, open_workers
 
 SIMPLER = str(PUBLIC / "02_simpler.txt")
 FAKE_BOT = f"{sys.executable} tests/fakebots/silent.py"   # never started: the puzzles fail first
@@ -156,3 +157,59 @@ def test_play_names_an_sdk_test_by_its_title_as_run_does(tmp_path):
     assert run.returncode == 0, run.stderr
     names = re.findall(r'"name": ?"([^"]*)"', out.read_text())
     assert names == ["Simpler", "02_simpler"]
+
+
+@pytest.mark.parametrize("command, extra", [
+    ("bench", [SIMPLER]), ("gen", ["--size", "5x5", "--count", "1", "--out", "{dir}"])])
+def test_a_malformed_dask_address_is_one_line_and_no_client_is_left(tmp_path, command, extra):
+    pytest.importorskip("distributed")
+    extra = [arg.format(dir=tmp_path / "out") for arg in extra]
+    run = run_referee(command, "--dask", "notanaddress", *extra, timeout=90)
+    usage_error(run, command, "--dask notanaddress: cannot reach the scheduler "
+                              "(missing port number in address 'notanaddress')")
+
+
+@pytest.mark.parametrize("address, message", [
+    (":8786", "expected HOST:PORT with a port 1..65535"),
+    ("tcp://127.0.0.1:99999", "expected HOST:PORT with a port 1..65535"),
+    ("inproc://x", "inproc names a scheduler inside this process"),
+    ("tcp://[::1", "ipv6 needs brackets"),
+    ("nowhere://x", "unknown address scheme 'nowhere'")])
+def test_dask_addresses_that_name_no_scheduler_are_refused_before_connecting(address, message):
+    pytest.importorskip("distributed")
+    with pytest.raises(WorkersError, match=re.escape(f"--dask {address}: cannot reach the "
+                                                     f"scheduler (") + ".*" + re.escape(message)):
+        open_workers(dask=address)
+
+
+def python_says(code):
+    """Run `code` in a fresh Python from the project root: (exit status, stdout, stderr)."""
+    run = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True,
+                         text=True, timeout=90)
+    return run.returncode, run.stdout, run.stderr
+
+
+def test_a_client_that_fails_to_start_says_nothing_when_it_is_collected():
+    pytest.importorskip("distributed")
+    status, out, err = python_says(
+        "from referee.lab import workers\n"
+        "workers._check_address = lambda address: None   # let the Client meet it\n"
+        "try:\n"
+        "    workers.open_workers(dask='tcp://[::1')\n"
+        "except workers.WorkersError as error:\n"
+        "    print(error)\n")
+    assert status == 0 and out.startswith("--dask tcp://[::1: cannot reach the scheduler ("), err
+    assert err == ""   # no "Exception ignored in: Client.__del__", after no 20 s wait
+
+
+def test_dask_missing_from_the_venv_is_a_plain_workers_error():
+    status, out, err = python_says(
+        "import sys\n"
+        "sys.modules['distributed'] = None   # as if dask.distributed were not installed\n"
+        "from referee.lab import workers\n"
+        "try:\n"
+        "    workers.open_workers(dask='notanaddress')\n"
+        "except workers.WorkersError as error:\n"
+        "    print(error)\n")
+    assert (status, err) == (0, "")
+    assert out == "--dask needs dask.distributed: pip install -e '.[lab]'\n"

@@ -136,14 +136,19 @@ def _stop_pool(pool: concurrent.futures.ProcessPoolExecutor) -> None:
 def _dask_workers(address: str) -> Workers:
     try:
         from distributed import Client
-        from distributed.comm import parse_address
-        from distributed.comm.registry import get_backend
     except ImportError:
         raise WorkersError("--dask needs dask.distributed: pip install -e '.[lab]'") from None
     try:
-        get_backend(parse_address(address)[0])  # a bad scheme, before a Client exists
-        client = Client(address, timeout=f"{CONNECT_TIMEOUT_S}s", set_as_default=False)
+        _check_address(address)
+    except ValueError as error:
+        raise WorkersError(f"--dask {address}: cannot reach the scheduler ({error})") from None
+    client = Client.__new__(Client)
+    try:
+        client.__init__(address, timeout=f"{CONNECT_TIMEOUT_S}s", set_as_default=False)
     except (OSError, TimeoutError, ValueError) as error:
+        # A Client whose start failed part way waits 20 s to close in its destructor,
+        # then prints an ignored TimeoutError: mark it closed, there is nothing to close.
+        client.status = "closed"
         raise WorkersError(f"--dask {address}: cannot reach the scheduler ({error})") from None
     try:
         slots = sum(client.nthreads().values())
@@ -167,6 +172,25 @@ def _dask_workers(address: str) -> Workers:
         client.close()
 
     return Workers(executor, slots, f"dask {address} ({slots} threads)", stop)
+
+
+NETWORK_SCHEMES = ("tcp", "tls", "ws", "wss")   # dask's schemes that need a host and a port
+
+
+def _check_address(address: str) -> None:
+    """ValueError unless `address` could name a scheduler: a known scheme and, for a network
+    one, a host and a port 1..65535. Checked before a Client exists (see _dask_workers)."""
+    from distributed.comm import get_address_host_port, parse_address
+    from distributed.comm.registry import get_backend
+
+    scheme = parse_address(address)[0]
+    get_backend(scheme)   # ValueError for an unknown scheme
+    if scheme == "inproc":
+        raise ValueError("inproc names a scheduler inside this process, which has none")
+    if scheme in NETWORK_SCHEMES:
+        host, port = get_address_host_port(address)
+        if not host or not 0 < port < 65536:
+            raise ValueError("expected HOST:PORT with a port 1..65535")
 
 
 def code_digest() -> str:
