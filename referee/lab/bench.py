@@ -259,13 +259,82 @@ def _read(path: Path) -> str:
 
 # -- measuring --------------------------------------------------------------------------
 
-def _alarm(signum, frame):
-    raise SolveTimeout()
-
-
 # Each clock: how a solve is timed, and the interval timer and signal that stop it.
 CLOCKS = {"wall": (time.perf_counter, "ITIMER_REAL", "SIGALRM", "s"),
           "cpu": (time.thread_time, "ITIMER_VIRTUAL", "SIGVTALRM", "s of CPU")}
+RETRY_S = 0.01   # a solve that swallowed its SolveTimeout is rung again this often
+
+
+class Alarm:
+    """--timeout for the solves of one measure: an interval timer whose signal raises
+    SolveTimeout in the solve. A ring raises only inside the solve (a frame of `_timed` on
+    the stack) and once this solve's timer has run out: a ring as the solve returns, or one
+    left from the solve before, is ignored instead of escaping as a traceback. A raise the
+    solver swallows (a generator closed as the ring came) is repeated every RETRY_S, so
+    such a solve is still stopped, and not reported as "Exception ignored"."""
+
+    def __init__(self, clock: str, timeout: float):
+        _, timer_name, signal_name, _ = CLOCKS[clock]
+        self.timer, self.ring = getattr(signal, timer_name), getattr(signal, signal_name)
+        self.timeout = timeout
+
+    def __enter__(self) -> "Alarm":
+        self.old = signal.signal(self.ring, self._rang)
+        self.old_hook, sys.unraisablehook = sys.unraisablehook, self._swallowed
+        return self
+
+    def __exit__(self, *exc) -> None:
+        signal.setitimer(self.timer, 0)
+        signal.signal(self.ring, self.old)
+        sys.unraisablehook = self.old_hook
+
+    def call(self, solve):
+        """solve(), stopped by SolveTimeout at the limit. Once the alarm has raised, the solve
+        counts as stopped whatever it did next: a raise that lands in the solver's clean-up
+        can break its state, and the answer or crash that follows is no verdict on it."""
+        self.rang = False
+        try:
+            answer = self._timed(solve)
+        except Exception:
+            if not self.rang:
+                raise
+        finally:
+            signal.setitimer(self.timer, 0)
+        if self.rang:
+            raise SolveTimeout()
+        return answer
+
+    def _timed(self, solve):
+        # The timer starts in this frame, so no ring can come before it is on the stack.
+        signal.setitimer(self.timer, self.timeout)
+        return solve()
+
+    def _rang(self, signum, frame) -> None:
+        if signal.getitimer(self.timer)[0] > 0:
+            return   # left from the solve before: this solve's timer still runs
+        while frame is not None and frame.f_code is not Alarm._timed.__code__:
+            frame = frame.f_back
+        if frame is not None:
+            self.rang = True
+            signal.setitimer(self.timer, RETRY_S)
+            raise SolveTimeout()
+
+    def _swallowed(self, unraisable) -> None:
+        if not isinstance(unraisable.exc_value, SolveTimeout):
+            self.old_hook(unraisable)
+
+
+class NoAlarm:
+    """In a thread, where Python allows no signal handler: the solve runs to its end."""
+
+    def __enter__(self) -> "NoAlarm":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        pass
+
+    def call(self, solve):
+        return solve()
 
 
 def measure(suite: str, name: str, text: str, repeat: int, timeout: float,
@@ -278,38 +347,27 @@ def measure(suite: str, name: str, text: str, repeat: int, timeout: float,
     seeded = {} if seed is None else {"seed": seed}
     board = parse_board(text, max_side=LAB_MAX_SIDE)
     times, answer, error, stats = [], None, "", None  # answer: links, or solutions if counted
-    now, timer_name, signal_name, unit = CLOCKS[clock]
+    now, _, _, unit = CLOCKS[clock]
     # A dask worker solves in a thread, where Python allows no signal handler.
-    use_alarm = (timeout > 0 and hasattr(signal, "setitimer")
+    use_alarm = (hasattr(signal, "setitimer")
                  and threading.current_thread() is threading.main_thread())
-    if use_alarm:
-        timer, ring = getattr(signal, timer_name), getattr(signal, signal_name)
-        old = signal.signal(ring, _alarm)
-    try:
+    with (Alarm(clock, timeout) if use_alarm else NoAlarm()) as alarm:
         for _ in range(repeat):
             stats = bot.Stats()
-            if use_alarm:
-                signal.setitimer(timer, timeout)
             start = now()
             try:
                 if count:
-                    answer = bot.find_solutions(text, limit=count, stats=stats, **seeded)
+                    answer = alarm.call(lambda: bot.find_solutions(text, limit=count, stats=stats,
+                                                                   **seeded))
                 else:
-                    answer = bot.solve(text, stats=stats, **seeded)
+                    answer = alarm.call(lambda: bot.solve(text, stats=stats, **seeded))
             except SolveTimeout:
                 error = f"over {timeout:g} {unit}"
             except Exception as exc:  # any crash of the solver is a result, not our failure
                 error = f"{type(exc).__name__}: {exc}"
-            finally:
-                elapsed = now() - start
-                if use_alarm:
-                    signal.setitimer(timer, 0)
-            times.append(elapsed)
+            times.append(now() - start)
             if error:
                 break
-    finally:
-        if use_alarm:
-            signal.signal(ring, old)
     solved, found = False, -1
     if not error and count:
         found = len(answer)
