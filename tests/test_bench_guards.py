@@ -2,6 +2,7 @@
 the bundle's start-up measured without hanging or leaving a process behind.
 """
 
+import json
 import signal
 import sys
 import threading
@@ -95,3 +96,52 @@ def test_a_cpu_timed_solve_over_the_limit_is_over_it_though_the_alarm_did_not_ri
     # ITIMER_VIRTUAL counts the process's user time in ticks: a short solve passes under it.
     run = measure("s", "a", EXPERT, 1, 0.000001, clock="cpu")
     assert not run.solved and run.error == "over 1e-06 s of CPU"
+
+
+# -- --compare: only a bench --json file, made the same way, checked before any solving --
+
+QUICK = ["--repeat", "1", "--startup-runs", "0"]
+
+
+def _bench_json(tmp_path, *extra):
+    """A real `bench --json` file of 01_simplest, made with `extra` options."""
+    out = tmp_path / f"bench{len(list(tmp_path.iterdir()))}.json"
+    run = bench(str(PUBLIC / "01_simplest.txt"), *QUICK, *extra, "--json", str(out))
+    assert run.returncode == 0, run.stderr
+    return out
+
+
+def test_a_compare_file_of_another_shape_is_refused_before_any_solving(tmp_path):
+    made_by_run = tmp_path / "run.json"
+    played = run_referee("run", str(PUBLIC / "01_simplest.txt"), "--quiet",
+                         "--json", str(made_by_run))
+    assert played.returncode == 0, played.stderr
+    wrong = [made_by_run]
+    seconds = {"files/01_simplest": {"seconds": 0.001}}
+    suite = {"solved": 1, "total": 1, "median": 0.001}
+    for name, shape in (("object", {"foo": 1}), ("suites", {"suites": 5}),
+                        ("keyerror", {"suites": {"files": {"puzzles": 3}}}),
+                        ("no-puzzles", {"suites": {"files": suite}}),
+                        ("seconds", {"puzzles": {"files/01_simplest": {"seconds": "1"}},
+                                     "suites": {"files": suite}}),
+                        ("median", {"puzzles": seconds,
+                                    "suites": {"files": dict(suite, median=None)}}),
+                        ("bundle", {"puzzles": seconds,
+                                    "suites": {"files": dict(suite, bundle=[1])}}),
+                        ("count", {"puzzles": seconds, "suites": {"files": suite}, "count": "2"})):
+        wrong.append(tmp_path / f"{name}.json")
+        wrong[-1].write_text(json.dumps(shape))
+    for old in wrong:   # one line alone on stderr: no progress, so nothing was solved
+        run = bench(str(PUBLIC / "01_simplest.txt"), *QUICK, "--compare", str(old))
+        one_line_usage_error(run, f"--compare {old}: not a bench --json file")
+
+
+def test_a_compare_file_of_an_older_version_is_still_read(tmp_path):
+    data = json.loads(_bench_json(tmp_path).read_text())
+    for key in ("version", "clock", "seed", "count", "over_limit"):
+        del data[key]
+    old = tmp_path / "version1.json"
+    old.write_text(json.dumps(data))
+    run = bench(str(PUBLIC / "01_simplest.txt"), *QUICK, "--compare", str(old))
+    assert run.returncode == 0, run.stderr
+    assert "  files/01_simplest: " in run.stdout and "suite files: median x" in run.stdout

@@ -73,7 +73,8 @@ Progress goes to stderr (a bar on a terminal, plain lines otherwise).
 Exit status: 0 every puzzle solved within the limit, 1 some puzzle not solved or a
 figure over the limit (with --peer: the bot left a puzzle unanswered or answered it
 wrong; the peer's timeouts are figures), 2 usage error (missing path, bad --gen spec,
-unreadable --compare file, a --bundle that cannot start).
+a --compare file that cannot be read or is not a bench --json file, a --bundle that
+cannot start), found before any solving.
 """
 
 from __future__ import annotations
@@ -117,6 +118,7 @@ DEFAULT_BUNDLE = None  # this Python on dist/bot.py: a pyenv shim would add ~70 
 BUNDLE_SCRIPT = "dist/bot.py"
 NODE_BUCKETS = (0, 25, 50, 100, 150, 200, 300, 500)   # lower bounds of the node-count rows
 STARTUP_PUZZLE = "3\n1\n1.1\n"
+SUITE_FIGURES = ("median", "p90", "p99", "max", "sum")   # the suite's times --compare reads
 JSON_VERSION = 2   # 2: the bundle's match per suite replaced startup's slowest_first_line
 
 
@@ -630,13 +632,65 @@ def compare(old: dict, suites: dict[str, dict], runs: list[PuzzleRun]) -> None:
         if name in old_suites:
             o = old_suites[name]
             print(f"  suite {safe(name)}: " + "  ".join(
-                f"{k} x{_ratio(s[k], o[k])}" for k in ("median", "p90", "p99", "max", "sum")
-                if k in o)
+                f"{k} x{_ratio(s[k], o[k])}" for k in SUITE_FIGURES if k in o)
                 + f"  solved {o['solved']}/{o['total']} -> {s['solved']}/{s['total']}"
                 + safe(_bundle_change(o.get("bundle"), s.get("bundle"))))
     missing = len(runs) - len(common)
     if missing:
         print(f"  ({missing} puzzle(s) not in the old run)")
+
+
+def read_compared(path: str, args: argparse.Namespace) -> dict:
+    """The --compare file, checked before any solving: a bench --json file, with figures
+    where `compare` reads them, that timed what this run times."""
+    try:
+        old = json.loads(Path(path).read_text())
+    except (OSError, ValueError) as error:
+        raise UsageError(f"--compare {path}: {error}") from None
+    wrong = _not_bench_json(old)
+    if wrong:
+        raise UsageError(f"--compare {path}: not a bench --json file ({wrong})")
+    if old.get("count", 0) != args.count:
+        raise UsageError(f"--compare {path}: it timed {_timed_call(old.get('count', 0))}, "
+                         f"this run times {_timed_call(args.count)}")
+    return old
+
+
+def _not_bench_json(old) -> str:
+    """What keeps `old` from being a bench --json file `compare` can read ('' if nothing).
+    Older versions of the file are read too: they lack some keys, never change one."""
+    if not isinstance(old, dict):
+        return "not a JSON object"
+    puzzles, suites = old.get("puzzles"), old.get("suites")
+    if not isinstance(puzzles, dict) or not isinstance(suites, dict):
+        return "no puzzles and suites"
+    if not _count(old.get("count", 0)):
+        return "its count is not a number"
+    for key, run in puzzles.items():
+        if not isinstance(run, dict) or not _figure_ok(run.get("seconds")):
+            return f"puzzle {key[:80]!r} has no seconds"
+    for name, suite in suites.items():
+        if not isinstance(suite, dict) or not (_count(suite.get("solved"))
+                                               and _count(suite.get("total"))):
+            return f"suite {name[:80]!r} has no solved and total"
+        if not all(_figure_ok(suite[k]) for k in SUITE_FIGURES if k in suite):
+            return f"suite {name[:80]!r} has a time that is not a number"
+        match = suite.get("bundle")   # absent, None, or a match with its last line
+        if match is not None and not (isinstance(match, dict)
+                                      and _figure_ok(match.get("last_line"), optional=True)):
+            return f"suite {name[:80]!r} has a bundle match without its figures"
+    return ""
+
+
+def _count(value) -> bool:
+    return type(value) is int and value >= 0
+
+
+def _figure_ok(value, optional: bool = False) -> bool:
+    """A finite number of seconds (or None when `optional`); JSON's true is no number."""
+    if value is None:
+        return optional
+    return type(value) in (int, float) and math.isfinite(value)
 
 
 def _timed_call(count: int) -> str:
@@ -670,25 +724,15 @@ def execute(args: argparse.Namespace) -> int:
         raise UsageError("--count times the bot's count alone, without --peer")
     if args.peer and args.clock != "wall":
         raise UsageError("--clock cpu times the bot alone: the peer keeps the wall clock")
-    old = None
-    if args.compare:
-        try:
-            old = json.loads(Path(args.compare).read_text())
-        except (OSError, ValueError) as error:
-            raise UsageError(f"--compare {args.compare}: {error}") from None
-        if not isinstance(old, dict):
-            raise UsageError(f"--compare {args.compare}: not a bench --json file")
-        if old.get("count", 0) != args.count:
-            raise UsageError(f"--compare {args.compare}: it timed {_timed_call(old.get('count', 0))}, "
-                             f"this run times {_timed_call(args.count)}")
+    if args.peer and args.compare:
+        raise UsageError("--compare does not apply to --peer runs")
+    old = read_compared(args.compare, args) if args.compare else None
     # A count is not a match: the bundle plays only where solves are timed.
     bundle = (bundle_argv(args.bundle) if args.startup_runs > 0 and not args.peer
               and not args.count else None)
     with workers_from_args(args) as workers:
         suites_in = load_suites(args, workers)
         if args.peer:
-            if args.compare:
-                raise UsageError("--compare does not apply to --peer runs")
             return peerbench.run(suites_in, args.repeat, args.timeout, args.json, seeds[0])
         jobs = [(suite, name, text, args.repeat, args.timeout, seed, args.clock,
                  f"@{seed}" if len(seeds) > 1 else "", args.count)
