@@ -145,3 +145,23 @@ def test_a_compare_file_of_an_older_version_is_still_read(tmp_path):
     run = bench(str(PUBLIC / "01_simplest.txt"), *QUICK, "--compare", str(old))
     assert run.returncode == 0, run.stderr
     assert "  files/01_simplest: " in run.stdout and "suite files: median x" in run.stdout
+
+
+def test_a_compare_file_timed_by_another_clock_or_at_other_seeds_is_refused(tmp_path):
+    wall, cpu, two_seeds = (_bench_json(tmp_path), _bench_json(tmp_path, "--clock", "cpu"),
+                            _bench_json(tmp_path, "--seed", "1-2"))
+    puzzle = str(PUBLIC / "01_simplest.txt")
+    for old, extra, said in (
+            (wall, ["--clock", "cpu"], "it timed solves by the wall clock, this run by the CPU "
+             "time of the solving thread"),
+            (cpu, [], "it timed solves by the CPU time of the solving thread, this run by the "
+             "wall clock"),
+            (wall, ["--seed", "1-2"], "it solved at the bot's own seed, this run at seeds 1-2"),
+            (two_seeds, [], "it solved at seeds 1-2, this run at the bot's own seed"),
+            (two_seeds, ["--seed", "2"], "it solved at seeds 1-2, this run at seed 2"),
+            (two_seeds, ["--seed", "1-3"], "it solved at seeds 1-2, this run at seeds 1-3")):
+        run = bench(puzzle, *QUICK, *extra, "--compare", str(old))
+        one_line_usage_error(run, f"--compare {old}: {said}")
+    for old, extra in ((cpu, ["--clock", "cpu"]), (two_seeds, ["--seed", "2,1"])):
+        run = bench(puzzle, *QUICK, *extra, "--compare", str(old))
+        assert run.returncode == 0 and "compare (new/old" in run.stdout, run.stderr

@@ -32,7 +32,9 @@ passes however late its last line came.
 --json FILE writes every figure (per puzzle and per suite, the bundle's match in its
 suite's `bundle`, and the lines over the limit); --compare OLD.json prints new/old time
 ratios puzzle by puzzle and per suite, with the bundle's match when both runs have one
-(below 1.0 is faster now).
+(below 1.0 is faster now). It takes only a bench --json file made the same way: timing
+the same call (--count), by the same --clock, at the same seeds (--seed: a slow board's
+time is largely its seed's draw); any other is refused before any solving.
 
 --jobs N measures N puzzles at a time in worker processes, --dask ADDRESS on a
 dask.distributed cluster (the optional `lab` extra): faster through a large set, but
@@ -266,6 +268,7 @@ def _read(path: Path) -> str:
 # Each clock: how a solve is timed, and the interval timer and signal that stop it.
 CLOCKS = {"wall": (time.perf_counter, "ITIMER_REAL", "SIGALRM", "s"),
           "cpu": (time.thread_time, "ITIMER_VIRTUAL", "SIGVTALRM", "s of CPU")}
+CLOCK_SAID = {"wall": "the wall clock", "cpu": "the CPU time of the solving thread"}
 RETRY_S = 0.01   # a solve that swallowed its SolveTimeout is rung again this often
 
 
@@ -653,6 +656,14 @@ def read_compared(path: str, args: argparse.Namespace) -> dict:
     if old.get("count", 0) != args.count:
         raise UsageError(f"--compare {path}: it timed {_timed_call(old.get('count', 0))}, "
                          f"this run times {_timed_call(args.count)}")
+    clock = old.get("clock", "wall")
+    if clock != args.clock:
+        raise UsageError(f"--compare {path}: it timed solves by {CLOCK_SAID[clock]}, "
+                         f"this run by {CLOCK_SAID[args.clock]}")
+    then, now = _seeds_of(old.get("seed")), args.seed or (None,)
+    if set(then) != set(now):   # a slow board's time is largely its seed's draw
+        raise UsageError(f"--compare {path}: it solved at {_seeds_said(then)}, "
+                         f"this run at {_seeds_said(now)}")
     return old
 
 
@@ -666,6 +677,10 @@ def _not_bench_json(old) -> str:
         return "no puzzles and suites"
     if not _count(old.get("count", 0)):
         return "its count is not a number"
+    if old.get("clock", "wall") not in tuple(CLOCKS):   # (a list in it is no key)
+        return "its clock is neither wall nor cpu"
+    if _seeds_of(old.get("seed")) is None:
+        return "its seed is not a seed or a list of them"
     for key, run in puzzles.items():
         if not isinstance(run, dict) or not _figure_ok(run.get("seconds")):
             return f"puzzle {key[:80]!r} has no seconds"
@@ -691,6 +706,28 @@ def _figure_ok(value, optional: bool = False) -> bool:
     if value is None:
         return optional
     return type(value) in (int, float) and math.isfinite(value)
+
+
+def _seeds_of(seed) -> tuple | None:
+    """The seeds a file's `seed` names ((None,): the bot's own), None if it names none."""
+    listed = seed if isinstance(seed, list) else [seed]
+    if seed is None or (listed and all(_count(n) for n in listed)):
+        return tuple(listed)
+    return None
+
+
+def _seeds_said(seeds: tuple) -> str:
+    """'the bot's own seed', 'seed 3' or 'seeds 1-8,11'."""
+    if seeds == (None,):
+        return "the bot's own seed"
+    spans = []   # [first, last] of each run of consecutive seeds
+    for n in seeds:
+        if spans and n == spans[-1][1] + 1:
+            spans[-1][1] = n
+        else:
+            spans.append([n, n])
+    text = ",".join(f"{a}-{b}" if b > a else f"{a}" for a, b in spans)
+    return f"seed{'s' if len(seeds) > 1 else ''} {text}"
 
 
 def _timed_call(count: int) -> str:
