@@ -165,3 +165,10 @@ def test_a_compare_file_timed_by_another_clock_or_at_other_seeds_is_refused(tmp_
     for old, extra in ((cpu, ["--clock", "cpu"]), (two_seeds, ["--seed", "2,1"])):
         run = bench(puzzle, *QUICK, *extra, "--compare", str(old))
         assert run.returncode == 0 and "compare (new/old" in run.stdout, run.stderr
+
+
+def test_a_json_file_that_cannot_be_written_is_refused_before_any_solving(tmp_path):
+    for out, said in ((tmp_path / "nodir" / "x.json", "no such directory"),
+                      (tmp_path, "is a directory")):
+        run = bench(str(PUBLIC / "01_simplest.txt"), *QUICK, "--json", str(out))
+        one_line_usage_error(run, f"cannot write --json {out}: {said}")

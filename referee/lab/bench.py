@@ -75,8 +75,8 @@ Progress goes to stderr (a bar on a terminal, plain lines otherwise).
 Exit status: 0 every puzzle solved within the limit, 1 some puzzle not solved or a
 figure over the limit (with --peer: the bot left a puzzle unanswered or answered it
 wrong; the peer's timeouts are figures), 2 usage error (missing path, bad --gen spec,
-a --compare file that cannot be read or is not a bench --json file, a --bundle that
-cannot start), found before any solving.
+a --compare file that cannot be read or is not a bench --json file, a --json file that
+cannot be written, a --bundle that cannot start).
 """
 
 from __future__ import annotations
@@ -84,6 +84,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import signal
 import statistics
 import subprocess
@@ -643,6 +644,17 @@ def compare(old: dict, suites: dict[str, dict], runs: list[PuzzleRun]) -> None:
         print(f"  ({missing} puzzle(s) not in the old run)")
 
 
+def check_writable(name: str, option: str) -> None:
+    """The file can be written: a usage error now rather than after the whole bench."""
+    path = Path(name)
+    folder = path.resolve().parent
+    why = ("is a directory" if path.is_dir() else "no such directory" if not folder.is_dir()
+           else "not writable" if not os.access(path if path.exists() else folder, os.W_OK)
+           else "")
+    if why:
+        raise UsageError(f"cannot write {option} {name}: {why}")
+
+
 def read_compared(path: str, args: argparse.Namespace) -> dict:
     """The --compare file, checked before any solving: a bench --json file, with figures
     where `compare` reads them, that timed what this run times."""
@@ -763,6 +775,8 @@ def execute(args: argparse.Namespace) -> int:
         raise UsageError("--clock cpu times the bot alone: the peer keeps the wall clock")
     if args.peer and args.compare:
         raise UsageError("--compare does not apply to --peer runs")
+    if args.json:
+        check_writable(args.json, "--json")
     old = read_compared(args.compare, args) if args.compare else None
     # A count is not a match: the bundle plays only where solves are timed.
     bundle = (bundle_argv(args.bundle) if args.startup_runs > 0 and not args.peer
