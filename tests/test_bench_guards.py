@@ -11,10 +11,11 @@ import time
 import pytest
 
 import bot
-from referee.lab.bench import measure
-from tests.fakebots.procs import no_process_left_behind  # noqa: F401
+from referee.lab.bench import STARTUP_PUZZLE, first_line_seconds, measure
+from tests.fakebots.procs import (SESSION_TMP, alive, no_process_left_behind,  # noqa: F401
+                                  referee, wait_until_none_running)
 
-from project import PUBLIC, run_referee
+from project import PUBLIC, ROOT, run_referee
 
 EXPERT = (PUBLIC / "13_expert.txt").read_text()
 
@@ -172,3 +173,64 @@ def test_a_json_file_that_cannot_be_written_is_refused_before_any_solving(tmp_pa
                       (tmp_path, "is a directory")):
         run = bench(str(PUBLIC / "01_simplest.txt"), *QUICK, "--json", str(out))
         one_line_usage_error(run, f"cannot write --json {out}: {said}")
+
+
+# -- the bundle's start-up: bounded and contained --
+
+def _wrapper(tmp_path):
+    """A bundle whose first word is a shell script, not a Python: it execs the bot."""
+    script = tmp_path / "bundle.sh"
+    script.write_text(f"#!/bin/sh\nexec {sys.executable} {ROOT / 'dist' / 'bot.py'}\n")
+    script.chmod(0o755)
+    return script
+
+
+def _finishes(call, within_s=30.0):
+    """call()'s value, or a failure if it has not returned within `within_s`."""
+    done = []
+    worker = threading.Thread(target=lambda: done.append(call()), daemon=True)
+    worker.start()
+    worker.join(within_s)
+    assert done, f"still running after {within_s} s"
+    return done[0]
+
+
+def test_a_start_never_outlasts_its_limit_even_with_stdin_left_open(tmp_path):
+    # `bundle.sh -c pass` is the bot, which waits for its input: stopped at the limit.
+    wrapper = str(_wrapper(tmp_path))
+    figure = _finishes(lambda: first_line_seconds([wrapper, "-c", "pass"], "", 1.0,
+                                                  tmp_parent=SESSION_TMP))
+    assert figure == pytest.approx(1.0)
+    closed = _finishes(lambda: first_line_seconds([wrapper, "-c", "pass"], "", 30.0,
+                                                  close_stdin=True, tmp_parent=SESSION_TMP))
+    assert closed < 30   # the bot read EOF and ended
+    assert wait_until_none_running() == []
+
+
+def test_a_start_leaves_none_of_the_bundles_processes_running(tmp_path):
+    # It reads the puzzle, starts two children (one in its own session), prints a line.
+    pids = tmp_path / "pids"
+    argv = [sys.executable, str(ROOT / "tests" / "fakebots" / "spawn_and_hang.py"), str(pids)]
+    figure = _finishes(lambda: first_line_seconds(argv, STARTUP_PUZZLE, 30.0,
+                                                  tmp_parent=SESSION_TMP))
+    assert figure < 30
+    left = [int(pid) for pid in pids.read_text().split()]
+    deadline = time.monotonic() + 3
+    while any(map(alive, left)) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert len(left) == 3 and not any(map(alive, left))
+
+
+def test_a_bundle_whose_children_hold_its_output_is_stopped_and_bench_goes_on():
+    # sh waits for its sleep, which holds the pipes: killing sh alone left the read hanging.
+    bundle = "sh -c 'sleep 311; :'"
+    gone = _finishes(lambda: first_line_seconds(["sh", "-c", "sleep 311; :"], STARTUP_PUZZLE, 0.5,
+                                                tmp_parent=SESSION_TMP))
+    assert gone == pytest.approx(0.5)
+    assert wait_until_none_running() == []
+    run = referee("bench", str(PUBLIC / "01_simplest.txt"), "--repeat", "1", "--startup-runs", "1",
+                  "--timeout", "1", "--bundle", bundle, timeout=60)
+    assert run.returncode == 1, run.stdout + run.stderr
+    assert "bundle first line 1000.0" in run.stdout
+    assert "bundle on files/01_simplest: lost (timeout: " in run.stdout
+    assert wait_until_none_running() == []

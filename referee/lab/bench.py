@@ -17,11 +17,13 @@ rounds, assumptions, eliminations, branches, maximum depth; mean and max per puz
 how many solves went to each stage; then one table of time by node count over all
 puzzles; then the bundle (`python dist/bot.py` with this Python): its time to its first
 output line on a two-island puzzle (median of --startup-runs) against a bare
-`python -c pass`, and one match through the referee on the slowest puzzle of each suite
-under CodinGame's limits (first line within 1 s of the input, each later line within
-100 ms of the one before; stopped --timeout seconds after the input): won or lost and
-why, the first line's time, the longest gap between two lines, the last line's time and
-the number of lines. --startup-runs 0 skips the bundle altogether.
+`python -c pass` with its stdin closed (the bundle's first word; each runs contained as
+a bot does, stopped --timeout seconds after its start), and one match through the
+referee on the slowest puzzle of each suite under CodinGame's limits (first line within
+1 s of the input, each later line within 100 ms of the one before; stopped --timeout
+seconds after the input): won or lost and why, the first line's time, the longest gap
+between two lines, the last line's time and the number of lines. Whatever the bundle
+starts dies with it. --startup-runs 0 skips the bundle altogether.
 
 Time limits speak: a figure over half of CodinGame's limit (1000 ms for an in-process
 solve and the bundle's first line, 100 ms for a gap between its lines) is marked `!`,
@@ -87,7 +89,6 @@ import math
 import os
 import signal
 import statistics
-import subprocess
 import sys
 import threading
 import time
@@ -110,7 +111,7 @@ from referee.limits import FIRST_LINE_LIMIT_S, TURN_LIMIT_S
 from referee.progress import Progress
 from referee.report import MARK_HALF, MARK_OVER, limit_mark
 from referee.rules import judge_text
-from referee.runner import BotStartError
+from referee.runner import BotProcess, BotStartError
 from referee.terminal import safe
 from referee.units import ms
 
@@ -412,45 +413,34 @@ def _measure_job(job: tuple) -> PuzzleRun:
     return measure(*job)
 
 
-def first_line_seconds(command: list[str], text: str, limit: float | None = None) -> float | None:
-    """Seconds from start to the first stdout line (to exit if it prints none); None if it
-    cannot start. With a `limit`, a process still silent then is stopped, and the figure is
-    the time it was given (a board the solver times out on would run on for minutes)."""
-    start = time.perf_counter()
+def first_line_seconds(command: list[str], text: str, limit: float, close_stdin: bool = False,
+                       tmp_parent: str | None = None) -> float | None:
+    """Seconds from the start (the launcher's mark: the command is exec'ing) to its first
+    stdout line, or to its exit if it prints none; None if it cannot start. It runs
+    contained as a bot in a match (referee.runner), `text` on its stdin, which stays open
+    unless `close_stdin`; one still silent after `limit` s is stopped, and the figure is
+    the time it was given (a board the solver times out on would run on for minutes).
+    Every process it started is gone when this returns."""
     try:
-        proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                stderr=subprocess.DEVNULL, cwd=ROOT, text=True)
-    except OSError:
+        proc = BotProcess(command, cwd=str(ROOT), tmp_parent=tmp_parent)
+    except BotStartError:
         return None
-    reader = threading.Thread(target=proc.stdout.readline, daemon=True)
-    try:
-        proc.stdin.write(text)
-        proc.stdin.flush()
-        reader.start()
-        reader.join(limit)
-    except BrokenPipeError:
-        pass
-    finally:
-        elapsed = time.perf_counter() - start
-        proc.kill()
-        proc.wait()
-        if reader.is_alive():
-            reader.join()   # the kill closed the pipe: the read ends
-        for stream in (proc.stdin, proc.stdout):
-            try:
-                stream.close()
-            except OSError:
-                pass
-    return elapsed
+    with proc:
+        start = proc.send(text)
+        if close_stdin:
+            proc.proc.stdin.close()
+        return proc.read_line(start + limit).at - start
 
 
-def startup_times(bundle: list[str], runs: int, limit: float | None = None) -> dict:
-    """Median bundle time to first line and `PYTHON -c pass` time to exit, runs interleaved
-    (PYTHON is the bundle command's first word); a bundle silent for `limit` s is stopped."""
+def startup_times(bundle: list[str], runs: int, limit: float) -> dict:
+    """Median bundle time to first line and `PYTHON -c pass` time to exit (its stdin
+    closed), runs interleaved, each stopped after `limit` s (PYTHON is the bundle command's
+    first word)."""
     bundle_times, bare_times = [], []
     for _ in range(runs):
         bundle_times.append(first_line_seconds(bundle, STARTUP_PUZZLE, limit))
-        bare_times.append(first_line_seconds([bundle[0], "-c", "pass"], ""))
+        bare_times.append(first_line_seconds([bundle[0], "-c", "pass"], "", limit,
+                                             close_stdin=True))
     median = (lambda xs: None if None in xs else statistics.median(xs))
     return {"runs": runs, "bundle_first_line": median(bundle_times),
             "python_pass": median(bare_times)}
