@@ -11,7 +11,7 @@ import time
 import pytest
 
 import bot
-from referee.lab.bench import STARTUP_PUZZLE, first_line_seconds, measure
+from referee.lab.bench import STARTUP_PUZZLE, first_line_seconds, is_python, measure
 from tests.fakebots.procs import (SESSION_TMP, alive, no_process_left_behind,  # noqa: F401
                                   referee, wait_until_none_running)
 
@@ -175,7 +175,7 @@ def test_a_json_file_that_cannot_be_written_is_refused_before_any_solving(tmp_pa
         one_line_usage_error(run, f"cannot write --json {out}: {said}")
 
 
-# -- the bundle's start-up: bounded and contained --
+# -- the bundle's start-up: bounded, contained, against a Python that runs `-c pass` --
 
 def _wrapper(tmp_path):
     """A bundle whose first word is a shell script, not a Python: it execs the bot."""
@@ -205,6 +205,23 @@ def test_a_start_never_outlasts_its_limit_even_with_stdin_left_open(tmp_path):
                                                   close_stdin=True, tmp_parent=SESSION_TMP))
     assert closed < 30   # the bot read EOF and ended
     assert wait_until_none_running() == []
+
+
+def test_a_bundle_that_is_no_python_is_timed_against_this_python(tmp_path):
+    assert is_python(sys.executable) and is_python("pypy3") and is_python("/usr/bin/python3.11")
+    assert not is_python("sh") and not is_python("/usr/bin/env") and not is_python("python.sh")
+    puzzle = str(PUBLIC / "01_simplest.txt")
+    for bundle, own in ((str(_wrapper(tmp_path)), False),
+                        (f"{sys.executable} dist/bot.py", True)):
+        out = tmp_path / "startup.json"
+        run = referee("bench", puzzle, "--repeat", "1", "--startup-runs", "1", "--timeout", "20",
+                      "--bundle", bundle, "--json", str(out), timeout=60)
+        assert run.returncode == 0, run.stdout + run.stderr
+        startup = json.loads(out.read_text())["startup"]
+        assert (startup["python"], startup["python_is_bundles"]) == (sys.executable, own)
+        assert startup["bundle_first_line"] < 20 and startup["python_pass"] < 20
+        note = f"  (python -c pass ran on {sys.executable}: the bundle's first word is no Python)"
+        assert (note in run.stdout.splitlines()) is not own
 
 
 def test_a_start_leaves_none_of_the_bundles_processes_running(tmp_path):

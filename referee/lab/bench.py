@@ -17,13 +17,14 @@ rounds, assumptions, eliminations, branches, maximum depth; mean and max per puz
 how many solves went to each stage; then one table of time by node count over all
 puzzles; then the bundle (`python dist/bot.py` with this Python): its time to its first
 output line on a two-island puzzle (median of --startup-runs) against a bare
-`python -c pass` with its stdin closed (the bundle's first word; each runs contained as
-a bot does, stopped --timeout seconds after its start), and one match through the
-referee on the slowest puzzle of each suite under CodinGame's limits (first line within
-1 s of the input, each later line within 100 ms of the one before; stopped --timeout
-seconds after the input): won or lost and why, the first line's time, the longest gap
-between two lines, the last line's time and the number of lines. Whatever the bundle
-starts dies with it. --startup-runs 0 skips the bundle altogether.
+`python -c pass` with its stdin closed (the bundle's first word if that names a Python,
+else this Python; each runs contained as a bot does, stopped --timeout seconds after its
+start), and one match through the referee on the slowest puzzle of each suite under
+CodinGame's limits (first line within 1 s of the input, each later line within 100 ms of
+the one before; stopped --timeout seconds after the input): won or lost and why, the
+first line's time, the longest gap between two lines, the last line's time and the
+number of lines. Whatever the bundle starts dies with it. --startup-runs 0 skips the
+bundle altogether.
 
 Time limits speak: a figure over half of CodinGame's limit (1000 ms for an in-process
 solve and the bundle's first line, 100 ms for a gap between its lines) is marked `!`,
@@ -87,6 +88,7 @@ import argparse
 import json
 import math
 import os
+import re
 import signal
 import statistics
 import sys
@@ -174,8 +176,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
                              "of the solving thread (default: wall)")
     parser.add_argument("--bundle", default=DEFAULT_BUNDLE, metavar="CMD",
                         help="the bundled bot whose start-up is timed and which plays each "
-                             "suite's slowest puzzle; its first word runs `-c pass` for "
-                             "comparison (default: this Python on dist/bot.py)")
+                             "suite's slowest puzzle; its first word, if a Python, runs "
+                             "`-c pass` for comparison (default: this Python on dist/bot.py)")
     add_worker_options(parser)
     parser.add_argument("--peer", choices=["sat"], default=None,
                         help="also time the SAT peer on each puzzle, interleaved with the bot "
@@ -433,17 +435,24 @@ def first_line_seconds(command: list[str], text: str, limit: float, close_stdin:
 
 
 def startup_times(bundle: list[str], runs: int, limit: float) -> dict:
-    """Median bundle time to first line and `PYTHON -c pass` time to exit (its stdin
-    closed), runs interleaved, each stopped after `limit` s (PYTHON is the bundle command's
-    first word)."""
+    """Median bundle time to first line and `PYTHON -c pass` time to exit, runs interleaved,
+    each stopped after `limit` s. PYTHON is the bundle command's first word when that is a
+    Python, else this one (`python` in the figures says which): a wrapper script given
+    `-c pass` would start the bot again, not a bare Python."""
+    python = bundle[0] if is_python(bundle[0]) else sys.executable
     bundle_times, bare_times = [], []
     for _ in range(runs):
         bundle_times.append(first_line_seconds(bundle, STARTUP_PUZZLE, limit))
-        bare_times.append(first_line_seconds([bundle[0], "-c", "pass"], "", limit,
-                                             close_stdin=True))
+        bare_times.append(first_line_seconds([python, "-c", "pass"], "", limit, close_stdin=True))
     median = (lambda xs: None if None in xs else statistics.median(xs))
     return {"runs": runs, "bundle_first_line": median(bundle_times),
-            "python_pass": median(bare_times)}
+            "python_pass": median(bare_times), "python": python,
+            "python_is_bundles": python == bundle[0]}
+
+
+def is_python(program: str) -> bool:
+    """The program is named as a Python interpreter: python, python3.11, pypy3 (a path too)."""
+    return re.fullmatch(r"(python|pypy)[0-9.]*", Path(program).name) is not None
 
 
 def bundle_argv(command: str | None) -> list[str]:
@@ -592,6 +601,9 @@ def print_report(suites: dict[str, dict], runs: list[PuzzleRun], startup: dict |
             figures.append(bundle)
             print(f"start-up: bundle first line {timed(bundle)} ms  python -c pass (to exit) {ms(bare)} ms  "
                   f"difference {ms(bundle - bare)} ms  (median of {startup['runs']})", file=out)
+            if not startup.get("python_is_bundles", True):
+                print(f"  (python -c pass ran on {safe(startup['python'])}: the bundle's first "
+                      f"word is no Python)", file=out)
     matches = _matches(suites)
     if matches:
         print(f"the bundle on each suite's slowest puzzle, one match under CodinGame's limits "
