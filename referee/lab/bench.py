@@ -17,11 +17,14 @@ rounds, assumptions, eliminations, branches, maximum depth; mean and max per puz
 how many solves went to each stage; then one table of time by node count over all
 puzzles; then the bundle (`python dist/bot.py` with this Python): its time to its first
 output line on a two-island puzzle (median of --startup-runs) against a bare
-`python -c pass`, and one match through the referee on the slowest puzzle of each suite
-under CodinGame's limits (first line within 1 s of the input, each later line within
-100 ms of the one before; stopped --timeout seconds after the input): won or lost and
-why, the first line's time, the longest gap between two lines, the last line's time and
-the number of lines. --startup-runs 0 skips the bundle altogether.
+`python -c pass` with its stdin closed (the bundle's first word if that names a Python,
+else this Python; each runs contained as a bot does, stopped --timeout seconds after its
+start), and one match through the referee on the slowest puzzle of each suite under
+CodinGame's limits (first line within 1 s of the input, each later line within 100 ms of
+the one before; stopped --timeout seconds after the input): won or lost and why, the
+first line's time, the longest gap between two lines, the last line's time and the
+number of lines. Whatever the bundle starts dies with it. --startup-runs 0 skips the
+bundle altogether.
 
 Time limits speak: a figure over half of CodinGame's limit (1000 ms for an in-process
 solve and the bundle's first line, 100 ms for a gap between its lines) is marked `!`,
@@ -32,7 +35,9 @@ passes however late its last line came.
 --json FILE writes every figure (per puzzle and per suite, the bundle's match in its
 suite's `bundle`, and the lines over the limit); --compare OLD.json prints new/old time
 ratios puzzle by puzzle and per suite, with the bundle's match when both runs have one
-(below 1.0 is faster now).
+(below 1.0 is faster now). It takes only a bench --json file made the same way: timing
+the same call (--count), by the same --clock, at the same seeds (--seed: a slow board's
+time is largely its seed's draw); any other is refused before any solving.
 
 --jobs N measures N puzzles at a time in worker processes, --dask ADDRESS on a
 dask.distributed cluster (the optional `lab` extra): faster through a large set, but
@@ -46,9 +51,10 @@ figures pool every (puzzle, seed) pair. The bundle's matches keep the bundle's o
 as on CodinGame.
 
 --clock cpu times each solve by the CPU time of the solving thread, and --timeout is then
-CPU seconds too (an ITIMER_VIRTUAL alarm; the bundle's matches keep the wall clock, as
-CodinGame does): other work on the machine then neither lengthens a solve nor turns it
-into a timeout. Compare two solvers that way; judge against
+CPU seconds too (an ITIMER_VIRTUAL alarm, which counts the process's time: a solve whose
+thread's time is over --timeout counts as over it, rung or not; the bundle's matches keep
+the wall clock, as CodinGame does): other work on the machine then neither lengthens a
+solve nor turns it into a timeout. Compare two solvers that way; judge against
 CodinGame's limits with the default, --clock wall. Each suite also has its `sum`, every
 solve's seconds added: with many seeds, the figure a few unlucky draws move least (seeds
 1-4 and 5-8 of the same code still differed by 5-30% in a stress suite's sum;
@@ -72,7 +78,8 @@ Progress goes to stderr (a bar on a terminal, plain lines otherwise).
 Exit status: 0 every puzzle solved within the limit, 1 some puzzle not solved or a
 figure over the limit (with --peer: the bot left a puzzle unanswered or answered it
 wrong; the peer's timeouts are figures), 2 usage error (missing path, bad --gen spec,
-unreadable --compare file, a --bundle that cannot start).
+a --compare file that cannot be read or is not a bench --json file, a --json file that
+cannot be written, a --bundle that cannot start).
 """
 
 from __future__ import annotations
@@ -80,9 +87,10 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
+import re
 import signal
 import statistics
-import subprocess
 import sys
 import threading
 import time
@@ -105,7 +113,7 @@ from referee.limits import FIRST_LINE_LIMIT_S, TURN_LIMIT_S
 from referee.progress import Progress
 from referee.report import MARK_HALF, MARK_OVER, limit_mark
 from referee.rules import judge_text
-from referee.runner import BotStartError
+from referee.runner import BotProcess, BotStartError
 from referee.terminal import safe
 from referee.units import ms
 
@@ -116,6 +124,7 @@ DEFAULT_BUNDLE = None  # this Python on dist/bot.py: a pyenv shim would add ~70 
 BUNDLE_SCRIPT = "dist/bot.py"
 NODE_BUCKETS = (0, 25, 50, 100, 150, 200, 300, 500)   # lower bounds of the node-count rows
 STARTUP_PUZZLE = "3\n1\n1.1\n"
+SUITE_FIGURES = ("median", "p90", "p99", "max", "sum")   # the suite's times --compare reads
 JSON_VERSION = 2   # 2: the bundle's match per suite replaced startup's slowest_first_line
 
 
@@ -151,7 +160,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
                              "(repeatable; default: none)")
     parser.add_argument("--repeat", type=integer(1), default=3, metavar="K",
                         help="solves per puzzle, the median counts (default: 3)")
-    parser.add_argument("--timeout", type=number(low=0.0, high=86_400.0), default=60.0, metavar="S",
+    parser.add_argument("--timeout", type=number(low=0.0, high=86_400.0, low_open=True),
+                        default=60.0, metavar="S",
                         help="seconds one solve, or the bundle's match, may take before it "
                              "counts as unsolved or lost (default: 60)")
     parser.add_argument("--json", default=None, metavar="FILE",
@@ -166,8 +176,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
                              "of the solving thread (default: wall)")
     parser.add_argument("--bundle", default=DEFAULT_BUNDLE, metavar="CMD",
                         help="the bundled bot whose start-up is timed and which plays each "
-                             "suite's slowest puzzle; its first word runs `-c pass` for "
-                             "comparison (default: this Python on dist/bot.py)")
+                             "suite's slowest puzzle; its first word, if a Python, runs "
+                             "`-c pass` for comparison (default: this Python on dist/bot.py)")
     add_worker_options(parser)
     parser.add_argument("--peer", choices=["sat"], default=None,
                         help="also time the SAT peer on each puzzle, interleaved with the bot "
@@ -259,13 +269,84 @@ def _read(path: Path) -> str:
 
 # -- measuring --------------------------------------------------------------------------
 
-def _alarm(signum, frame):
-    raise SolveTimeout()
-
-
 # Each clock: how a solve is timed, and the interval timer and signal that stop it.
 CLOCKS = {"wall": (time.perf_counter, "ITIMER_REAL", "SIGALRM", "s"),
           "cpu": (time.thread_time, "ITIMER_VIRTUAL", "SIGVTALRM", "s of CPU")}
+CLOCK_SAID = {"wall": "the wall clock", "cpu": "the CPU time of the solving thread"}
+RETRY_S = 0.01   # a solve that swallowed its SolveTimeout is rung again this often
+
+
+class Alarm:
+    """--timeout for the solves of one measure: an interval timer whose signal raises
+    SolveTimeout in the solve. A ring raises only inside the solve (a frame of `_timed` on
+    the stack) and once this solve's timer has run out: a ring as the solve returns, or one
+    left from the solve before, is ignored instead of escaping as a traceback. A raise the
+    solver swallows (a generator closed as the ring came) is repeated every RETRY_S, so
+    such a solve is still stopped, and not reported as "Exception ignored"."""
+
+    def __init__(self, clock: str, timeout: float):
+        _, timer_name, signal_name, _ = CLOCKS[clock]
+        self.timer, self.ring = getattr(signal, timer_name), getattr(signal, signal_name)
+        self.timeout = timeout
+
+    def __enter__(self) -> "Alarm":
+        self.old = signal.signal(self.ring, self._rang)
+        self.old_hook, sys.unraisablehook = sys.unraisablehook, self._swallowed
+        return self
+
+    def __exit__(self, *exc) -> None:
+        signal.setitimer(self.timer, 0)
+        signal.signal(self.ring, self.old)
+        sys.unraisablehook = self.old_hook
+
+    def call(self, solve):
+        """solve(), stopped by SolveTimeout at the limit. Once the alarm has raised, the solve
+        counts as stopped whatever it did next: a raise that lands in the solver's clean-up
+        can break its state, and the answer or crash that follows is no verdict on it."""
+        self.rang = False
+        try:
+            answer = self._timed(solve)
+        except Exception:
+            if not self.rang:
+                raise
+        finally:
+            signal.setitimer(self.timer, 0)
+        if self.rang:
+            raise SolveTimeout()
+        return answer
+
+    def _timed(self, solve):
+        # The timer starts in this frame, so no ring can come before it is on the stack.
+        signal.setitimer(self.timer, self.timeout)
+        return solve()
+
+    def _rang(self, signum, frame) -> None:
+        if signal.getitimer(self.timer)[0] > 0:
+            return   # left from the solve before: this solve's timer still runs
+        while frame is not None and frame.f_code is not Alarm._timed.__code__:
+            frame = frame.f_back
+        if frame is not None:
+            self.rang = True
+            signal.setitimer(self.timer, RETRY_S)
+            raise SolveTimeout()
+
+    def _swallowed(self, unraisable) -> None:
+        if not isinstance(unraisable.exc_value, SolveTimeout):
+            self.old_hook(unraisable)
+
+
+class NoAlarm:
+    """In a thread, where Python allows no signal handler: the solve runs to its end, and
+    its measured time alone judges it against --timeout."""
+
+    def __enter__(self) -> "NoAlarm":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        pass
+
+    def call(self, solve):
+        return solve()
 
 
 def measure(suite: str, name: str, text: str, repeat: int, timeout: float,
@@ -278,38 +359,29 @@ def measure(suite: str, name: str, text: str, repeat: int, timeout: float,
     seeded = {} if seed is None else {"seed": seed}
     board = parse_board(text, max_side=LAB_MAX_SIDE)
     times, answer, error, stats = [], None, "", None  # answer: links, or solutions if counted
-    now, timer_name, signal_name, unit = CLOCKS[clock]
+    now, _, _, unit = CLOCKS[clock]
     # A dask worker solves in a thread, where Python allows no signal handler.
-    use_alarm = (timeout > 0 and hasattr(signal, "setitimer")
+    use_alarm = (hasattr(signal, "setitimer")
                  and threading.current_thread() is threading.main_thread())
-    if use_alarm:
-        timer, ring = getattr(signal, timer_name), getattr(signal, signal_name)
-        old = signal.signal(ring, _alarm)
-    try:
+    with (Alarm(clock, timeout) if use_alarm else NoAlarm()) as alarm:
         for _ in range(repeat):
             stats = bot.Stats()
-            if use_alarm:
-                signal.setitimer(timer, timeout)
             start = now()
             try:
                 if count:
-                    answer = bot.find_solutions(text, limit=count, stats=stats, **seeded)
+                    answer = alarm.call(lambda: bot.find_solutions(text, limit=count, stats=stats,
+                                                                   **seeded))
                 else:
-                    answer = bot.solve(text, stats=stats, **seeded)
+                    answer = alarm.call(lambda: bot.solve(text, stats=stats, **seeded))
             except SolveTimeout:
                 error = f"over {timeout:g} {unit}"
             except Exception as exc:  # any crash of the solver is a result, not our failure
                 error = f"{type(exc).__name__}: {exc}"
-            finally:
-                elapsed = now() - start
-                if use_alarm:
-                    signal.setitimer(timer, 0)
-            times.append(elapsed)
+            times.append(now() - start)
+            if not error and times[-1] > timeout:   # no alarm in a thread; CPU timers differ
+                error = f"over {timeout:g} {unit}"
             if error:
                 break
-    finally:
-        if use_alarm:
-            signal.signal(ring, old)
     solved, found = False, -1
     if not error and count:
         found = len(answer)
@@ -343,48 +415,44 @@ def _measure_job(job: tuple) -> PuzzleRun:
     return measure(*job)
 
 
-def first_line_seconds(command: list[str], text: str, limit: float | None = None) -> float | None:
-    """Seconds from start to the first stdout line (to exit if it prints none); None if it
-    cannot start. With a `limit`, a process still silent then is stopped, and the figure is
-    the time it was given (a board the solver times out on would run on for minutes)."""
-    start = time.perf_counter()
+def first_line_seconds(command: list[str], text: str, limit: float, close_stdin: bool = False,
+                       tmp_parent: str | None = None) -> float | None:
+    """Seconds from the start (the launcher's mark: the command is exec'ing) to its first
+    stdout line, or to its exit if it prints none; None if it cannot start. It runs
+    contained as a bot in a match (referee.runner), `text` on its stdin, which stays open
+    unless `close_stdin`; one still silent after `limit` s is stopped, and the figure is
+    the time it was given (a board the solver times out on would run on for minutes).
+    Every process it started is gone when this returns."""
     try:
-        proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                stderr=subprocess.DEVNULL, cwd=ROOT, text=True)
-    except OSError:
+        proc = BotProcess(command, cwd=str(ROOT), tmp_parent=tmp_parent)
+    except BotStartError:
         return None
-    reader = threading.Thread(target=proc.stdout.readline, daemon=True)
-    try:
-        proc.stdin.write(text)
-        proc.stdin.flush()
-        reader.start()
-        reader.join(limit)
-    except BrokenPipeError:
-        pass
-    finally:
-        elapsed = time.perf_counter() - start
-        proc.kill()
-        proc.wait()
-        if reader.is_alive():
-            reader.join()   # the kill closed the pipe: the read ends
-        for stream in (proc.stdin, proc.stdout):
-            try:
-                stream.close()
-            except OSError:
-                pass
-    return elapsed
+    with proc:
+        start = proc.send(text)
+        if close_stdin:
+            proc.proc.stdin.close()
+        return proc.read_line(start + limit).at - start
 
 
-def startup_times(bundle: list[str], runs: int, limit: float | None = None) -> dict:
-    """Median bundle time to first line and `PYTHON -c pass` time to exit, runs interleaved
-    (PYTHON is the bundle command's first word); a bundle silent for `limit` s is stopped."""
+def startup_times(bundle: list[str], runs: int, limit: float) -> dict:
+    """Median bundle time to first line and `PYTHON -c pass` time to exit, runs interleaved,
+    each stopped after `limit` s. PYTHON is the bundle command's first word when that is a
+    Python, else this one (`python` in the figures says which): a wrapper script given
+    `-c pass` would start the bot again, not a bare Python."""
+    python = bundle[0] if is_python(bundle[0]) else sys.executable
     bundle_times, bare_times = [], []
     for _ in range(runs):
         bundle_times.append(first_line_seconds(bundle, STARTUP_PUZZLE, limit))
-        bare_times.append(first_line_seconds([bundle[0], "-c", "pass"], ""))
+        bare_times.append(first_line_seconds([python, "-c", "pass"], "", limit, close_stdin=True))
     median = (lambda xs: None if None in xs else statistics.median(xs))
     return {"runs": runs, "bundle_first_line": median(bundle_times),
-            "python_pass": median(bare_times)}
+            "python_pass": median(bare_times), "python": python,
+            "python_is_bundles": python == bundle[0]}
+
+
+def is_python(program: str) -> bool:
+    """The program is named as a Python interpreter: python, python3.11, pypy3 (a path too)."""
+    return re.fullmatch(r"(python|pypy)[0-9.]*", Path(program).name) is not None
 
 
 def bundle_argv(command: str | None) -> list[str]:
@@ -533,6 +601,9 @@ def print_report(suites: dict[str, dict], runs: list[PuzzleRun], startup: dict |
             figures.append(bundle)
             print(f"start-up: bundle first line {timed(bundle)} ms  python -c pass (to exit) {ms(bare)} ms  "
                   f"difference {ms(bundle - bare)} ms  (median of {startup['runs']})", file=out)
+            if not startup.get("python_is_bundles", True):
+                print(f"  (python -c pass ran on {safe(startup['python'])}: the bundle's first "
+                      f"word is no Python)", file=out)
     matches = _matches(suites)
     if matches:
         print(f"the bundle on each suite's slowest puzzle, one match under CodinGame's limits "
@@ -567,13 +638,110 @@ def compare(old: dict, suites: dict[str, dict], runs: list[PuzzleRun]) -> None:
         if name in old_suites:
             o = old_suites[name]
             print(f"  suite {safe(name)}: " + "  ".join(
-                f"{k} x{_ratio(s[k], o[k])}" for k in ("median", "p90", "p99", "max", "sum")
-                if k in o)
+                f"{k} x{_ratio(s[k], o[k])}" for k in SUITE_FIGURES if k in o)
                 + f"  solved {o['solved']}/{o['total']} -> {s['solved']}/{s['total']}"
                 + safe(_bundle_change(o.get("bundle"), s.get("bundle"))))
     missing = len(runs) - len(common)
     if missing:
         print(f"  ({missing} puzzle(s) not in the old run)")
+
+
+def check_writable(name: str, option: str) -> None:
+    """The file can be written: a usage error now rather than after the whole bench."""
+    path = Path(name)
+    folder = path.resolve().parent
+    why = ("is a directory" if path.is_dir() else "no such directory" if not folder.is_dir()
+           else "not writable" if not os.access(path if path.exists() else folder, os.W_OK)
+           else "")
+    if why:
+        raise UsageError(f"cannot write {option} {name}: {why}")
+
+
+def read_compared(path: str, args: argparse.Namespace) -> dict:
+    """The --compare file, checked before any solving: a bench --json file, with figures
+    where `compare` reads them, that timed what this run times."""
+    try:
+        old = json.loads(Path(path).read_text())
+    except (OSError, ValueError) as error:
+        raise UsageError(f"--compare {path}: {error}") from None
+    wrong = _not_bench_json(old)
+    if wrong:
+        raise UsageError(f"--compare {path}: not a bench --json file ({wrong})")
+    if old.get("count", 0) != args.count:
+        raise UsageError(f"--compare {path}: it timed {_timed_call(old.get('count', 0))}, "
+                         f"this run times {_timed_call(args.count)}")
+    clock = old.get("clock", "wall")
+    if clock != args.clock:
+        raise UsageError(f"--compare {path}: it timed solves by {CLOCK_SAID[clock]}, "
+                         f"this run by {CLOCK_SAID[args.clock]}")
+    then, now = _seeds_of(old.get("seed")), args.seed or (None,)
+    if set(then) != set(now):   # a slow board's time is largely its seed's draw
+        raise UsageError(f"--compare {path}: it solved at {_seeds_said(then)}, "
+                         f"this run at {_seeds_said(now)}")
+    return old
+
+
+def _not_bench_json(old) -> str:
+    """What keeps `old` from being a bench --json file `compare` can read ('' if nothing).
+    Older versions of the file are read too: they lack some keys, never change one."""
+    if not isinstance(old, dict):
+        return "not a JSON object"
+    puzzles, suites = old.get("puzzles"), old.get("suites")
+    if not isinstance(puzzles, dict) or not isinstance(suites, dict):
+        return "no puzzles and suites"
+    if not _count(old.get("count", 0)):
+        return "its count is not a number"
+    if old.get("clock", "wall") not in tuple(CLOCKS):   # (a list in it is no key)
+        return "its clock is neither wall nor cpu"
+    if _seeds_of(old.get("seed")) is None:
+        return "its seed is not a seed or a list of them"
+    for key, run in puzzles.items():
+        if not isinstance(run, dict) or not _figure_ok(run.get("seconds")):
+            return f"puzzle {key[:80]!r} has no seconds"
+    for name, suite in suites.items():
+        if not isinstance(suite, dict) or not (_count(suite.get("solved"))
+                                               and _count(suite.get("total"))):
+            return f"suite {name[:80]!r} has no solved and total"
+        if not all(_figure_ok(suite[k]) for k in SUITE_FIGURES if k in suite):
+            return f"suite {name[:80]!r} has a time that is not a number"
+        match = suite.get("bundle")   # absent, None, or a match with its last line
+        if match is not None and not (isinstance(match, dict)
+                                      and _figure_ok(match.get("last_line"), optional=True)):
+            return f"suite {name[:80]!r} has a bundle match without its figures"
+    return ""
+
+
+def _count(value) -> bool:
+    return type(value) is int and value >= 0
+
+
+def _figure_ok(value, optional: bool = False) -> bool:
+    """A finite number of seconds (or None when `optional`); JSON's true is no number."""
+    if value is None:
+        return optional
+    return type(value) in (int, float) and math.isfinite(value)
+
+
+def _seeds_of(seed) -> tuple | None:
+    """The seeds a file's `seed` names ((None,): the bot's own), None if it names none."""
+    listed = seed if isinstance(seed, list) else [seed]
+    if seed is None or (listed and all(_count(n) for n in listed)):
+        return tuple(listed)
+    return None
+
+
+def _seeds_said(seeds: tuple) -> str:
+    """'the bot's own seed', 'seed 3' or 'seeds 1-8,11'."""
+    if seeds == (None,):
+        return "the bot's own seed"
+    spans = []   # [first, last] of each run of consecutive seeds
+    for n in seeds:
+        if spans and n == spans[-1][1] + 1:
+            spans[-1][1] = n
+        else:
+            spans.append([n, n])
+    text = ",".join(f"{a}-{b}" if b > a else f"{a}" for a, b in spans)
+    return f"seed{'s' if len(seeds) > 1 else ''} {text}"
 
 
 def _timed_call(count: int) -> str:
@@ -607,25 +775,17 @@ def execute(args: argparse.Namespace) -> int:
         raise UsageError("--count times the bot's count alone, without --peer")
     if args.peer and args.clock != "wall":
         raise UsageError("--clock cpu times the bot alone: the peer keeps the wall clock")
-    old = None
-    if args.compare:
-        try:
-            old = json.loads(Path(args.compare).read_text())
-        except (OSError, ValueError) as error:
-            raise UsageError(f"--compare {args.compare}: {error}") from None
-        if not isinstance(old, dict):
-            raise UsageError(f"--compare {args.compare}: not a bench --json file")
-        if old.get("count", 0) != args.count:
-            raise UsageError(f"--compare {args.compare}: it timed {_timed_call(old.get('count', 0))}, "
-                             f"this run times {_timed_call(args.count)}")
+    if args.peer and args.compare:
+        raise UsageError("--compare does not apply to --peer runs")
+    if args.json:
+        check_writable(args.json, "--json")
+    old = read_compared(args.compare, args) if args.compare else None
     # A count is not a match: the bundle plays only where solves are timed.
     bundle = (bundle_argv(args.bundle) if args.startup_runs > 0 and not args.peer
               and not args.count else None)
     with workers_from_args(args) as workers:
         suites_in = load_suites(args, workers)
         if args.peer:
-            if args.compare:
-                raise UsageError("--compare does not apply to --peer runs")
             return peerbench.run(suites_in, args.repeat, args.timeout, args.json, seeds[0])
         jobs = [(suite, name, text, args.repeat, args.timeout, seed, args.clock,
                  f"@{seed}" if len(seeds) > 1 else "", args.count)
@@ -640,7 +800,7 @@ def execute(args: argparse.Namespace) -> int:
     suites = {suite: suite_summary([r for r in runs if r.suite == suite]) for suite, _ in suites_in}
     startup = None
     if bundle is not None:
-        startup = startup_times(bundle, args.startup_runs, args.timeout or None)
+        startup = startup_times(bundle, args.startup_runs, args.timeout)
         bundle_matches(bundle, suites_in, suites, args.timeout)
     if args.clock != "wall" or len(seeds) > 1 or args.count:
         print(f"times: {'CPU of the solving thread' if args.clock == 'cpu' else 'wall clock'}"
