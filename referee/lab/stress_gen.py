@@ -10,7 +10,8 @@ peer (referee.peer, the `lab` dependency group), which takes a minute or two.
 The committed suite in puzzles/stress was written by
     python -m referee stress-gen --seed 1 --out puzzles/stress
 
-Prints one line per board written (file, islands) to stdout.
+Prints one line per board written (file, islands) to stdout; a reader that stops early
+(`| head`) stops the listing, not the work: every board is still written.
 
 Exit status: 0 written, 2 usage error (unknown suite, unwritable directory, python-sat
 missing for the unsolvable suite).
@@ -22,7 +23,8 @@ import argparse
 from pathlib import Path
 
 from referee.commands import UsageError
-from referee.lab.stress import SUITES
+from referee.lab.gen import print_listing
+from referee.lab.stress import SUITES, StressBoard
 from referee.lab.walk import solution_text
 
 DEFAULT_OUT = "generated/stress"
@@ -47,13 +49,18 @@ def execute(args: argparse.Namespace) -> int:
             raise UsageError(f"{suite}: needs the lab dependencies "
                              f"(pip install -e '.[lab]'): {error}") from None
         folder = out / suite
-        try:
-            folder.mkdir(parents=True, exist_ok=True)
-            for board in boards:
-                (folder / f"{board.name}.txt").write_text(board.text)
-                if board.links is not None:
-                    (folder / f"{board.name}{SOLUTION_SUFFIX}").write_text(solution_text(board.links))
-                print(f"{folder / (board.name + '.txt')}  islands={board.islands}", flush=True)
-        except OSError as error:
-            raise UsageError(f"cannot write to {folder}: {error.strerror}") from None
+        for board in boards:
+            _write(folder, board)
+            print_listing(f"{folder / (board.name + '.txt')}  islands={board.islands}")
     return 0
+
+
+def _write(folder: Path, board: StressBoard) -> None:
+    """The board's file, and its solution's when it has one (the folder made if need be)."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / f"{board.name}.txt").write_text(board.text)
+        if board.links is not None:
+            (folder / f"{board.name}{SOLUTION_SUFFIX}").write_text(solution_text(board.links))
+    except OSError as error:   # only the files: a closed stdout is not the folder's fault
+        raise UsageError(f"cannot write to {folder}: {error.strerror}") from None
