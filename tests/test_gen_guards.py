@@ -7,6 +7,8 @@ import sys
 
 import pytest
 
+from referee.__main__ import main
+
 from project import ROOT
 
 
@@ -39,3 +41,23 @@ def test_stress_gen_writes_every_board_and_blames_no_folder_for_a_closed_stdout(
     written = sorted(p.stem for p in (tmp_path / "tree").glob("*.txt"))
     solutions = sorted(p.stem for p in (tmp_path / "tree").glob("*.solution"))
     assert len(written) == 24 and solutions == written
+
+
+def invoke(capsys, argv):
+    """main(argv) in this process: (exit status, stdout, stderr)."""
+    try:
+        status = main(argv)
+    except SystemExit as stopped:
+        status = stopped.code
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+@pytest.mark.parametrize("argv", [["gen", "--size", "5x5", "--count", "1"], ["stress-gen"]])
+def test_an_empty_out_is_refused_not_the_current_directory(capsys, tmp_path, monkeypatch, argv):
+    monkeypatch.chdir(tmp_path)
+    status, out, err = invoke(capsys, [*argv, "--out", ""])
+    assert (status, out) == (2, "")
+    assert err == f"python -m referee {argv[0]}: error: argument --out: the path is empty\n"
+    assert list(tmp_path.iterdir()) == []
+

@@ -43,3 +43,14 @@ def test_an_abbreviated_option_is_a_typo(capsys, tmp_path, option, unknown):
 
 def test_the_top_level_takes_no_abbreviation_either(capsys):
     assert "error:" in usage_error(capsys, ["--hel"])    # not taken for --help
+
+
+@pytest.mark.parametrize("option", ["--json", "--csv", "--html", "--out"])
+@pytest.mark.parametrize("path, why", [("-", "'-' is not stdout here: give a path"),
+                                       ("", "the path is empty")], ids=["dash", "empty"])
+def test_an_output_named_dash_or_nothing_is_refused(capsys, tmp_path, monkeypatch, option,
+                                                     path, why):
+    monkeypatch.chdir(tmp_path)       # where a file named `-` would have gone
+    argv = ["run", "--bot", "no-such-program-xyz", option, path, "--gen", "5x5:count=1"]
+    assert usage_error(capsys, argv) == f"python -m referee run: error: argument {option}: {why}"
+    assert list(tmp_path.iterdir()) == []

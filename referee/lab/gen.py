@@ -56,7 +56,7 @@ import time
 from pathlib import Path
 
 from referee.commands import UsageError
-from referee.commands.args import integer, number
+from referee.commands.args import integer, number, output_path
 from referee.lab.grading import DEFAULT_WORK, DIFFICULTIES
 from referee.lab.hardening import DEFAULT_CLIMB
 from referee.lab.sets import (DEFAULT_ATTEMPTS_PER_PUZZLE, DEFAULT_REPAIRS, PRESETS, Generated,
@@ -84,7 +84,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
                              "(default: any)")
     parser.add_argument("--unique", action="store_true",
                         help="keep only puzzles with one solution (default: off)")
-    parser.add_argument("--out", default=DEFAULT_OUT, metavar="DIR",
+    parser.add_argument("--out", type=output_path, default=DEFAULT_OUT, metavar="DIR",
                         help=f"directory for the files, created if needed (default: {DEFAULT_OUT})")
     parser.add_argument("--attempts", type=integer(), default=None,
                         help=f"candidates to try in all (default: {DEFAULT_ATTEMPTS_PER_PUZZLE} "
