@@ -61,3 +61,10 @@ def test_an_empty_out_is_refused_not_the_current_directory(capsys, tmp_path, mon
     assert err == f"python -m referee {argv[0]}: error: argument --out: the path is empty\n"
     assert list(tmp_path.iterdir()) == []
 
+
+def test_a_suite_named_twice_is_refused(capsys, tmp_path):
+    status, out, err = invoke(capsys, ["stress-gen", "--suite", "tree", "--suite", "full",
+                                       "--suite", "tree", "--out", str(tmp_path)])
+    assert (status, out) == (2, "")
+    assert err == "python -m referee stress-gen: error: --suite tree is named twice\n"
+    assert list(tmp_path.iterdir()) == []

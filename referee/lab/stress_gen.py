@@ -43,6 +43,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def execute(args: argparse.Namespace) -> int:
     out = Path(args.out)
+    twice = next((suite for suite in args.suite if args.suite.count(suite) > 1), None)
+    if twice:   # its boards would be written, and listed, twice
+        raise UsageError(f"--suite {twice} is named twice")
     for suite in args.suite or list(SUITES):
         try:
             boards = SUITES[suite](args.seed)
