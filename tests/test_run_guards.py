@@ -7,16 +7,21 @@ import pytest
 from referee.__main__ import main
 from referee.commands import COMMANDS
 
+from project import ROOT
+
 SIMPLEST = "puzzles/public/01_simplest.txt"
 # A positional argument for the commands that need one before they look at the options.
 NEEDS_PUZZLE = {"show", "explain"}
 
 
 def usage_error(capsys, argv) -> str:
-    """main(argv) must stop with exit status 2; its one line on stderr."""
-    with pytest.raises(SystemExit) as stopped:
-        main(argv)
-    assert stopped.value.code == 2
+    """main(argv) must stop with exit status 2 (from argparse or a UsageError); its one
+    line on stderr."""
+    try:
+        status = main(argv)
+    except SystemExit as stopped:
+        status = stopped.code
+    assert status == 2
     out, err = capsys.readouterr()
     assert out == "" and len(err.splitlines()) == 1, err
     return err.rstrip("\n")
@@ -54,3 +59,33 @@ def test_an_output_named_dash_or_nothing_is_refused(capsys, tmp_path, monkeypatc
     argv = ["run", "--bot", "no-such-program-xyz", option, path, "--gen", "5x5:count=1"]
     assert usage_error(capsys, argv) == f"python -m referee run: error: argument {option}: {why}"
     assert list(tmp_path.iterdir()) == []
+
+
+SILENT = f"python3 {ROOT / 'tests' / 'fakebots' / 'silent.py'}"
+
+
+@pytest.mark.parametrize("outputs, message", [
+    (["--json", "r.json", "--csv", "r.json"],
+     "--csv {tmp}/r.json is the same file as --json {tmp}/r.json"),
+    (["--html", "r.json", "--json", "sub/../r.json"],
+     "--html {tmp}/r.json is the same file as --json {tmp}/sub/../r.json"),
+    (["--json", "r.play.html", "--html", "r.html"],   # the page of lost matches beside r.html
+     "the --html page of lost matches {tmp}/r.play.html is the same file as "
+     "--json {tmp}/r.play.html"),
+])
+def test_two_outputs_at_one_path_are_refused_before_any_match(capsys, tmp_path, outputs,
+                                                               message):
+    (tmp_path / "sub").mkdir()
+    argv = ["run", "--bot", SILENT, "--first-line-ms", "100", SIMPLEST,
+            *[str(tmp_path / o) if not o.startswith("--") else o for o in outputs]]
+    assert usage_error(capsys, argv) == "python -m referee run: error: " + \
+        message.format(tmp=tmp_path) + ": give each output its own path"
+    assert [p.name for p in tmp_path.iterdir()] == ["sub"]
+
+
+def test_the_help_names_the_second_page_html_writes(capsys):
+    with pytest.raises(SystemExit):
+        main(["run", "--help"])
+    help_text = " ".join(capsys.readouterr().out.split())
+    assert "also FILE with the suffix .play.html" in help_text     # the --html option
+    assert "FILE with the suffix .play.html (r.html: r.play.html)" in help_text

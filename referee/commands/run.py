@@ -27,7 +27,10 @@ puzzles both win: median, min, max). JSON, CSV and HTML carry both bots' matches
 row per match for a spreadsheet. --html FILE writes one self-contained page (no
 network, no external asset) with the table and every match replayable: the board
 as SVG, a turn slider and step buttons, the losing link in red with the verdict and
-reason, each line's latency against its limit. Open it in any browser.
+reason, each line's latency against its limit. Open it in any browser. When a match
+is lost it writes a second page beside it, FILE with the suffix .play.html (r.html:
+r.play.html), where each lost position, linked from the first page, can be played on
+by hand. Each output needs a path of its own: two at one path are refused.
 
 Exit status: 0 when every match is won, 1 when any is lost, 2 on a usage error
 (missing bot, unreadable or malformed puzzle, bad --gen SPEC).
@@ -111,7 +114,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--csv", type=output_path, metavar="FILE", help="also write one row per match as CSV "
                         "to FILE, for a spreadsheet")
     parser.add_argument("--html", type=output_path, metavar="FILE", help="also write a self-contained HTML "
-                        "report to FILE: every match replayable in a browser")
+                        "report to FILE: every match replayable in a browser; when a match "
+                        "is lost, also FILE with the suffix .play.html, its position to play on")
     parser.add_argument("--colour", "--color", choices=("auto", "always", "never"),
                         default="auto", help="colour the marks (default: auto, when stdout "
                         "is a terminal and NO_COLOR is unset)")
@@ -130,10 +134,7 @@ def execute(args: argparse.Namespace) -> int:
     labels = LABELS[:len(bots)] if len(bots) > 1 else ("",)
     if args.jobs < 1:
         raise UsageError(f"--jobs must be at least 1, got {args.jobs}")
-    for option in ("json", "csv", "html"):
-        name = getattr(args, option)
-        if name and not Path(name).resolve().parent.is_dir():
-            raise UsageError(f"cannot write --{option} {name}: no such directory")
+    check_outputs(args)
     if args.out and not args.gen:
         raise UsageError("--out writes the --gen puzzles: give --gen SPEC too")
     puzzles = [_load(path) for path in puzzle_paths(args.puzzles, default=not args.gen)]
@@ -167,6 +168,34 @@ def execute(args: argparse.Namespace) -> int:
     except BrokenPipeError:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     return status
+
+
+def output_files(args: argparse.Namespace) -> list[tuple[str, str]]:
+    """(what, path) of each file the options ask for, --html's page of lost matches too."""
+    files = [(f"--{option}", getattr(args, option)) for option in ("json", "csv", "html")
+             if getattr(args, option)]
+    if args.html:
+        files.append(("the --html page of lost matches", play_page(args.html)))
+    return files
+
+
+def check_outputs(args: argparse.Namespace) -> None:
+    """Before any match: each output's folder exists, and no two outputs share a path
+    (the one written last would silently replace the other)."""
+    seen: dict[Path, str] = {}
+    for what, name in output_files(args):
+        path = Path(name).resolve()
+        if not path.parent.is_dir():
+            raise UsageError(f"cannot write {what} {name}: no such directory")
+        if path in seen:
+            raise UsageError(f"{what} {name} is the same file as {seen[path]}: "
+                             "give each output its own path")
+        seen[path] = f"{what} {name}"
+
+
+def play_page(html: str) -> str:
+    """The page of lost matches written beside the --html page (viewer.js links to it)."""
+    return str(Path(html).with_suffix(".play.html"))
 
 
 def bot_argv(command: str) -> list[str]:
@@ -381,8 +410,7 @@ def write_html(args: argparse.Namespace, bots: list[str], labels: tuple[str, ...
     _write(args.html, "--html", page)
     lost = [puzzle_entry(r.name, r.board) for r in results if not r.won]
     if lost:   # the report links each lost position to this page (viewer.js, playerLink)
-        _write(str(Path(args.html).with_suffix(".play.html")), "--html",
-               build_page(lost, "lost matches"))
+        _write(play_page(args.html), "--html", build_page(lost, "lost matches"))
 
 
 def _write(name: str, option: str, text: str) -> None:
