@@ -2,10 +2,14 @@
 abbreviated option, two outputs at one path, an output named `-`, a puzzle or --gen
 SPEC named twice. Each is one line on stderr, exit status 2."""
 
+import json
+from pathlib import Path
+
 import pytest
 
 from referee.__main__ import main
 from referee.commands import COMMANDS
+from tests.fakebots.procs import no_process_left_behind, referee  # noqa: F401
 
 from project import ROOT
 
@@ -89,3 +93,35 @@ def test_the_help_names_the_second_page_html_writes(capsys):
     help_text = " ".join(capsys.readouterr().out.split())
     assert "also FILE with the suffix .play.html" in help_text     # the --html option
     assert "FILE with the suffix .play.html (r.html: r.play.html)" in help_text
+
+
+def test_sets_that_differ_only_in_density_keep_their_own_names_and_files(tmp_path):
+    out, report = tmp_path / "gen", tmp_path / "r.json"
+    run = referee("run", "--bot", SILENT, "--first-line-ms", "100", "--quiet",
+                  "--gen", "5x5:count=1", "--gen", "5x5:count=1:density=0.6",
+                  "--out", str(out), "--json", str(report))
+    assert run.returncode == 1, run.stderr
+    matches = json.loads(report.read_text())["matches"]
+    assert [m["puzzle"] for m in matches] == ["5x5_any_s1_000", "5x5_any_s1_density0.6_000"]
+    assert matches[0]["input"] != matches[1]["input"]        # two boards, so two files
+    for m in matches:   # each replay plays the board that was lost, from its own file
+        assert m["path"] == str(out / f"{m['puzzle']}.txt")
+        assert Path(m["path"]).read_text() == m["input"]
+        assert m["replay"].endswith(m["path"])
+    assert len(list(out.iterdir())) == 4                      # .txt and .solution each
+
+
+@pytest.mark.parametrize("named, message", [
+    (["--gen", "5x5:count=1", "--gen", "5x5:count=1"], "--gen 5x5:count=1 is named twice"),
+    (["--gen", "5x5", "--gen", "5x5:count=3:seed=1"],
+     "--gen 5x5:count=3:seed=1 makes the boards of --gen 5x5 (count and attempts say only "
+     "how many)"),
+    ([SIMPLEST, SIMPLEST], f"{SIMPLEST} is named twice"),
+    (["puzzles/public", "puzzles/public/"], "puzzles/public/ is named twice"),
+    (["puzzles/public", SIMPLEST], f"{SIMPLEST} is named twice"),   # in the folder too
+])
+def test_a_puzzle_folder_or_spec_named_twice_is_refused(capsys, monkeypatch, named, message):
+    monkeypatch.chdir(ROOT)
+    argv = ["run", "--bot", SILENT, "--first-line-ms", "100", *named]
+    assert usage_error(capsys, argv) == f"python -m referee run: error: {message}"
+

@@ -6,8 +6,11 @@ Puzzles are .txt files in CodinGame's input format or CodinGame SDK test files
 --gen SPEC adds a generated set, the same SPEC as `bench --gen`
 (WxH[:easy|medium|hard][:unique][:count=N:seed=S:density=D...]): the bot is played
 as a process on boards like CodinGame's hidden validators, and nothing is written
-unless --out DIR asks for the puzzles (NAME.txt, with NAME.solution beside it).
-Without puzzles or --gen, the 13 public tests in puzzles/public are played.
+unless --out DIR asks for the puzzles (NAME.txt, with NAME.solution beside it). NAME
+is the one `gen` gives, with each setting the SPEC changes from its preset added
+(5x5:density=0.6 makes 5x5_any_s1_density0.6_000), so two sets never share a name.
+Without puzzles or --gen, the 13 public tests in puzzles/public are played. A puzzle,
+folder or SPEC named twice (or two SPECs that make the same boards) is refused.
 
 Prints one row per match (puzzle, verdict, turns, first-line ms, slowest later
 line ms, CPU ms, peak MB), first-line and per-turn latency percentiles with the
@@ -207,14 +210,27 @@ def bot_argv(command: str) -> list[str]:
 
 def puzzle_paths(args: list[str], default: bool = True) -> list[Path]:
     """The puzzle files named, directories expanded (sorted); without any, the public
-    tests when `default`."""
+    tests when `default`. A file or folder named twice, or a file also in a folder
+    named, is refused: its match would be played and counted twice."""
+    named = args or ([str(_relative(DEFAULT_PUZZLES))] if default else [])
+    refuse_twice([Path(arg).resolve() for arg in named], named)
     paths = []
-    for arg in args or ([str(_relative(DEFAULT_PUZZLES))] if default else []):
+    for arg in named:
         try:
             paths += puzzle_files(arg)
         except BoardError as error:
             raise UsageError(str(error)) from None
+    refuse_twice([path.resolve() for path in paths], [str(path) for path in paths])
     return paths
+
+
+def refuse_twice(keys: list, said: list[str]) -> None:
+    """A usage error naming the first of `said` whose key an earlier one has."""
+    seen = set()
+    for key, text in zip(keys, said):
+        if key in seen:
+            raise UsageError(f"{text} is named twice")
+        seen.add(key)
 
 
 def _load(path: Path) -> Puzzle:
@@ -256,18 +272,18 @@ def generated(specs: list[str], out: str | None, quiet: bool = False) -> list[Pu
     if not specs:
         return []   # and the lab, which imports the bot, stays unloaded
     from referee.lab.sets import generate_set, parse_spec
-    from referee.lab.walk import solution_text
 
+    try:   # every spec checked before any set is made: a bad one costs no work
+        parsed = [(text, parse_spec(text)) for text in specs]
+    except ValueError as error:
+        raise UsageError(f"--gen: {error}") from None
+    refuse_same_boards(parsed)
     directory = Path(out) if out else None
     if directory is not None:
         try:
             directory.mkdir(parents=True, exist_ok=True)
         except OSError as error:
             raise UsageError(f"cannot create --out {out}: {error.strerror or error}") from None
-    try:   # every spec checked before any set is made: a bad one costs no work
-        parsed = [(text, parse_spec(text)) for text in specs]
-    except ValueError as error:
-        raise UsageError(f"--gen: {error}") from None
     puzzles = []
     for text, spec in parsed:
         progress = Progress(f"gen {text}", spec.max_attempts,
@@ -276,18 +292,39 @@ def generated(specs: list[str], out: str | None, quiet: bool = False) -> list[Pu
         progress.close(f"tried {sum(verdicts.values())}, kept {len(kept)} of {spec.count}")
         if not kept:
             raise UsageError(f"--gen {text}: no puzzle found within the attempts")
-        for puzzle in kept:
-            path = ""
-            if directory is not None:
-                path = str(directory / f"{puzzle.name}.txt")
-                try:
-                    Path(path).write_text(puzzle.text)
-                    Path(path).with_suffix(SOLUTION_SUFFIX).write_text(solution_text(puzzle.links))
-                except OSError as error:
-                    raise UsageError(f"cannot write to --out {out}: "
-                                     f"{error.strerror or error}") from None
-            puzzles.append(Puzzle(puzzle.name, parse_board(puzzle.text), path, gen=text))
+        for index, puzzle in enumerate(kept):
+            # The set's boards_name, not gen's name: specs that differ only in density
+            # (join, double, ...) would share names, and one's files overwrite the other's.
+            name = f"{spec.boards_name}_{index:03d}"
+            path = "" if directory is None else write_puzzle(directory, name, puzzle, out)
+            puzzles.append(Puzzle(name, parse_board(puzzle.text), path, gen=text))
     return puzzles
+
+
+def refuse_same_boards(parsed: list) -> None:
+    """A usage error if two --gen SPECs make the same boards, under the same names."""
+    seen: dict[str, str] = {}
+    for text, spec in parsed:
+        other = seen.get(spec.boards_name)
+        if other == text:
+            raise UsageError(f"--gen {text} is named twice")
+        if other is not None:
+            raise UsageError(f"--gen {text} makes the boards of --gen {other} "
+                             "(count and attempts say only how many)")
+        seen[spec.boards_name] = text
+
+
+def write_puzzle(directory: Path, name: str, puzzle, out: str) -> str:
+    """Write a generated puzzle and its solution to --out; the puzzle file's path."""
+    from referee.lab.walk import solution_text
+
+    path = directory / f"{name}.txt"
+    try:
+        path.write_text(puzzle.text)
+        path.with_suffix(SOLUTION_SUFFIX).write_text(solution_text(puzzle.links))
+    except OSError as error:
+        raise UsageError(f"cannot write to --out {out}: {error.strerror or error}") from None
+    return str(path)
 
 
 def play_all(puzzles: list[Puzzle], argvs: list[list[str]], labels: tuple[str, ...],
