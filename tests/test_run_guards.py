@@ -3,6 +3,7 @@ abbreviated option, two outputs at one path, an output named `-`, a puzzle or --
 SPEC named twice. Each is one line on stderr, exit status 2."""
 
 import json
+import shlex
 from pathlib import Path
 
 import pytest
@@ -125,3 +126,15 @@ def test_a_puzzle_folder_or_spec_named_twice_is_refused(capsys, monkeypatch, nam
     argv = ["run", "--bot", SILENT, "--first-line-ms", "100", *named]
     assert usage_error(capsys, argv) == f"python -m referee run: error: {message}"
 
+
+def test_a_lost_match_in_a_set_of_several_says_its_replay_plays_the_whole_set():
+    run = referee("run", "--bot", SILENT, "--first-line-ms", "100", "--quiet",
+                  "--gen", "6x6:count=2:seed=2")
+    assert run.returncode == 1, run.stderr
+    replays = [line.removeprefix("  replay: ") for line in run.stdout.splitlines()
+               if line.startswith("  replay: ")]
+    assert [r.partition("  # ")[2] for r in replays] == [
+        f"plays all 2 of its set: add --out DIR to write 6x6_any_s2_00{k}.txt and get a "
+        "replay of just this one" for k in range(2)]
+    # The note is a shell comment: the line still runs as it stands.
+    assert shlex.split(replays[0], comments=True)[-2:] == ["--gen", "6x6:count=2:seed=2"]

@@ -16,7 +16,8 @@ Prints one row per match (puzzle, verdict, turns, first-line ms, slowest later
 line ms, CPU ms, peak MB), first-line and per-turn latency percentiles with the
 slowest puzzle, and for each lost match the reason, the offending line, the
 board with the links placed so far, and the command that replays just that
-match. A first line over half its limit, or a later line over half the turn
+match (a generated puzzle is replayed from its file when --out wrote one; without
+--out, from its whole --gen set, noted on the line when the set holds more). A first line over half its limit, or a later line over half the turn
 limit, is marked `!` (`!!` over the limit, which loses the match), in colour on a
 terminal. Progress goes to stderr. The last line is `N passed, N failed`.
 
@@ -88,6 +89,7 @@ class Puzzle:
     path: str = ""
     validator: bool | None = None    # an SDK test file's isValidator
     gen: str = ""
+    set_size: int = 0                # how many puzzles its --gen SPEC made
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -297,7 +299,8 @@ def generated(specs: list[str], out: str | None, quiet: bool = False) -> list[Pu
             # (join, double, ...) would share names, and one's files overwrite the other's.
             name = f"{spec.boards_name}_{index:03d}"
             path = "" if directory is None else write_puzzle(directory, name, puzzle, out)
-            puzzles.append(Puzzle(name, parse_board(puzzle.text), path, gen=text))
+            puzzles.append(Puzzle(name, parse_board(puzzle.text), path, gen=text,
+                                  set_size=len(kept)))
     return puzzles
 
 
@@ -362,15 +365,22 @@ def play_all(puzzles: list[Puzzle], argvs: list[list[str]], labels: tuple[str, .
 
 
 def replay_command(args: argparse.Namespace, bot: str, puzzle: Puzzle) -> str:
-    """The command that plays this match again with the same bot and limits (a generated
-    puzzle not written with --out: its whole set, which is the same every time)."""
+    """The command that plays this match again with the same bot and limits. A generated
+    puzzle not written with --out is replayed with its whole set (the same every time):
+    a shell comment says so, and how to get a line for just this puzzle."""
     python = str(_relative(Path(sys.executable)))   # the Python running us: stock Debian has no `python`
     parts = [python, "-m", "referee", "run", "--bot", bot]
     if args.first_line_ms != FIRST_LINE_LIMIT_S * 1000:
         parts += ["--first-line-ms", f"{args.first_line_ms:g}"]
     if args.turn_ms != TURN_LIMIT_S * 1000:
         parts += ["--turn-ms", f"{args.turn_ms:g}"]
-    return shlex.join(parts + ([puzzle.path] if puzzle.path else ["--gen", puzzle.gen]))
+    if puzzle.path:
+        return shlex.join(parts + [puzzle.path])
+    command = shlex.join(parts + ["--gen", puzzle.gen])
+    if puzzle.set_size > 1:
+        command += (f"  # plays all {puzzle.set_size} of its set: add --out DIR to write "
+                    f"{puzzle.name}.txt and get a replay of just this one")
+    return command
 
 
 def print_report(results: list[MatchResult], replays: list[str], pairs: list[list[MatchResult]],
