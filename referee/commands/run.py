@@ -28,7 +28,11 @@ only one wins and which is faster (B/A ratios of first-line and CPU time on the
 puzzles both win: median, min, max). JSON, CSV and HTML carry both bots' matches.
 
 --json FILE keeps every result with all output lines and latencies; --csv FILE one
-row per match for a spreadsheet. --html FILE writes one self-contained page (no
+row per match for a spreadsheet. In both, exit_status is the bot's own exit status
+(negative: killed by that signal) when its exit ended the match (verdict crash, or
+incomplete after it exited 0); it is empty (null) when the referee decided the match
+while the bot ran (a win on its last line, a losing line, a timeout, the memory cap)
+and then stopped it, as that status would only say how the referee stopped it. --html FILE writes one self-contained page (no
 network, no external asset) with the table and every match replayable: the board
 as SVG, a turn slider and step buttons, the losing link in red with the verdict and
 reason, each line's latency against its limit. Open it in any browser. When a match
@@ -62,6 +66,7 @@ from referee.report import (latency_stats, latency_summary, loss_details, summar
                             versus_stats, versus_summary, versus_table)
 from referee.progress import Progress
 from referee.result import MatchResult
+from referee.rules import Verdict
 from referee.containment import GUARANTEES, MODES, ContainmentError, Mode, choose_mode
 from referee.runner import BotStartError, run_match
 from referee.play import build_page, puzzle_entry
@@ -413,7 +418,7 @@ def write_json(args: argparse.Namespace, bots: list[str], labels: tuple[str, ...
                results: list[MatchResult], replays: list[str], stats: dict | None) -> None:
     """One bot: its command, the totals and every match. Two: each bot's command, totals
     and latencies, the versus summary, and every match with its bot's label."""
-    matches = [dict(r.to_json(), replay=c) for r, c in zip(results, replays)]
+    matches = [dict(match_json(r), replay=c) for r, c in zip(results, replays)]
     data: dict = {"limits": _limits_json(args),
                   "passed": sum(r.won for r in results),
                   "failed": sum(not r.won for r in results)}
@@ -430,6 +435,15 @@ def write_json(args: argparse.Namespace, bots: list[str], labels: tuple[str, ...
     _write(args.json, "--json", json.dumps(data, indent=1) + "\n")
 
 
+def match_json(result: MatchResult) -> dict:
+    """The match as JSON, its exit_status None unless the bot's exit ended the match: a bot
+    stopped after its winning line would otherwise show -9 (SIGKILL), as if it had died."""
+    data = result.to_json()
+    if not (result.line is None and result.verdict in (Verdict.CRASH, Verdict.INCOMPLETE)):
+        data["exit_status"] = None
+    return data
+
+
 def write_csv(name: str, bots: list[str], labels: tuple[str, ...], results: list[MatchResult],
               limits: Limits) -> None:
     """One row per match, CSV_FIELDS, times in ms; empty cells for figures not measured."""
@@ -437,7 +451,7 @@ def write_csv(name: str, bots: list[str], labels: tuple[str, ...], results: list
     writer = csv.DictWriter(buffer, fieldnames=CSV_FIELDS, lineterminator="\n")
     writer.writeheader()
     for r in results:
-        data = r.to_json()
+        data = match_json(r)
         writer.writerow({
             **{k: data[k] for k in ("puzzle", "path", "validator", "bot", "verdict", "won",
                                     "turn", "turns", "first_line_ms", "slowest_turn_ms",
