@@ -17,9 +17,10 @@ line ms, CPU ms, peak MB), first-line and per-turn latency percentiles with the
 slowest puzzle, and for each lost match the reason, the offending line, the
 board with the links placed so far, and the command that replays just that
 match (a generated puzzle is replayed from its file when --out wrote one; without
---out, from its whole --gen set, noted on the line when the set holds more). A first line over half its limit, or a later line over half the turn
-limit, is marked `!` (`!!` over the limit, which loses the match), in colour on a
-terminal. Progress goes to stderr. The last line is `N passed, N failed`.
+--out, with its whole --gen set, which a note on the line says when the set holds
+more). A first line over half its limit, or a later line over half the turn limit,
+is marked `!` (`!!` over the limit, which loses the match), in colour on a terminal.
+Progress goes to stderr. The last line is `N passed, N failed`.
 
 --bot twice plays two bots, A and B, on the same puzzles: on each puzzle their
 matches run one after the other (A then B, B then A on the next puzzle) so that
@@ -32,13 +33,15 @@ row per match for a spreadsheet. In both, exit_status is the bot's own exit stat
 (negative: killed by that signal) when its exit ended the match (verdict crash, or
 incomplete after it exited 0); it is empty (null) when the referee decided the match
 while the bot ran (a win on its last line, a losing line, a timeout, the memory cap)
-and then stopped it, as that status would only say how the referee stopped it. --html FILE writes one self-contained page (no
-network, no external asset) with the table and every match replayable: the board
-as SVG, a turn slider and step buttons, the losing link in red with the verdict and
-reason, each line's latency against its limit. Open it in any browser. When a match
-is lost it writes a second page beside it, FILE with the suffix .play.html (r.html:
-r.play.html), where each lost position, linked from the first page, can be played on
-by hand. Each output needs a path of its own: two at one path are refused.
+and then stopped it: that status would only say how the referee stopped it.
+
+--html FILE writes one self-contained page (no network, no external asset) with the
+table and every match replayable: the board as SVG, a turn slider and step buttons,
+the losing link in red with the verdict and reason, each line's latency against its
+limit. Open it in any browser. When a match is lost it writes a second page beside
+it, FILE with the suffix .play.html (r.html: r.play.html), where each lost position,
+linked from the first page, can be played on by hand. Each output needs a path of
+its own: two at one path are refused.
 
 Exit status: 0 when every match is won, 1 when any is lost, 2 on a usage error
 (missing bot, unreadable or malformed puzzle, bad --gen SPEC).
