@@ -100,16 +100,18 @@ def test_sets_that_differ_only_in_density_keep_their_own_names_and_files(tmp_pat
     out, report = tmp_path / "gen", tmp_path / "r.json"
     run = referee("run", "--bot", SILENT, "--first-line-ms", "100", "--quiet",
                   "--gen", "5x5:count=1", "--gen", "5x5:count=1:density=0.6",
-                  "--out", str(out), "--json", str(report))
+                  "--gen", "6x6:count=1:density=0.6", "--out", str(out), "--json", str(report))
     assert run.returncode == 1, run.stderr
     matches = json.loads(report.read_text())["matches"]
-    assert [m["puzzle"] for m in matches] == ["5x5_any_s1_000", "5x5_any_s1_density0.6_000"]
+    # A set alone under its name keeps gen's name, as bench --gen gives it.
+    assert [m["puzzle"] for m in matches] == ["5x5_any_s1_000", "5x5_any_s1_density0.6_000",
+                                              "6x6_any_s1_000"]
     assert matches[0]["input"] != matches[1]["input"]        # two boards, so two files
     for m in matches:   # each replay plays the board that was lost, from its own file
         assert m["path"] == str(out / f"{m['puzzle']}.txt")
         assert Path(m["path"]).read_text() == m["input"]
         assert m["replay"].endswith(m["path"])
-    assert len(list(out.iterdir())) == 4                      # .txt and .solution each
+    assert len(list(out.iterdir())) == 6                      # .txt and .solution each
 
 
 @pytest.mark.parametrize("named, message", [

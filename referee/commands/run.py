@@ -7,8 +7,9 @@ Puzzles are .txt files in CodinGame's input format or CodinGame SDK test files
 (WxH[:easy|medium|hard][:unique][:count=N:seed=S:density=D...]): the bot is played
 as a process on boards like CodinGame's hidden validators, and nothing is written
 unless --out DIR asks for the puzzles (NAME.txt, with NAME.solution beside it). NAME
-is the one `gen` gives, with each setting the SPEC changes from its preset added
-(5x5:density=0.6 makes 5x5_any_s1_density0.6_000), so two sets never share a name.
+is the one `gen` and `bench --gen` give; when two SPECs would give one name (they
+differ only in density, join, ...), each of them adds the settings it changes from
+its preset (5x5:density=0.6 then makes 5x5_any_s1_density0.6_000).
 Without puzzles or --gen, the 13 public tests in puzzles/public are played. A puzzle,
 folder or SPEC named twice (or two SPECs that make the same boards) is refused.
 
@@ -294,6 +295,7 @@ def generated(specs: list[str], out: str | None, quiet: bool = False) -> list[Pu
             directory.mkdir(parents=True, exist_ok=True)
         except OSError as error:
             raise UsageError(f"cannot create --out {out}: {error.strerror or error}") from None
+    names = [spec.name for _, spec in parsed]
     puzzles = []
     for text, spec in parsed:
         progress = Progress(f"gen {text}", spec.max_attempts,
@@ -302,10 +304,11 @@ def generated(specs: list[str], out: str | None, quiet: bool = False) -> list[Pu
         progress.close(f"tried {sum(verdicts.values())}, kept {len(kept)} of {spec.count}")
         if not kept:
             raise UsageError(f"--gen {text}: no puzzle found within the attempts")
+        # gen's names, unless another set has them too (a SPEC that differs only in
+        # density, join, ...): its files would overwrite this set's.
+        prefix = spec.boards_name if names.count(spec.name) > 1 else spec.name
         for index, puzzle in enumerate(kept):
-            # The set's boards_name, not gen's name: specs that differ only in density
-            # (join, double, ...) would share names, and one's files overwrite the other's.
-            name = f"{spec.boards_name}_{index:03d}"
+            name = f"{prefix}_{index:03d}"
             path = "" if directory is None else write_puzzle(directory, name, puzzle, out)
             puzzles.append(Puzzle(name, parse_board(puzzle.text), path, gen=text,
                                   set_size=len(kept)))
