@@ -112,8 +112,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--gen", action="append", default=[], metavar="SPEC",
                         help="also play a generated set, e.g. 30x30:count=20:seed=7 "
                              "(repeatable; as `bench --gen`; default: none)")
-    parser.add_argument("--out", type=output_path, metavar="DIR", help="write the --gen puzzles to DIR as "
-                        "NAME.txt and NAME.solution (default: nothing is written)")
+    parser.add_argument("--out", type=output_path, metavar="DIR", help="write the --gen "
+                        "puzzles to DIR as NAME.txt and NAME.solution (default: nothing is "
+                        "written)")
     parser.add_argument("--first-line-ms", type=_positive, default=FIRST_LINE_LIMIT_S * 1000,
                         metavar="MS", help="limit for the first line, from the input "
                         "(default: %(default)g)")
@@ -123,13 +124,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--jobs", type=integer(), default=1, metavar="N",
                         help="matches played at once (default: 1); parallel matches "
                         "compete for the CPU and distort timings")
-    parser.add_argument("--json", type=output_path, metavar="FILE", help="also write every result, with all "
-                        "output lines and latencies, as JSON to FILE")
-    parser.add_argument("--csv", type=output_path, metavar="FILE", help="also write one row per match as CSV "
-                        "to FILE, for a spreadsheet")
-    parser.add_argument("--html", type=output_path, metavar="FILE", help="also write a self-contained HTML "
-                        "report to FILE: every match replayable in a browser; when a match "
-                        "is lost, also FILE with the suffix .play.html, its position to play on")
+    parser.add_argument("--json", type=output_path, metavar="FILE", help="also write every "
+                        "result, with all output lines and latencies, as JSON to FILE")
+    parser.add_argument("--csv", type=output_path, metavar="FILE", help="also write one row "
+                        "per match as CSV to FILE, for a spreadsheet")
+    parser.add_argument("--html", type=output_path, metavar="FILE", help="also write a "
+                        "self-contained HTML report to FILE: every match replayable in a "
+                        "browser; when a match is lost, also FILE with the suffix .play.html, "
+                        "its position to play on")
     parser.add_argument("--colour", "--color", choices=("auto", "always", "never"),
                         default="auto", help="colour the marks (default: auto, when stdout "
                         "is a terminal and NO_COLOR is unset)")
