@@ -20,11 +20,27 @@ EXIT_USAGE = 2
 
 
 class Parser(argparse.ArgumentParser):
-    """argparse, with the arguments it quotes in its errors escaped for the terminal."""
+    """argparse, with the arguments it quotes in its errors escaped for the terminal, and
+    no abbreviated options: `--jso` is a typo, not `--json`."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("allow_abbrev", False)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str):
         """One line (`--help` shows the usage), then exit status 2."""
         self.exit(EXIT_USAGE, f"{self.prog}: error: {safe(message)}\n")
+
+
+class CommandParser(Parser):
+    """A command's parser: it refuses what it does not know itself, so the error names the
+    command (argparse would leave the words to the top-level parser, which names none)."""
+
+    def parse_known_args(self, args=None, namespace=None):
+        namespace, extras = super().parse_known_args(args, namespace)
+        if extras:
+            self.error(f"unrecognized arguments: {' '.join(extras)}")
+        return namespace, extras
 
 
 def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
@@ -36,7 +52,7 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     parser = Parser(prog="python -m referee", description=__doc__,
                     formatter_class=argparse.RawDescriptionHelpFormatter)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True,
-                                     parser_class=Parser)
+                                     parser_class=CommandParser)
     chosen = next((arg for arg in argv or [] if not arg.startswith("-")), None)
     for name, module_name in COMMANDS.items():
         if chosen in COMMANDS and name != chosen:

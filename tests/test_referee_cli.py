@@ -1,5 +1,6 @@
 """`python -m referee run` end to end, as a subprocess, on fake bots."""
 
+import csv
 import json
 import os
 import shlex
@@ -9,6 +10,10 @@ from pathlib import Path
 
 import pytest
 
+from referee.board import parse_board
+from referee.commands.run import match_json
+from referee.result import MatchResult, Usage
+from referee.rules import Verdict
 from tests.fakebots.procs import SESSION_TMP, alive, no_process_left_behind, referee  # noqa: F401
 from tests.fakebots.procs import wait_until_none_running
 
@@ -143,3 +148,31 @@ def test_a_reader_that_stops_early_costs_neither_the_files_nor_the_status(tmp_pa
     assert status == 1, stderr
     assert "Traceback" not in stderr and "BrokenPipe" not in stderr
     assert json.loads(out.read_text())
+
+
+@pytest.mark.parametrize("verdict, line, status, shown", [
+    (Verdict.WIN, "2 0 2 2 1", -9, None),        # stopped by the referee after its last line
+    (Verdict.CROSSING, "0 1 2 1 1", -9, None),   # stopped after a losing line
+    (Verdict.TIMEOUT, None, -9, None),           # stopped at the limit
+    (Verdict.MEMORY, None, -9, None),            # stopped at the memory cap
+    (Verdict.CRASH, None, 1, 1),                 # its own exit ended the match
+    (Verdict.CRASH, None, -11, -11),             # killed, but not by the referee
+    (Verdict.INCOMPLETE, None, 0, 0),            # exited cleanly with links missing
+])
+def test_the_exit_status_is_the_bots_own_or_none(verdict, line, status, shown):
+    board = parse_board("3\n1\n1.1\n")
+    result = MatchResult(name="p", board=board, verdict=verdict, reason="", turn=1, line=line,
+                         usage=Usage(exit_status=status))
+    assert match_json(result)["exit_status"] == shown
+
+
+def test_a_won_match_shows_no_exit_status_a_crash_its_own(tmp_path):
+    table, report = tmp_path / "r.csv", tmp_path / "r.json"
+    run = referee("run", "--bot", f"{WINNER} --hang", "--bot", f"python3 {FAKEBOTS}/crash.py",
+                  *EASY, "--csv", str(table), "--json", str(report), FIRST_FOUR[0])
+    assert run.returncode == 1, run.stderr
+    rows = list(csv.DictReader(table.read_text().splitlines()))
+    assert [(r["bot"], r["verdict"], r["exit_status"]) for r in rows] == \
+        [("A", "win", ""), ("B", "crash", "1")]
+    matches = json.loads(report.read_text())["matches"]
+    assert [(m["verdict"], m["exit_status"]) for m in matches] == [("win", None), ("crash", 1)]

@@ -1,4 +1,5 @@
-"""Strict argument types for the commands: ASCII digits only, finite numbers in range.
+"""Strict argument types for the commands: ASCII digits only, finite numbers in range,
+paths to write that are neither empty nor `-`.
 
 argparse's `type=int` takes '٣' or '1_000', and `type=float` takes 'inf' and 'nan'; these
 types refuse them with a one-line message (exit 2).
@@ -67,6 +68,16 @@ def number(low: float = 0.0, high: float = math.inf, low_open: bool = False):
                 + (f" and at most {high:g}" if high != math.inf else "") + f", got {text}")
         return value
     return parse
+
+
+def output_path(text: str) -> str:
+    """An argparse type: a file or folder to write. Not empty (that is the current
+    directory) and not `-`, which other tools read as stdout: here it would be a file."""
+    if not text:
+        raise argparse.ArgumentTypeError("the path is empty")
+    if text == "-":
+        raise argparse.ArgumentTypeError("'-' is not stdout here: give a path")
+    return text
 
 
 def command_argv(command: str, option: str, cwd: Path | None = None) -> list[str]:

@@ -6,16 +6,22 @@ Puzzles are .txt files in CodinGame's input format or CodinGame SDK test files
 --gen SPEC adds a generated set, the same SPEC as `bench --gen`
 (WxH[:easy|medium|hard][:unique][:count=N:seed=S:density=D...]): the bot is played
 as a process on boards like CodinGame's hidden validators, and nothing is written
-unless --out DIR asks for the puzzles (NAME.txt, with NAME.solution beside it).
-Without puzzles or --gen, the 13 public tests in puzzles/public are played.
+unless --out DIR asks for the puzzles (NAME.txt, with NAME.solution beside it). NAME
+is the one `gen` and `bench --gen` give; when two SPECs would give one name (they
+differ only in density, join, ...), each of them adds the settings it changes from
+its preset (5x5:density=0.6 then makes 5x5_any_s1_density0.6_000).
+Without puzzles or --gen, the 13 public tests in puzzles/public are played. A puzzle,
+folder or SPEC named twice (or two SPECs that make the same boards) is refused.
 
 Prints one row per match (puzzle, verdict, turns, first-line ms, slowest later
 line ms, CPU ms, peak MB), first-line and per-turn latency percentiles with the
 slowest puzzle, and for each lost match the reason, the offending line, the
 board with the links placed so far, and the command that replays just that
-match. A first line over half its limit, or a later line over half the turn
-limit, is marked `!` (`!!` over the limit, which loses the match), in colour on a
-terminal. Progress goes to stderr. The last line is `N passed, N failed`.
+match (a generated puzzle is replayed from its file when --out wrote one; without
+--out, with its whole --gen set, which a note on the line says when the set holds
+more). A first line over half its limit, or a later line over half the turn limit,
+is marked `!` (`!!` over the limit, which loses the match), in colour on a terminal.
+Progress goes to stderr. The last line is `N passed, N failed`.
 
 --bot twice plays two bots, A and B, on the same puzzles: on each puzzle their
 matches run one after the other (A then B, B then A on the next puzzle) so that
@@ -24,10 +30,19 @@ only one wins and which is faster (B/A ratios of first-line and CPU time on the
 puzzles both win: median, min, max). JSON, CSV and HTML carry both bots' matches.
 
 --json FILE keeps every result with all output lines and latencies; --csv FILE one
-row per match for a spreadsheet. --html FILE writes one self-contained page (no
-network, no external asset) with the table and every match replayable: the board
-as SVG, a turn slider and step buttons, the losing link in red with the verdict and
-reason, each line's latency against its limit. Open it in any browser.
+row per match for a spreadsheet. In both, exit_status is the bot's own exit status
+(negative: killed by that signal) when its exit ended the match (verdict crash, or
+incomplete after it exited 0); it is empty (null) when the referee decided the match
+while the bot ran (a win on its last line, a losing line, a timeout, the memory cap)
+and then stopped it: that status would only say how the referee stopped it.
+
+--html FILE writes one self-contained page (no network, no external asset) with the
+table and every match replayable: the board as SVG, a turn slider and step buttons,
+the losing link in red with the verdict and reason, each line's latency against its
+limit. Open it in any browser. When a match is lost it writes a second page beside
+it, FILE with the suffix .play.html (r.html: r.play.html), where each lost position,
+linked from the first page, can be played on by hand. Each output needs a path of
+its own: two at one path are refused.
 
 Exit status: 0 when every match is won, 1 when any is lost, 2 on a usage error
 (missing bot, unreadable or malformed puzzle, bad --gen SPEC).
@@ -48,13 +63,14 @@ from pathlib import Path
 
 from referee.board import Board, BoardError, load_board, parse_board, puzzle_files
 from referee.commands import UsageError
-from referee.commands.args import command_argv, integer, number
+from referee.commands.args import command_argv, integer, number, output_path
 from referee.commands.show import use_colour
 from referee.limits import FIRST_LINE_LIMIT_S, KILL_GRACE_S, TURN_LIMIT_S, Limits
 from referee.report import (latency_stats, latency_summary, loss_details, summary_line, table,
                             versus_stats, versus_summary, versus_table)
 from referee.progress import Progress
 from referee.result import MatchResult
+from referee.rules import Verdict
 from referee.containment import GUARANTEES, MODES, ContainmentError, Mode, choose_mode
 from referee.runner import BotStartError, run_match
 from referee.play import build_page, puzzle_entry
@@ -82,6 +98,7 @@ class Puzzle:
     path: str = ""
     validator: bool | None = None    # an SDK test file's isValidator
     gen: str = ""
+    set_size: int = 0                # how many puzzles its --gen SPEC made
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -95,8 +112,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--gen", action="append", default=[], metavar="SPEC",
                         help="also play a generated set, e.g. 30x30:count=20:seed=7 "
                              "(repeatable; as `bench --gen`; default: none)")
-    parser.add_argument("--out", metavar="DIR", help="write the --gen puzzles to DIR as "
-                        "NAME.txt and NAME.solution (default: nothing is written)")
+    parser.add_argument("--out", type=output_path, metavar="DIR", help="write the --gen "
+                        "puzzles to DIR as NAME.txt and NAME.solution (default: nothing is "
+                        "written)")
     parser.add_argument("--first-line-ms", type=_positive, default=FIRST_LINE_LIMIT_S * 1000,
                         metavar="MS", help="limit for the first line, from the input "
                         "(default: %(default)g)")
@@ -106,12 +124,14 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--jobs", type=integer(), default=1, metavar="N",
                         help="matches played at once (default: 1); parallel matches "
                         "compete for the CPU and distort timings")
-    parser.add_argument("--json", metavar="FILE", help="also write every result, with all "
-                        "output lines and latencies, as JSON to FILE")
-    parser.add_argument("--csv", metavar="FILE", help="also write one row per match as CSV "
-                        "to FILE, for a spreadsheet")
-    parser.add_argument("--html", metavar="FILE", help="also write a self-contained HTML "
-                        "report to FILE: every match replayable in a browser")
+    parser.add_argument("--json", type=output_path, metavar="FILE", help="also write every "
+                        "result, with all output lines and latencies, as JSON to FILE")
+    parser.add_argument("--csv", type=output_path, metavar="FILE", help="also write one row "
+                        "per match as CSV to FILE, for a spreadsheet")
+    parser.add_argument("--html", type=output_path, metavar="FILE", help="also write a "
+                        "self-contained HTML report to FILE: every match replayable in a "
+                        "browser; when a match is lost, also FILE with the suffix .play.html, "
+                        "its position to play on")
     parser.add_argument("--colour", "--color", choices=("auto", "always", "never"),
                         default="auto", help="colour the marks (default: auto, when stdout "
                         "is a terminal and NO_COLOR is unset)")
@@ -130,10 +150,7 @@ def execute(args: argparse.Namespace) -> int:
     labels = LABELS[:len(bots)] if len(bots) > 1 else ("",)
     if args.jobs < 1:
         raise UsageError(f"--jobs must be at least 1, got {args.jobs}")
-    for option in ("json", "csv", "html"):
-        name = getattr(args, option)
-        if name and not Path(name).resolve().parent.is_dir():
-            raise UsageError(f"cannot write --{option} {name}: no such directory")
+    check_outputs(args)
     if args.out and not args.gen:
         raise UsageError("--out writes the --gen puzzles: give --gen SPEC too")
     puzzles = [_load(path) for path in puzzle_paths(args.puzzles, default=not args.gen)]
@@ -169,6 +186,34 @@ def execute(args: argparse.Namespace) -> int:
     return status
 
 
+def output_files(args: argparse.Namespace) -> list[tuple[str, str]]:
+    """(what, path) of each file the options ask for, --html's page of lost matches too."""
+    files = [(f"--{option}", getattr(args, option)) for option in ("json", "csv", "html")
+             if getattr(args, option)]
+    if args.html:
+        files.append(("the --html page of lost matches", play_page(args.html)))
+    return files
+
+
+def check_outputs(args: argparse.Namespace) -> None:
+    """Before any match: each output's folder exists, and no two outputs share a path
+    (the one written last would silently replace the other)."""
+    seen: dict[Path, str] = {}
+    for what, name in output_files(args):
+        path = Path(name).resolve()
+        if not path.parent.is_dir():
+            raise UsageError(f"cannot write {what} {name}: no such directory")
+        if path in seen:
+            raise UsageError(f"{what} {name} is the same file as {seen[path]}: "
+                             "give each output its own path")
+        seen[path] = f"{what} {name}"
+
+
+def play_page(html: str) -> str:
+    """The page of lost matches written beside the --html page (viewer.js links to it)."""
+    return str(Path(html).with_suffix(".play.html"))
+
+
 def bot_argv(command: str) -> list[str]:
     """Split the bot command and check it can start: the program and any .py script exist."""
     if command == DEFAULT_BOT and not Path("dist/bot.py").is_file():
@@ -178,14 +223,27 @@ def bot_argv(command: str) -> list[str]:
 
 def puzzle_paths(args: list[str], default: bool = True) -> list[Path]:
     """The puzzle files named, directories expanded (sorted); without any, the public
-    tests when `default`."""
+    tests when `default`. A file or folder named twice, or a file also in a folder
+    named, is refused: its match would be played and counted twice."""
+    named = args or ([str(_relative(DEFAULT_PUZZLES))] if default else [])
+    refuse_twice([Path(arg).resolve() for arg in named], named)
     paths = []
-    for arg in args or ([str(_relative(DEFAULT_PUZZLES))] if default else []):
+    for arg in named:
         try:
             paths += puzzle_files(arg)
         except BoardError as error:
             raise UsageError(str(error)) from None
+    refuse_twice([path.resolve() for path in paths], [str(path) for path in paths])
     return paths
+
+
+def refuse_twice(keys: list, said: list[str]) -> None:
+    """A usage error naming the first of `said` whose key an earlier one has."""
+    seen = set()
+    for key, text in zip(keys, said):
+        if key in seen:
+            raise UsageError(f"{text} is named twice")
+        seen.add(key)
 
 
 def _load(path: Path) -> Puzzle:
@@ -227,18 +285,19 @@ def generated(specs: list[str], out: str | None, quiet: bool = False) -> list[Pu
     if not specs:
         return []   # and the lab, which imports the bot, stays unloaded
     from referee.lab.sets import generate_set, parse_spec
-    from referee.lab.walk import solution_text
 
+    try:   # every spec checked before any set is made: a bad one costs no work
+        parsed = [(text, parse_spec(text)) for text in specs]
+    except ValueError as error:
+        raise UsageError(f"--gen: {error}") from None
+    refuse_same_boards(parsed)
     directory = Path(out) if out else None
     if directory is not None:
         try:
             directory.mkdir(parents=True, exist_ok=True)
         except OSError as error:
             raise UsageError(f"cannot create --out {out}: {error.strerror or error}") from None
-    try:   # every spec checked before any set is made: a bad one costs no work
-        parsed = [(text, parse_spec(text)) for text in specs]
-    except ValueError as error:
-        raise UsageError(f"--gen: {error}") from None
+    names = [spec.name for _, spec in parsed]
     puzzles = []
     for text, spec in parsed:
         progress = Progress(f"gen {text}", spec.max_attempts,
@@ -247,18 +306,41 @@ def generated(specs: list[str], out: str | None, quiet: bool = False) -> list[Pu
         progress.close(f"tried {sum(verdicts.values())}, kept {len(kept)} of {spec.count}")
         if not kept:
             raise UsageError(f"--gen {text}: no puzzle found within the attempts")
-        for puzzle in kept:
-            path = ""
-            if directory is not None:
-                path = str(directory / f"{puzzle.name}.txt")
-                try:
-                    Path(path).write_text(puzzle.text)
-                    Path(path).with_suffix(SOLUTION_SUFFIX).write_text(solution_text(puzzle.links))
-                except OSError as error:
-                    raise UsageError(f"cannot write to --out {out}: "
-                                     f"{error.strerror or error}") from None
-            puzzles.append(Puzzle(puzzle.name, parse_board(puzzle.text), path, gen=text))
+        # gen's names, unless another set has them too (a SPEC that differs only in
+        # density, join, ...): its files would overwrite this set's.
+        prefix = spec.boards_name if names.count(spec.name) > 1 else spec.name
+        for index, puzzle in enumerate(kept):
+            name = f"{prefix}_{index:03d}"
+            path = "" if directory is None else write_puzzle(directory, name, puzzle, out)
+            puzzles.append(Puzzle(name, parse_board(puzzle.text), path, gen=text,
+                                  set_size=len(kept)))
     return puzzles
+
+
+def refuse_same_boards(parsed: list) -> None:
+    """A usage error if two --gen SPECs make the same boards, under the same names."""
+    seen: dict[str, str] = {}
+    for text, spec in parsed:
+        other = seen.get(spec.boards_name)
+        if other == text:
+            raise UsageError(f"--gen {text} is named twice")
+        if other is not None:
+            raise UsageError(f"--gen {text} makes the boards of --gen {other} "
+                             "(count and attempts say only how many)")
+        seen[spec.boards_name] = text
+
+
+def write_puzzle(directory: Path, name: str, puzzle, out: str) -> str:
+    """Write a generated puzzle and its solution to --out; the puzzle file's path."""
+    from referee.lab.walk import solution_text
+
+    path = directory / f"{name}.txt"
+    try:
+        path.write_text(puzzle.text)
+        path.with_suffix(SOLUTION_SUFFIX).write_text(solution_text(puzzle.links))
+    except OSError as error:
+        raise UsageError(f"cannot write to --out {out}: {error.strerror or error}") from None
+    return str(path)
 
 
 def play_all(puzzles: list[Puzzle], argvs: list[list[str]], labels: tuple[str, ...],
@@ -296,15 +378,22 @@ def play_all(puzzles: list[Puzzle], argvs: list[list[str]], labels: tuple[str, .
 
 
 def replay_command(args: argparse.Namespace, bot: str, puzzle: Puzzle) -> str:
-    """The command that plays this match again with the same bot and limits (a generated
-    puzzle not written with --out: its whole set, which is the same every time)."""
+    """The command that plays this match again with the same bot and limits. A generated
+    puzzle not written with --out is replayed with its whole set (the same every time):
+    a shell comment says so, and how to get a line for just this puzzle."""
     python = str(_relative(Path(sys.executable)))   # the Python running us: stock Debian has no `python`
     parts = [python, "-m", "referee", "run", "--bot", bot]
     if args.first_line_ms != FIRST_LINE_LIMIT_S * 1000:
         parts += ["--first-line-ms", f"{args.first_line_ms:g}"]
     if args.turn_ms != TURN_LIMIT_S * 1000:
         parts += ["--turn-ms", f"{args.turn_ms:g}"]
-    return shlex.join(parts + ([puzzle.path] if puzzle.path else ["--gen", puzzle.gen]))
+    if puzzle.path:
+        return shlex.join(parts + [puzzle.path])
+    command = shlex.join(parts + ["--gen", puzzle.gen])
+    if puzzle.set_size > 1:
+        command += (f"  # plays all {puzzle.set_size} of its set: add --out DIR to write "
+                    f"{puzzle.name}.txt and get a replay of just this one")
+    return command
 
 
 def print_report(results: list[MatchResult], replays: list[str], pairs: list[list[MatchResult]],
@@ -337,7 +426,7 @@ def write_json(args: argparse.Namespace, bots: list[str], labels: tuple[str, ...
                results: list[MatchResult], replays: list[str], stats: dict | None) -> None:
     """One bot: its command, the totals and every match. Two: each bot's command, totals
     and latencies, the versus summary, and every match with its bot's label."""
-    matches = [dict(r.to_json(), replay=c) for r, c in zip(results, replays)]
+    matches = [dict(match_json(r), replay=c) for r, c in zip(results, replays)]
     data: dict = {"limits": _limits_json(args),
                   "passed": sum(r.won for r in results),
                   "failed": sum(not r.won for r in results)}
@@ -354,6 +443,15 @@ def write_json(args: argparse.Namespace, bots: list[str], labels: tuple[str, ...
     _write(args.json, "--json", json.dumps(data, indent=1) + "\n")
 
 
+def match_json(result: MatchResult) -> dict:
+    """The match as JSON, its exit_status None unless the bot's exit ended the match: a bot
+    stopped after its winning line would otherwise show -9 (SIGKILL), as if it had died."""
+    data = result.to_json()
+    if not (result.line is None and result.verdict in (Verdict.CRASH, Verdict.INCOMPLETE)):
+        data["exit_status"] = None
+    return data
+
+
 def write_csv(name: str, bots: list[str], labels: tuple[str, ...], results: list[MatchResult],
               limits: Limits) -> None:
     """One row per match, CSV_FIELDS, times in ms; empty cells for figures not measured."""
@@ -361,7 +459,7 @@ def write_csv(name: str, bots: list[str], labels: tuple[str, ...], results: list
     writer = csv.DictWriter(buffer, fieldnames=CSV_FIELDS, lineterminator="\n")
     writer.writeheader()
     for r in results:
-        data = r.to_json()
+        data = match_json(r)
         writer.writerow({
             **{k: data[k] for k in ("puzzle", "path", "validator", "bot", "verdict", "won",
                                     "turn", "turns", "first_line_ms", "slowest_turn_ms",
@@ -381,8 +479,7 @@ def write_html(args: argparse.Namespace, bots: list[str], labels: tuple[str, ...
     _write(args.html, "--html", page)
     lost = [puzzle_entry(r.name, r.board) for r in results if not r.won]
     if lost:   # the report links each lost position to this page (viewer.js, playerLink)
-        _write(str(Path(args.html).with_suffix(".play.html")), "--html",
-               build_page(lost, "lost matches"))
+        _write(play_page(args.html), "--html", build_page(lost, "lost matches"))
 
 
 def _write(name: str, option: str, text: str) -> None:

@@ -90,6 +90,17 @@ class SetSpec:
         return "_".join(parts)
 
     @property
+    def boards_name(self) -> str:
+        """`name` and each setting that changes the boards from the preset, e.g.
+        5x5_any_s1_density0.6: specs of one boards_name make the same boards (count and
+        attempts say only how many, candidate i being the same in all)."""
+        preset = SetSpec(self.width, self.height, difficulty=self.difficulty,
+                         unique=self.unique).options()
+        changed = [f"{key}{value if isinstance(value, int) else format(value, 'g')}"
+                   for key, value in self.options().items() if value != preset[key]]
+        return "_".join([self.name, *changed])
+
+    @property
     def max_attempts(self) -> int:
         return self.attempts if self.attempts is not None else DEFAULT_ATTEMPTS_PER_PUZZLE * self.count
 

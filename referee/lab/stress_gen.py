@@ -10,7 +10,8 @@ peer (referee.peer, the `lab` dependency group), which takes a minute or two.
 The committed suite in puzzles/stress was written by
     python -m referee stress-gen --seed 1 --out puzzles/stress
 
-Prints one line per board written (file, islands) to stdout.
+Prints one line per board written (file, islands) to stdout; a reader that stops early
+(`| head`) stops the listing, not the work: every board is still written.
 
 Exit status: 0 written, 2 usage error (unknown suite, unwritable directory, python-sat
 missing for the unsolvable suite).
@@ -22,7 +23,9 @@ import argparse
 from pathlib import Path
 
 from referee.commands import UsageError
-from referee.lab.stress import SUITES
+from referee.commands.args import output_path
+from referee.lab.gen import print_listing
+from referee.lab.stress import SUITES, StressBoard
 from referee.lab.walk import solution_text
 
 DEFAULT_OUT = "generated/stress"
@@ -31,7 +34,7 @@ SOLUTION_SUFFIX = ".solution"
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=int, default=1, help="the suite's seed (default: 1)")
-    parser.add_argument("--out", default=DEFAULT_OUT, metavar="DIR",
+    parser.add_argument("--out", type=output_path, default=DEFAULT_OUT, metavar="DIR",
                         help=f"directory for the sub-suite folders (default: {DEFAULT_OUT})")
     parser.add_argument("--suite", action="append", default=[], choices=list(SUITES),
                         help="write only this sub-suite (repeatable; default: all of "
@@ -40,6 +43,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def execute(args: argparse.Namespace) -> int:
     out = Path(args.out)
+    twice = next((suite for suite in args.suite if args.suite.count(suite) > 1), None)
+    if twice:   # its boards would be written, and listed, twice
+        raise UsageError(f"--suite {twice} is named twice")
     for suite in args.suite or list(SUITES):
         try:
             boards = SUITES[suite](args.seed)
@@ -47,13 +53,18 @@ def execute(args: argparse.Namespace) -> int:
             raise UsageError(f"{suite}: needs the lab dependencies "
                              f"(pip install -e '.[lab]'): {error}") from None
         folder = out / suite
-        try:
-            folder.mkdir(parents=True, exist_ok=True)
-            for board in boards:
-                (folder / f"{board.name}.txt").write_text(board.text)
-                if board.links is not None:
-                    (folder / f"{board.name}{SOLUTION_SUFFIX}").write_text(solution_text(board.links))
-                print(f"{folder / (board.name + '.txt')}  islands={board.islands}", flush=True)
-        except OSError as error:
-            raise UsageError(f"cannot write to {folder}: {error.strerror}") from None
+        for board in boards:
+            _write(folder, board)
+            print_listing(f"{folder / (board.name + '.txt')}  islands={board.islands}")
     return 0
+
+
+def _write(folder: Path, board: StressBoard) -> None:
+    """The board's file, and its solution's when it has one (the folder made if need be)."""
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / f"{board.name}.txt").write_text(board.text)
+        if board.links is not None:
+            (folder / f"{board.name}{SOLUTION_SUFFIX}").write_text(solution_text(board.links))
+    except OSError as error:   # only the files: a closed stdout is not the folder's fault
+        raise UsageError(f"cannot write to {folder}: {error.strerror}") from None

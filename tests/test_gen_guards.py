@@ -1,0 +1,70 @@
+"""`gen` and `stress-gen` at the edges: a reader that stops early, an empty --out, a
+suite named twice. The files are the work asked for; the listing on stdout is not."""
+
+import os
+import subprocess
+import sys
+
+import pytest
+
+from referee.__main__ import main
+
+from project import ROOT
+
+
+def closed_stdout(*args):
+    """`python -m referee ARGS` with stdout closed before it writes (like `| head -0`):
+    (exit status, stderr)."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    process = subprocess.Popen([sys.executable, "-m", "referee", *args], cwd=ROOT, env=env,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    process.stdout.close()   # every write to stdout fails with EPIPE
+    status = process.wait(timeout=120)
+    stderr = process.stderr.read()
+    process.stderr.close()
+    return status, stderr
+
+
+def test_gen_writes_every_puzzle_when_the_reader_has_gone(tmp_path):
+    status, stderr = closed_stdout("gen", "--size", "5x5", "--count", "12", "--out", str(tmp_path))
+    assert status == 0, stderr
+    assert "Traceback" not in stderr and "Broken pipe" not in stderr
+    assert sorted(p.name for p in tmp_path.glob("*.txt")) == \
+        [f"5x5_any_s1_{i:03d}.txt" for i in range(12)]
+    assert len(list(tmp_path.glob("*.solution"))) == 12
+
+
+def test_stress_gen_writes_every_board_and_blames_no_folder_for_a_closed_stdout(tmp_path):
+    status, stderr = closed_stdout("stress-gen", "--suite", "tree", "--out", str(tmp_path))
+    assert status == 0, stderr
+    assert stderr == ""          # not "cannot write to .../tree: Broken pipe"
+    written = sorted(p.stem for p in (tmp_path / "tree").glob("*.txt"))
+    solutions = sorted(p.stem for p in (tmp_path / "tree").glob("*.solution"))
+    assert len(written) == 24 and solutions == written
+
+
+def invoke(capsys, argv):
+    """main(argv) in this process: (exit status, stdout, stderr)."""
+    try:
+        status = main(argv)
+    except SystemExit as stopped:
+        status = stopped.code
+    out, err = capsys.readouterr()
+    return status, out, err
+
+
+@pytest.mark.parametrize("argv", [["gen", "--size", "5x5", "--count", "1"], ["stress-gen"]])
+def test_an_empty_out_is_refused_not_the_current_directory(capsys, tmp_path, monkeypatch, argv):
+    monkeypatch.chdir(tmp_path)
+    status, out, err = invoke(capsys, [*argv, "--out", ""])
+    assert (status, out) == (2, "")
+    assert err == f"python -m referee {argv[0]}: error: argument --out: the path is empty\n"
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_a_suite_named_twice_is_refused(capsys, tmp_path):
+    status, out, err = invoke(capsys, ["stress-gen", "--suite", "tree", "--suite", "full",
+                                       "--suite", "tree", "--out", str(tmp_path)])
+    assert (status, out) == (2, "")
+    assert err == "python -m referee stress-gen: error: --suite tree is named twice\n"
+    assert list(tmp_path.iterdir()) == []
