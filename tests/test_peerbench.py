@@ -112,3 +112,13 @@ def test_the_exit_status_judges_the_bot_not_the_peer(capsys, monkeypatch):
     status, out = bench(capsys, "--timeout", "0.2", str(PUBLIC / "01_simplest.txt"))
     assert "NOT ANSWERED peer files/01_simplest: timeout (over 0.2 s)" in out
     assert status == 0  # the bot answered: the peer's timeout is a figure
+
+
+def test_a_limit_that_rings_as_the_solve_ends_is_a_timeout_never_a_traceback():
+    # With a limit of a few microseconds the ring lands anywhere around the solve: before
+    # it starts, as it returns, in the clean-up. Each must come back as the Alarm result.
+    expert = (PUBLIC / "13_expert.txt").read_text()
+    for limit in (1e-6, 1e-5, 1e-4) * 20:
+        seconds, answer = peerbench.timed("bot", expert, limit)
+        assert isinstance(answer, peerbench.Alarm), answer
+        assert seconds > limit

@@ -80,24 +80,33 @@ def _peer_solve(text: str, timeout: float, seed: int | None = None):
 SOLVERS = {"bot": _bot_solve, "peer": _peer_solve}
 
 
-def _ring(signum, frame):
-    raise Alarm()
-
-
 def timed(side: str, text: str, timeout: float, seed: int | None = None):
     """(seconds, links or None for no solution, or the exception raised) of one solve
-    (`seed`: the bot's restarts; the peer has none)."""
-    old = signal.signal(signal.SIGALRM, _ring)
-    signal.setitimer(signal.ITIMER_REAL, timeout)
+    (`seed`: the bot's restarts; the peer has none). The alarm raises only while the solve
+    runs, inside the `try`: a ring as the solve returns is a timeout, never a traceback;
+    a solve timed over the limit is over it, rung or not."""
+    armed = False
+
+    def ring(signum, frame):
+        if armed:
+            raise Alarm()
+
+    old = signal.signal(signal.SIGALRM, ring)
     start = time.perf_counter()
     try:
+        armed = True
+        signal.setitimer(signal.ITIMER_REAL, timeout)
         answer = SOLVERS[side](text, timeout, seed)
+        armed = False
     except Exception as error:   # a crash or the alarm is a result, not our failure
+        armed = False
         answer = error
     finally:
         elapsed = time.perf_counter() - start
         signal.setitimer(signal.ITIMER_REAL, 0)
         signal.signal(signal.SIGALRM, old)
+    if elapsed > timeout and not isinstance(answer, Alarm):
+        answer = Alarm()
     return elapsed, answer
 
 
