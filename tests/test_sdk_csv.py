@@ -38,6 +38,14 @@ def test_sdk_fields_read_the_title_english_first_and_is_validator(tmp_path, fiel
     assert sdk_fields(sdk_file(tmp_path / "test1.json", SIMPLEST, **fields)) == expected
 
 
+def test_a_test_file_saved_with_a_bom_keeps_its_title(tmp_path):
+    # The board reader takes a leading BOM; the title must not fall back to the file name.
+    path = tmp_path / "test1.json"
+    text = json.dumps({"testIn": SIMPLEST, "title": {"2": "Simplest"}, "isValidator": "true"})
+    path.write_text("\ufeff" + text, encoding="utf-8")
+    assert sdk_fields(path) == ("Simplest", True)
+
+
 def test_a_txt_puzzle_has_no_sdk_fields():
     assert sdk_fields(ROOT / "puzzles/public/01_simplest.txt") == (None, None)
 

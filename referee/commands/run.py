@@ -264,7 +264,7 @@ def sdk_fields(path: Path) -> tuple[str | None, bool | None]:
     if path.suffix.lower() != ".json":
         return None, None
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(path.read_text(encoding="utf-8-sig"))
     except (OSError, UnicodeDecodeError, ValueError):
         return None, None   # load_board has read it already; nothing more to name
     title = data.get("title")
