@@ -173,6 +173,9 @@ def test_a_json_file_that_cannot_be_written_is_refused_before_any_solving(tmp_pa
                       (tmp_path, "is a directory")):
         run = bench(str(PUBLIC / "01_simplest.txt"), *QUICK, "--json", str(out))
         one_line_usage_error(run, f"cannot write --json {out}: {said}")
+    dash = bench(str(PUBLIC / "01_simplest.txt"), *QUICK, "--json", "-")
+    assert dash.returncode == 2 and "'-' is not stdout here" in dash.stderr
+    assert not (ROOT / "-").exists()   # bench runs from the project root
 
 
 # -- the bundle's start-up: bounded, contained, against a Python that runs `-c pass` --

@@ -68,3 +68,20 @@ def test_a_suite_named_twice_is_refused(capsys, tmp_path):
     assert (status, out) == (2, "")
     assert err == "python -m referee stress-gen: error: --suite tree is named twice\n"
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_malformed_dask_address_leaves_no_empty_out_folder(capsys, tmp_path):
+    out = tmp_path / "never"
+    assert main(["gen", "--size", "5x5", "--count", "1", "--out", str(out),
+                 "--dask", "notanaddress"]) == 2
+    assert "--dask notanaddress" in capsys.readouterr().err
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("seed", ["٣", "1_000", "-1"])
+def test_stress_gen_takes_a_seed_in_ascii_digits_only(capsys, tmp_path, seed):
+    with pytest.raises(SystemExit) as stop:
+        main(["stress-gen", "--seed", seed, "--out", str(tmp_path)])
+    assert stop.value.code == 2
+    assert "argument --seed" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []

@@ -101,7 +101,7 @@ from pathlib import Path
 from referee.board import BoardError, load_board, parse_board, puzzle_files
 from referee.commands import UsageError
 import bot
-from referee.commands.args import command_argv, integer, number, seed_list
+from referee.commands.args import command_argv, integer, number, output_path, seed_list
 from referee.lab import bundle_match, peerbench
 from referee.lab.counters import COUNTERS, counters, stage_name
 from referee.lab.sets import generate_set, parse_spec
@@ -164,7 +164,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         default=60.0, metavar="S",
                         help="seconds one solve, or the bundle's match, may take before it "
                              "counts as unsolved or lost (default: 60)")
-    parser.add_argument("--json", default=None, metavar="FILE",
+    parser.add_argument("--json", type=output_path, default=None, metavar="FILE",
                         help="write every figure as JSON (default: no file)")
     parser.add_argument("--compare", default=None, metavar="OLD.json",
                         help="print time ratios against an earlier --json run (default: none)")

@@ -119,13 +119,16 @@ def spec_from_args(args: argparse.Namespace) -> SetSpec:
     return spec
 
 
-def execute(args: argparse.Namespace) -> int:
-    spec = spec_from_args(args)
-    out = Path(args.out)
+def _make_folder(out: Path) -> None:
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as error:
         raise UsageError(f"cannot create {out}: {error.strerror}") from None
+
+
+def execute(args: argparse.Namespace) -> int:
+    spec = spec_from_args(args)
+    out = Path(args.out)
     progress = Progress(f"gen {spec.name}", spec.max_attempts)
     start = time.perf_counter()
 
@@ -141,6 +144,7 @@ def execute(args: argparse.Namespace) -> int:
 
     try:
         with workers_from_args(args) as workers:
+            _make_folder(out)   # once the workers stand: a bad --dask leaves no empty folder
             kept, verdicts = generate_set(
                 spec, on_attempt=lambda tried, n: progress.update(tried, f"kept {n}/{spec.count}"),
                 on_keep=write, workers=workers)

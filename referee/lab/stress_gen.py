@@ -23,7 +23,7 @@ import argparse
 from pathlib import Path
 
 from referee.commands import UsageError
-from referee.commands.args import output_path
+from referee.commands.args import integer, output_path
 from referee.lab.gen import print_listing
 from referee.lab.stress import SUITES, StressBoard
 from referee.lab.walk import solution_text
@@ -33,7 +33,7 @@ SOLUTION_SUFFIX = ".solution"
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--seed", type=int, default=1, help="the suite's seed (default: 1)")
+    parser.add_argument("--seed", type=integer(0), default=1, help="the suite's seed (default: 1)")
     parser.add_argument("--out", type=output_path, default=DEFAULT_OUT, metavar="DIR",
                         help=f"directory for the sub-suite folders (default: {DEFAULT_OUT})")
     parser.add_argument("--suite", action="append", default=[], choices=list(SUITES),
