@@ -46,7 +46,7 @@ function linkText(s, k) {
 
 // A lost match's position in the player page `run --html` writes beside this one.
 function playerLink(m) {
-  const page = location.pathname.split("/").pop().replace(/\.html?$/, "") + ".play.html";
+  const page = location.pathname.split("/").pop().replace(/\.[^.]*$/, "") + ".play.html";  // as Path.with_suffix
   const links = [];
   for (let k = 0; k < m.steps.length; k += 5) links.push(m.steps.slice(k, k + 5).join(","));
   const a = h("a", {id: "play-link", href: page + "#" + encodeURIComponent(m.name + "&links=" + links.join(";"))},
