@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from referee.lab import peerbench
+from referee.lab.alarm import SolveTimeout
 from referee.__main__ import main
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -116,9 +117,9 @@ def test_the_exit_status_judges_the_bot_not_the_peer(capsys, monkeypatch):
 
 def test_a_limit_that_rings_as_the_solve_ends_is_a_timeout_never_a_traceback():
     # With a limit of a few microseconds the ring lands anywhere around the solve: before
-    # it starts, as it returns, in the clean-up. Each must come back as the Alarm result.
+    # it starts, as it returns, in the clean-up. Each must come back as a timeout.
     expert = (PUBLIC / "13_expert.txt").read_text()
     for limit in (1e-6, 1e-5, 1e-4) * 20:
         seconds, answer = peerbench.timed("bot", expert, limit)
-        assert isinstance(answer, peerbench.Alarm), answer
+        assert isinstance(answer, SolveTimeout), answer
         assert seconds > limit

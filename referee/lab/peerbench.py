@@ -19,7 +19,6 @@ then the peer/bot ratio of the medians and of the maxima (below 1.0: the peer is
 from __future__ import annotations
 
 import json
-import signal
 import statistics
 import sys
 import time
@@ -31,6 +30,7 @@ from referee.board import parse_board
 from referee.commands import UsageError
 from referee.progress import Progress
 from referee.rules import judge_text
+from referee.lab.alarm import Alarm, SolveTimeout
 from referee.lab.figures import percentile
 from referee.lab.stress import LAB_MAX_SIDE
 from referee.lab.walk import solution_text
@@ -38,10 +38,6 @@ from referee.lab.walk import solution_text
 SIDES = ("bot", "peer")
 SOLVED, REFUTED, TIMEOUT, WRONG, CRASH = "solved", "refuted", "timeout", "wrong", "crash"
 ANSWERED = (SOLVED, REFUTED)
-
-
-class Alarm(Exception):
-    """The per-solve time limit went off."""
 
 
 @dataclass
@@ -74,7 +70,7 @@ def _peer_solve(text: str, timeout: float, seed: int | None = None):
     try:
         return peer_solve(text, timeout_s=timeout)
     except PeerTimeout:
-        raise Alarm() from None
+        raise SolveTimeout() from None
 
 
 SOLVERS = {"bot": _bot_solve, "peer": _peer_solve}
@@ -82,31 +78,17 @@ SOLVERS = {"bot": _bot_solve, "peer": _peer_solve}
 
 def timed(side: str, text: str, timeout: float, seed: int | None = None):
     """(seconds, links or None for no solution, or the exception raised) of one solve
-    (`seed`: the bot's restarts; the peer has none). The alarm raises only while the solve
-    runs, inside the `try`: a ring as the solve returns is a timeout, never a traceback;
-    a solve timed over the limit is over it, rung or not."""
-    armed = False
-
-    def ring(signum, frame):
-        if armed:
-            raise Alarm()
-
-    old = signal.signal(signal.SIGALRM, ring)
+    (`seed`: the bot's restarts; the peer has none), stopped at the limit as `bench` stops
+    one (`referee.lab.alarm`): past it the answer is a SolveTimeout, rung or not."""
     start = time.perf_counter()
-    try:
-        armed = True
-        signal.setitimer(signal.ITIMER_REAL, timeout)
-        answer = SOLVERS[side](text, timeout, seed)
-        armed = False
-    except Exception as error:   # a crash or the alarm is a result, not our failure
-        armed = False
-        answer = error
-    finally:
-        elapsed = time.perf_counter() - start
-        signal.setitimer(signal.ITIMER_REAL, 0)
-        signal.signal(signal.SIGALRM, old)
-    if elapsed > timeout and not isinstance(answer, Alarm):
-        answer = Alarm()
+    with Alarm("wall", timeout) as alarm:
+        try:
+            answer = alarm.call(lambda: SOLVERS[side](text, timeout, seed))
+        except Exception as error:   # a crash or the alarm is a result, not our failure
+            answer = error
+    elapsed = time.perf_counter() - start
+    if elapsed > timeout and not isinstance(answer, SolveTimeout):
+        answer = SolveTimeout()
     return elapsed, answer
 
 
@@ -121,7 +103,7 @@ def measure(suite: str, name: str, text: str, side: str, repeat: int, timeout: f
         if isinstance(answer, Exception):
             break
     run = SideRun(suite, name, side, len(board.nodes), statistics.median(times), SOLVED)
-    if isinstance(answer, Alarm):
+    if isinstance(answer, SolveTimeout):
         run.outcome, run.seconds, run.detail = TIMEOUT, timeout, f"over {timeout:g} s"
     elif isinstance(answer, Exception):
         run.outcome, run.detail = CRASH, f"{type(answer).__name__}: {answer}"
