@@ -16,7 +16,8 @@ from referee.commands.args import seed_list
 
 from referee.board import parse_board
 from referee.lab import bundle_match
-from referee.lab.bench import (PuzzleRun, compare, distinct_names, first_line_seconds, measure,
+from referee.lab.comparison import compare
+from referee.lab.bench import (PuzzleRun, distinct_names, first_line_seconds, measure,
                                node_table, over_limit, percentile, suite_summary)
 from referee.rules import Verdict
 from tests.fakebots.procs import (SESSION_TMP, alive, no_process_left_behind,  # noqa: F401

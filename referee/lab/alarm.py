@@ -16,6 +16,7 @@ class SolveTimeout(Exception):
 # Each clock: how a solve is timed, and the interval timer and signal that stop it.
 CLOCKS = {"wall": (time.perf_counter, "ITIMER_REAL", "SIGALRM", "s"),
           "cpu": (time.thread_time, "ITIMER_VIRTUAL", "SIGVTALRM", "s of CPU")}
+CLOCK_SAID = {"wall": "the wall clock", "cpu": "the CPU time of the solving thread"}
 RETRY_S = 0.01   # a solve that swallowed its SolveTimeout is rung again this often
 
 

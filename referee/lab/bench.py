@@ -93,7 +93,6 @@ import signal
 import statistics
 import sys
 import threading
-import time
 from collections import Counter
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -104,6 +103,7 @@ import bot
 from referee.commands.args import command_argv, integer, number, output_path, seed_list
 from referee.lab import bundle_match, peerbench
 from referee.lab.alarm import CLOCKS, Alarm, NoAlarm, SolveTimeout
+from referee.lab.comparison import compare, read_compared, timed_call
 from referee.lab.counters import COUNTERS, counters, stage_name
 from referee.lab.sets import generate_set, parse_spec
 from referee.lab.figures import percentile
@@ -125,7 +125,6 @@ DEFAULT_BUNDLE = None  # this Python on dist/bot.py: a pyenv shim would add ~70 
 BUNDLE_SCRIPT = "dist/bot.py"
 NODE_BUCKETS = (0, 25, 50, 100, 150, 200, 300, 500)   # lower bounds of the node-count rows
 STARTUP_PUZZLE = "3\n1\n1.1\n"
-SUITE_FIGURES = ("median", "p90", "p99", "max", "sum")   # the suite's times --compare reads
 JSON_VERSION = 2   # 2: the bundle's match per suite replaced startup's slowest_first_line
 
 
@@ -265,9 +264,6 @@ def _read(path: Path) -> str:
 
 
 # -- measuring --------------------------------------------------------------------------
-
-CLOCK_SAID = {"wall": "the wall clock", "cpu": "the CPU time of the solving thread"}
-
 
 def measure(suite: str, name: str, text: str, repeat: int, timeout: float,
             seed: int | None = None, clock: str = "wall", tag: str = "",
@@ -546,26 +542,6 @@ def print_report(suites: dict[str, dict], runs: list[PuzzleRun], startup: dict |
     print(f"{total - len(failed)}/{total} solved{tail}", file=out)
 
 
-def compare(old: dict, suites: dict[str, dict], runs: list[PuzzleRun]) -> None:
-    """Print new/old ratios of time, puzzle by puzzle and per suite."""
-    old_puzzles, old_suites = old.get("puzzles", {}), old.get("suites", {})
-    print("compare (new/old, below 1.0 is faster now):")
-    common = [r for r in runs if r.key in old_puzzles]
-    for r in sorted(common, key=lambda r: r.key):
-        before = old_puzzles[r.key]["seconds"]
-        print(f"  {safe(r.key)}: {ms(before)} -> {ms(r.seconds)} ms  x{_ratio(r.seconds, before)}")
-    for name, s in suites.items():
-        if name in old_suites:
-            o = old_suites[name]
-            print(f"  suite {safe(name)}: " + "  ".join(
-                f"{k} x{_ratio(s[k], o[k])}" for k in SUITE_FIGURES if k in o)
-                + f"  solved {o['solved']}/{o['total']} -> {s['solved']}/{s['total']}"
-                + safe(_bundle_change(o.get("bundle"), s.get("bundle"))))
-    missing = len(runs) - len(common)
-    if missing:
-        print(f"  ({missing} puzzle(s) not in the old run)")
-
-
 def check_writable(name: str, option: str) -> None:
     """The file can be written: a usage error now rather than after the whole bench."""
     path = Path(name)
@@ -576,111 +552,6 @@ def check_writable(name: str, option: str) -> None:
     if why:
         raise UsageError(f"cannot write {option} {name}: {why}")
 
-
-def read_compared(path: str, args: argparse.Namespace) -> dict:
-    """The --compare file, checked before any solving: a bench --json file, with figures
-    where `compare` reads them, that timed what this run times."""
-    try:
-        old = json.loads(Path(path).read_text())
-    except (OSError, ValueError) as error:
-        raise UsageError(f"--compare {path}: {error}") from None
-    wrong = _not_bench_json(old)
-    if wrong:
-        raise UsageError(f"--compare {path}: not a bench --json file ({wrong})")
-    if old.get("count", 0) != args.count:
-        raise UsageError(f"--compare {path}: it timed {_timed_call(old.get('count', 0))}, "
-                         f"this run times {_timed_call(args.count)}")
-    clock = old.get("clock", "wall")
-    if clock != args.clock:
-        raise UsageError(f"--compare {path}: it timed solves by {CLOCK_SAID[clock]}, "
-                         f"this run by {CLOCK_SAID[args.clock]}")
-    then, now = _seeds_of(old.get("seed")), args.seed or (None,)
-    if set(then) != set(now):   # a slow board's time is largely its seed's draw
-        raise UsageError(f"--compare {path}: it solved at {_seeds_said(then)}, "
-                         f"this run at {_seeds_said(now)}")
-    return old
-
-
-def _not_bench_json(old) -> str:
-    """What keeps `old` from being a bench --json file `compare` can read ('' if nothing).
-    Older versions of the file are read too: they lack some keys, never change one."""
-    if not isinstance(old, dict):
-        return "not a JSON object"
-    puzzles, suites = old.get("puzzles"), old.get("suites")
-    if not isinstance(puzzles, dict) or not isinstance(suites, dict):
-        return "no puzzles and suites"
-    if not _count(old.get("count", 0)):
-        return "its count is not a number"
-    if old.get("clock", "wall") not in tuple(CLOCKS):   # (a list in it is no key)
-        return "its clock is neither wall nor cpu"
-    if _seeds_of(old.get("seed")) is None:
-        return "its seed is not a seed or a list of them"
-    for key, run in puzzles.items():
-        if not isinstance(run, dict) or not _figure_ok(run.get("seconds")):
-            return f"puzzle {key[:80]!r} has no seconds"
-    for name, suite in suites.items():
-        if not isinstance(suite, dict) or not (_count(suite.get("solved"))
-                                               and _count(suite.get("total"))):
-            return f"suite {name[:80]!r} has no solved and total"
-        if not all(_figure_ok(suite[k]) for k in SUITE_FIGURES if k in suite):
-            return f"suite {name[:80]!r} has a time that is not a number"
-        match = suite.get("bundle")   # absent, None, or a match with its last line
-        if match is not None and not (isinstance(match, dict)
-                                      and _figure_ok(match.get("last_line"), optional=True)):
-            return f"suite {name[:80]!r} has a bundle match without its figures"
-    return ""
-
-
-def _count(value) -> bool:
-    return type(value) is int and value >= 0
-
-
-def _figure_ok(value, optional: bool = False) -> bool:
-    """A finite number of seconds (or None when `optional`); JSON's true is no number."""
-    if value is None:
-        return optional
-    return type(value) in (int, float) and math.isfinite(value)
-
-
-def _seeds_of(seed) -> tuple | None:
-    """The seeds a file's `seed` names ((None,): the bot's own), None if it names none."""
-    listed = seed if isinstance(seed, list) else [seed]
-    if seed is None or (listed and all(_count(n) for n in listed)):
-        return tuple(listed)
-    return None
-
-
-def _seeds_said(seeds: tuple) -> str:
-    """'the bot's own seed', 'seed 3' or 'seeds 1-8,11'."""
-    if seeds == (None,):
-        return "the bot's own seed"
-    spans = []   # [first, last] of each run of consecutive seeds
-    for n in seeds:
-        if spans and n == spans[-1][1] + 1:
-            spans[-1][1] = n
-        else:
-            spans.append([n, n])
-    text = ",".join(f"{a}-{b}" if b > a else f"{a}" for a, b in spans)
-    return f"seed{'s' if len(seeds) > 1 else ''} {text}"
-
-
-def _timed_call(count: int) -> str:
-    return f"bot.count_solutions(limit={count})" if count else "bot.solve"
-
-
-def _ratio(new: float, old: float) -> str:
-    return f"{new / old:.2f}" if old > 0 else "inf"
-
-
-def _bundle_change(old: dict | None, new: dict | None) -> str:
-    """'  bundle won -> lost', with the last line's ratio when both played the same puzzle
-    to a last line; '' unless both runs played a match (older files have none)."""
-    if not old or not new:
-        return ""
-    text = "  bundle " + " -> ".join("won" if m.get("won") else "lost" for m in (old, new))
-    if old.get("puzzle") == new["puzzle"] and old.get("last_line") and new["last_line"]:
-        text += f", last line x{_ratio(new['last_line'], old['last_line'])}"
-    return text
 
 
 # -- command ----------------------------------------------------------------------------
@@ -725,7 +596,7 @@ def execute(args: argparse.Namespace) -> int:
     if args.clock != "wall" or len(seeds) > 1 or args.count:
         print(f"times: {'CPU of the solving thread' if args.clock == 'cpu' else 'wall clock'}"
               + (f"; each puzzle at {len(seeds)} seeds, PUZZLE@SEED" if len(seeds) > 1 else "")
-              + (f"; {_timed_call(args.count)}, not bot.solve" if args.count else ""))
+              + (f"; {timed_call(args.count)}, not bot.solve" if args.count else ""))
     print_report(suites, runs, startup)
     if old is not None:
         compare(old, suites, runs)
