@@ -22,6 +22,7 @@ from referee.lab.bench import (PuzzleRun, distinct_names, first_line_seconds, me
 from referee.rules import Verdict
 from tests.fakebots.procs import (SESSION_TMP, alive, no_process_left_behind,  # noqa: F401
                                   referee, wait_until_none_running)
+from tests.fakebots.solvers import slept
 
 from project import PUBLIC, ROOT, run_referee
 
@@ -332,16 +333,6 @@ def test_several_seeds_time_each_puzzle_once_per_seed_and_pool_the_figures(tmp_p
     assert "files/20x20_full_mixed_002@2:" in again.stdout and " sum x" in again.stdout
 
 
-def _slept(seconds):
-    """bot.solve, after `seconds` asleep (no CPU spent)."""
-    solve = bot.solve
-
-    def late(text, **kwargs):
-        time.sleep(seconds)
-        return solve(text, **kwargs)
-    return late
-
-
 def _spinning(text, **kwargs):
     start = time.thread_time()
     while time.thread_time() - start < 5:   # CPU spent, until the alarm stops it
@@ -350,7 +341,7 @@ def _spinning(text, **kwargs):
 
 def test_the_cpu_clock_counts_work_not_waiting_and_stops_a_solve_by_the_cpu_it_spent(monkeypatch):
     text = (PUBLIC / "01_simplest.txt").read_text()
-    monkeypatch.setattr(bot, "solve", _slept(0.4))
+    monkeypatch.setattr(bot, "solve", slept(0.4))
     wall = measure("s", "a", text, 1, 10.0, clock="wall")
     cpu = measure("s", "a", text, 1, 0.2, clock="cpu")   # asleep past the limit: not over it
     assert wall.solved and wall.seconds >= 0.4

@@ -14,6 +14,7 @@ import bot
 from referee.lab.bench import STARTUP_PUZZLE, first_line_seconds, is_python, measure
 from tests.fakebots.procs import (SESSION_TMP, alive, no_process_left_behind,  # noqa: F401
                                   referee, wait_until_none_running)
+from tests.fakebots.solvers import slept
 
 from project import PUBLIC, ROOT, run_referee
 
@@ -73,19 +74,9 @@ def test_a_timeout_not_above_zero_or_not_finite_is_refused(timeout):
     one_line_usage_error(run, "--timeout")
 
 
-def _slept(seconds):
-    """bot.solve, after `seconds` asleep."""
-    solve = bot.solve
-
-    def late(text, **kwargs):
-        time.sleep(seconds)
-        return solve(text, **kwargs)
-    return late
-
-
 def test_a_solve_timed_over_the_limit_is_over_it_with_no_alarm(monkeypatch):
     # In a thread (a dask worker) no alarm can stop the solve: its time still judges it.
-    monkeypatch.setattr(bot, "solve", _slept(0.2))
+    monkeypatch.setattr(bot, "solve", slept(0.2))
     runs = []
     worker = threading.Thread(target=lambda: runs.append(measure("s", "a", EXPERT, 1, 0.05)))
     worker.start()

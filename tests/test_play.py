@@ -50,7 +50,9 @@ def test_play_gen_grades_each_set(tmp_path):
 
 
 def test_play_usage_errors_are_one_line(tmp_path):
-    for args, message in [(["no/such.txt"], "no/such.txt: no such file or directory"),
+    (tmp_path / "empty").mkdir()
+    for args, message in [(["no/such.txt"], "no such puzzle file or directory: no/such.txt"),
+                          ([str(tmp_path / "empty")], "no .txt or .json puzzle in directory"),
                           (["--gen", "6x6:tricky"], "unknown part 'tricky'"),
                           (["--out", str(tmp_path / "no" / "p.html")], "no such directory")]:
         run = run_referee("play", *args)

@@ -38,7 +38,7 @@ from pathlib import Path
 
 from bot.explainer import explain, replay
 from bot.solver import Unsolvable, count_solutions
-from referee.board import Board, BoardError, load_board, parse_board
+from referee.board import Board, BoardError, load_board, parse_board, puzzle_files
 from referee.commands import UsageError
 from referee.commands.run import sdk_fields
 from referee.lab.grading import DEFAULT_WORK, classify_or_none
@@ -107,13 +107,10 @@ def shortfall(unsolvable: int, not_found: int) -> str:
 def read_files(paths: list[str]):
     """(name, board, None) for each puzzle file named or inside a named directory."""
     for raw in paths:
-        path = Path(raw)
-        if path.is_dir():
-            files = sorted(p for p in path.iterdir() if p.suffix.lower() in (".txt", ".json"))
-        elif path.exists():
-            files = [path]
-        else:
-            raise UsageError(f"{path}: no such file or directory")
+        try:
+            files = puzzle_files(raw)   # as every command reads its arguments
+        except BoardError as error:
+            raise UsageError(str(error)) from None
         for file in files:
             try:
                 board = load_board(file)
