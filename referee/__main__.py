@@ -11,7 +11,9 @@ from __future__ import annotations
 import argparse
 import importlib
 import os
+import signal
 import sys
+import threading
 
 from referee.commands import COMMANDS, UsageError
 from referee.terminal import safe
@@ -67,16 +69,29 @@ def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
     return parser
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM (what `timeout` and `kill` send), taken down the path Ctrl-C takes: every
+    bot's processes and every worker are stopped before the referee exits."""
+
+
+def _terminated(signum, frame):
+    raise Terminated()
+
+
 def main(argv: list[str] | None = None) -> int:
     if argv is None:
         argv = sys.argv[1:]
     parser = build_parser(argv)
     args = parser.parse_args(argv)
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, _terminated)
     try:
         return args.execute(args)
     except UsageError as error:
         print(f"{parser.prog} {args.command}: error: {safe(error)}", file=sys.stderr)
         return EXIT_USAGE
+    except Terminated:
+        return 143   # what a shell reports for SIGTERM
     except KeyboardInterrupt:
         return 130
     except BrokenPipeError:

@@ -117,7 +117,10 @@ def test_escape_codes_from_a_bot_never_reach_the_terminal(mode):
     assert not any(ord(c) < 32 and c != "\n" or 0x7f <= ord(c) < 0xa0 for c in text)
 
 
-def test_ctrl_c_on_the_referee_leaves_no_process_of_the_bot():
+@pytest.mark.parametrize("signum, status", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_ctrl_c_or_sigterm_on_the_referee_leaves_no_process_of_the_bot(signum, status):
+    # SIGTERM is what `timeout` and `kill` send: before, the referee died at once and, in
+    # cgroup mode, the bot's processes ran on.
     mark = marker()
     command = [sys.executable, "-m", "referee", "run", "--turn-ms", "20000", "--bot",
                f"{sys.executable} {FAKEBOTS / 'fork_chain.py'} {mark} --every-ms 1 --hang",
@@ -129,8 +132,8 @@ def test_ctrl_c_on_the_referee_leaves_no_process_of_the_bot():
         time.sleep(0.05)
     time.sleep(0.3)                       # the chain is running
     assert running_with_marker(mark)
-    referee.send_signal(signal.SIGINT)
-    assert referee.wait(timeout=10) == 130
+    referee.send_signal(signum)
+    assert referee.wait(timeout=10) == status
     assert running_with_marker(mark) == []
 
 

@@ -3,13 +3,17 @@
 import json
 import multiprocessing
 import os
+import signal
+import subprocess
+import sys
 import time
 
 import pytest
 
-from project import run_referee
+from project import ROOT, run_referee
 from referee.lab.sets import generate_set, parse_spec
 from referee.lab.workers import InlineExecutor, WorkersError, open_workers
+from tests.fakebots.procs import running_with_marker
 
 GEN = ["gen", "--size", "10x10", "--count", "4", "--difficulty", "medium", "--unique"]
 
@@ -132,3 +136,23 @@ def test_bench_on_a_dask_cluster_solves_every_puzzle(dask_cluster):
                       "--startup-runs", "0")
     assert run.returncode == 0, run.stderr
     assert "suite public: solved 13/13" in run.stdout
+
+
+def test_sigterm_on_gen_leaves_none_of_its_workers(tmp_path):
+    # `timeout` and `kill` send SIGTERM: the workers must go with the referee, as on Ctrl-C.
+    # Forked workers carry the parent's command line, so the --out folder marks them all.
+    out = tmp_path / f"sigterm-{os.getpid()}-{time.monotonic_ns()}"
+    gen = subprocess.Popen([sys.executable, "-m", "referee", "gen", "--size", "30x30",
+                            "--count", "50", "--difficulty", "hard", "--unique", "--jobs", "2",
+                            "--out", str(out)], cwd=ROOT, stdout=subprocess.DEVNULL,
+                           stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 30
+    while len(running_with_marker(out.name)) < 3 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert len(running_with_marker(out.name)) >= 3   # the referee and its two workers
+    gen.send_signal(signal.SIGTERM)
+    assert gen.wait(timeout=20) == 143
+    deadline = time.monotonic() + 5
+    while running_with_marker(out.name) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert running_with_marker(out.name) == []

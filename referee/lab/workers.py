@@ -19,6 +19,7 @@ from __future__ import annotations
 import argparse
 import concurrent.futures
 import hashlib
+import signal
 from collections import deque
 from pathlib import Path
 from typing import Callable, Iterable, Iterator
@@ -113,8 +114,14 @@ def open_workers(jobs: int = 1, dask: str | None = None) -> Workers:
         raise WorkersError(f"--jobs must be at least 1, got {jobs}")
     if jobs == 1:
         return Workers(InlineExecutor(), 1, "this process")
-    pool = concurrent.futures.ProcessPoolExecutor(max_workers=jobs)
+    pool = concurrent.futures.ProcessPoolExecutor(max_workers=jobs, initializer=_plain_sigterm)
     return Workers(pool, jobs, f"{jobs} processes", lambda: _stop_pool(pool))
+
+
+def _plain_sigterm() -> None:
+    """A worker ends at once on SIGTERM (how `_stop_pool` stops it), not down the referee's
+    own SIGTERM path, which it inherits from the fork."""
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def _stop_pool(pool: concurrent.futures.ProcessPoolExecutor) -> None:
