@@ -103,6 +103,7 @@ def test_bench_on_two_jobs_judges_and_counts_as_one_does(tmp_path):
 
 @pytest.mark.parametrize("flags, message", [
     (["--jobs", "0"], "--jobs must be at least 1, got 0"),
+    (["--jobs", "100000"], "--jobs must be at most"),   # not 100000 processes at once
     (["--dask", "nowhere://x"], "--dask nowhere://x: cannot reach the scheduler"),
 ])
 def test_bad_worker_options_are_usage_errors(tmp_path, flags, message):
@@ -111,9 +112,11 @@ def test_bad_worker_options_are_usage_errors(tmp_path, flags, message):
     assert message in run.stderr and "Traceback" not in run.stderr
 
 
-def test_open_workers_refuses_zero_jobs():
+def test_open_workers_refuses_zero_jobs_and_more_than_the_cores_can_take():
     with pytest.raises(WorkersError):
         open_workers(0)
+    with pytest.raises(WorkersError, match="at most"):
+        open_workers(100000)
 
 
 @pytest.fixture(scope="module")

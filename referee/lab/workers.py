@@ -19,12 +19,15 @@ from __future__ import annotations
 import argparse
 import concurrent.futures
 import hashlib
+import os
 import signal
 from collections import deque
 from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
 CONNECT_TIMEOUT_S = 10
+JOBS_PER_CORE = 8
+MAX_JOBS = max(32, JOBS_PER_CORE * (os.cpu_count() or 1))
 AHEAD_PER_WORKER = 4   # tasks queued per worker: a slow task does not leave the others idle
 ROOT = Path(__file__).resolve().parents[2]
 CODE_DIRS = ("bot", "referee")
@@ -112,6 +115,9 @@ def open_workers(jobs: int = 1, dask: str | None = None) -> Workers:
         return _dask_workers(dask)
     if jobs < 1:
         raise WorkersError(f"--jobs must be at least 1, got {jobs}")
+    if jobs > MAX_JOBS:   # each is a process started at once: 100000 of them flood the machine
+        raise WorkersError(f"--jobs must be at most {MAX_JOBS} here ({JOBS_PER_CORE} per core), "
+                           f"got {jobs}")
     if jobs == 1:
         return Workers(InlineExecutor(), 1, "this process")
     pool = concurrent.futures.ProcessPoolExecutor(max_workers=jobs, initializer=_plain_sigterm)
