@@ -85,3 +85,12 @@ def test_stress_gen_takes_a_seed_in_ascii_digits_only(capsys, tmp_path, seed):
     assert stop.value.code == 2
     assert "argument --seed" in capsys.readouterr().err
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.mark.parametrize("command", [["run", "--bot", "python3 dist/bot.py"],
+                                     ["bench", "--startup-runs", "0"],
+                                     ["play", "--out", "OUT"]])
+def test_a_gen_spec_no_board_can_meet_is_a_usage_error(capsys, tmp_path, command):
+    argv = [str(tmp_path / "p.html") if arg == "OUT" else arg for arg in command]
+    assert main([*argv, "--gen", "2x1:unique:count=1"]) == 2
+    assert "a 2x1 board cannot hold two islands" in capsys.readouterr().err

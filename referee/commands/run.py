@@ -302,7 +302,11 @@ def generated(specs: list[str], out: str | None, quiet: bool = False) -> list[Pu
     for text, spec in parsed:
         progress = Progress(f"gen {text}", spec.max_attempts,
                                stream=io.StringIO() if quiet else None)
-        kept, verdicts = generate_set(spec, lambda tried, n: progress.update(tried, f"kept {n}"))
+        try:
+            kept, verdicts = generate_set(spec,
+                                          lambda tried, n: progress.update(tried, f"kept {n}"))
+        except ValueError as error:   # settings no candidate can meet (2x1: no two islands)
+            raise UsageError(f"--gen {text}: {error}") from None
         progress.close(f"tried {sum(verdicts.values())}, kept {len(kept)} of {spec.count}")
         if not kept:
             raise UsageError(f"--gen {text}: no puzzle found within the attempts")

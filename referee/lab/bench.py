@@ -215,8 +215,11 @@ def load_suites(args: argparse.Namespace, workers=None) -> list[tuple[str, list[
         raise UsageError(f"--gen: {error}") from None
     for text, spec in specs:
         progress = Progress(f"gen {text}", spec.max_attempts)
-        kept, verdicts = generate_set(spec, lambda tried, n: progress.update(tried, f"kept {n}"),
-                                      workers=workers)
+        try:
+            kept, verdicts = generate_set(
+                spec, lambda tried, n: progress.update(tried, f"kept {n}"), workers=workers)
+        except ValueError as error:   # settings no candidate can meet (2x1: no two islands)
+            raise UsageError(f"--gen {text}: {error}") from None
         progress.close(f"tried {sum(verdicts.values())}, kept {len(kept)} of {spec.count}")
         if not kept:
             raise UsageError(f"--gen {text}: no puzzle found within the attempts")

@@ -133,7 +133,10 @@ def generated(specs) -> tuple[list, int]:
     asked were found."""
     made, missing = [], 0
     for one in specs:
-        kept, _ = generate_set(one)
+        try:
+            kept, _ = generate_set(one)
+        except ValueError as error:   # settings no candidate can meet (2x1: no two islands)
+            raise UsageError(f"--gen {one.name}: {error}") from None
         if len(kept) < one.count:
             print(f"play: --gen {one.name}: only {len(kept)} of {one.count} found",
                   file=sys.stderr)
