@@ -157,13 +157,15 @@ def puzzle_files(arg: str | Path) -> list[Path]:
     """The puzzle files one command-line argument names: a file, or a directory's .txt and
     .json files in name order. BoardError if there are none."""
     path = Path(arg)
-    if path.is_dir():
-        found = sorted(p for p in path.iterdir() if p.suffix.lower() in PUZZLE_SUFFIXES)
-        if not found:
-            raise BoardError(f"no .txt or .json puzzle in directory {arg}")
-    elif path.exists():
-        found = [path]
-    else:
+    try:
+        is_dir, exists = path.is_dir(), path.exists()
+        found = (sorted(p for p in path.iterdir() if p.suffix.lower() in PUZZLE_SUFFIXES)
+                 if is_dir else [path])
+    except OSError as error:   # a name too long, a folder that cannot be listed
+        raise BoardError(f"{arg}: cannot read ({error.strerror or error})") from None
+    if is_dir and not found:
+        raise BoardError(f"no .txt or .json puzzle in directory {arg}")
+    if not exists:
         raise BoardError(f"no such puzzle file or directory: {arg}")
     for file in found:
         try:

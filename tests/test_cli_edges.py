@@ -52,6 +52,29 @@ def test_a_named_pipe_inside_a_directory_is_refused_not_read(fifo_dir, command, 
     assert not (fifo_dir / "p.html").exists()
 
 
+@pytest.mark.parametrize("command, output", [
+    ("run", ["--bot", FAKE_BOT, "--json"]), ("bench", ["--startup-runs", "0", "--json"]),
+    ("play", ["--out"])])
+def test_an_output_that_is_a_pipe_or_a_symlink_loop_is_refused_before_the_work(
+        fifo_dir, command, output):
+    os.symlink(fifo_dir / "loop2", fifo_dir / "loop1")
+    os.symlink(fifo_dir / "loop1", fifo_dir / "loop2")
+    for name, said in (("zz.txt", "not a regular file"), ("loop1", "a symlink to nowhere")):
+        run = run_referee(command, str(SIMPLER), *output, str(fifo_dir / name), timeout=60)
+        usage_error(run, command, f"cannot write --{output[-1].lstrip('-')}", said)
+
+
+@pytest.mark.parametrize("command, extra", [
+    ("run", ["--bot", FAKE_BOT]), ("bench", []), ("play", ["--out", "{dir}/p.html"])])
+def test_a_puzzle_name_too_long_or_a_symlink_loop_is_one_line(tmp_path, command, extra):
+    extra = [arg.format(dir=tmp_path) for arg in extra]
+    os.symlink(tmp_path / "loop2.txt", tmp_path / "loop1.txt")
+    os.symlink(tmp_path / "loop1.txt", tmp_path / "loop2.txt")
+    for name in ("x" * 300 + ".txt", "loop1.txt"):
+        run = run_referee(command, str(tmp_path / name), *extra, timeout=60)
+        usage_error(run, command)
+
+
 def test_a_device_is_refused_as_a_puzzle_and_as_links():
     usage_error(run_referee("show", os.devnull, timeout=60), "show",
                 "cannot read: a character device, not a regular file")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import re
 import shlex
 import shutil
@@ -97,3 +98,31 @@ def command_argv(command: str, option: str, cwd: Path | None = None) -> list[str
         if arg.endswith(".py") and not arg.startswith("-") and not (base / arg).is_file():
             raise UsageError(f"{what} script not found: {arg}")
     return argv
+
+
+def real_path(name: str | Path) -> Path:
+    """The path with every symlink followed, to compare two arguments: a symlink loop is
+    followed as far as it goes (Path.resolve raises on one)."""
+    return Path(os.path.realpath(name))
+
+
+def unwritable(name: str) -> str:
+    """Why `name` cannot take an output file, in a few words ('' if it can): checked before
+    the work, not found after it. A pipe or a device would block the write for ever."""
+    path = Path(name)
+    try:
+        if path.is_dir():
+            return "is a directory"
+        if path.is_symlink() and not path.exists():
+            return "a symlink to nowhere (or a loop of them)"
+        if path.exists() and not path.is_file():
+            return "not a regular file"
+        folder = real_path(name).parent
+        if not folder.is_dir():
+            return "no such directory"
+        if not os.access(path if path.exists() else folder, os.W_OK):
+            return "not writable"
+    except OSError as error:   # a name too long, a folder that cannot be searched
+        return error.strerror or str(error)
+    return ""
+

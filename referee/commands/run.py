@@ -63,7 +63,8 @@ from pathlib import Path
 
 from referee.board import Board, BoardError, load_board, parse_board, puzzle_files
 from referee.commands import UsageError
-from referee.commands.args import command_argv, integer, number, output_path
+from referee.commands.args import (command_argv, integer, number, output_path, real_path,
+                                   unwritable)
 from referee.commands.show import use_colour
 from referee.limits import FIRST_LINE_LIMIT_S, KILL_GRACE_S, TURN_LIMIT_S, Limits
 from referee.report import (latency_stats, latency_summary, loss_details, summary_line, table,
@@ -200,9 +201,10 @@ def check_outputs(args: argparse.Namespace) -> None:
     (the one written last would silently replace the other)."""
     seen: dict[Path, str] = {}
     for what, name in output_files(args):
-        path = Path(name).resolve()
-        if not path.parent.is_dir():
-            raise UsageError(f"cannot write {what} {name}: no such directory")
+        why = unwritable(name)
+        if why:
+            raise UsageError(f"cannot write {what} {name}: {why}")
+        path = real_path(name)
         if path in seen:
             raise UsageError(f"{what} {name} is the same file as {seen[path]}: "
                              "give each output its own path")
@@ -226,14 +228,14 @@ def puzzle_paths(args: list[str], default: bool = True) -> list[Path]:
     tests when `default`. A file or folder named twice, or a file also in a folder
     named, is refused: its match would be played and counted twice."""
     named = args or ([str(_relative(DEFAULT_PUZZLES))] if default else [])
-    refuse_twice([Path(arg).resolve() for arg in named], named)
+    refuse_twice([real_path(arg) for arg in named], named)
     paths = []
     for arg in named:
         try:
             paths += puzzle_files(arg)
         except BoardError as error:
             raise UsageError(str(error)) from None
-    refuse_twice([path.resolve() for path in paths], [str(path) for path in paths])
+    refuse_twice([real_path(path) for path in paths], [str(path) for path in paths])
     return paths
 
 

@@ -87,7 +87,6 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import os
 import re
 import signal
 import statistics
@@ -100,7 +99,8 @@ from pathlib import Path
 from referee.board import BoardError, load_board, parse_board, puzzle_files
 from referee.commands import UsageError
 import bot
-from referee.commands.args import command_argv, integer, number, output_path, seed_list
+from referee.commands.args import (command_argv, integer, number, output_path, real_path,
+                                   seed_list, unwritable)
 from referee.lab import bundle_match, peerbench
 from referee.lab.alarm import CLOCKS, Alarm, NoAlarm, SolveTimeout
 from referee.lab.comparison import compare, read_compared, timed_call
@@ -195,7 +195,7 @@ def load_suites(args: argparse.Namespace, workers=None) -> list[tuple[str, list[
     paths = [Path(p) for p in args.puzzles]
     if not paths and not args.gen:
         paths = [DEFAULT_PUZZLES]
-    _refuse_twice([str(p.resolve()) for p in paths], [str(p) for p in paths])
+    _refuse_twice([str(real_path(p)) for p in paths], [str(p) for p in paths])
     try:
         members = [puzzle_files(path) for path in paths]
     except BoardError as error:
@@ -232,7 +232,7 @@ def distinct_names(paths: list[Path], stems: bool = False) -> list[str]:
     its parent folders as tell it from the others': two folders named research, from two
     seeds of `stress-gen`, become s3/research and s4/research, so neither suite's figures
     are pooled with the other's or overwrite them in the JSON."""
-    parts = [p.resolve().parts for p in paths]
+    parts = [real_path(p).parts for p in paths]
     last = [p.stem if stems else p.name for p in paths]
     depth = [1] * len(paths)
     while True:
@@ -547,11 +547,7 @@ def print_report(suites: dict[str, dict], runs: list[PuzzleRun], startup: dict |
 
 def check_writable(name: str, option: str) -> None:
     """The file can be written: a usage error now rather than after the whole bench."""
-    path = Path(name)
-    folder = path.resolve().parent
-    why = ("is a directory" if path.is_dir() else "no such directory" if not folder.is_dir()
-           else "not writable" if not os.access(path if path.exists() else folder, os.W_OK)
-           else "")
+    why = unwritable(name)
     if why:
         raise UsageError(f"cannot write {option} {name}: {why}")
 

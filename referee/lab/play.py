@@ -40,6 +40,7 @@ from bot.explainer import explain, replay
 from bot.solver import Unsolvable, count_solutions
 from referee.board import Board, BoardError, load_board, parse_board, puzzle_files
 from referee.commands import UsageError
+from referee.commands.args import unwritable
 from referee.commands.run import sdk_fields
 from referee.lab.grading import DEFAULT_WORK, classify_or_none
 from referee.lab.sets import generate_set, parse_spec
@@ -65,8 +66,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def execute(args: argparse.Namespace) -> int:
     out = Path(args.out)
-    if not out.resolve().parent.is_dir():
-        raise UsageError(f"cannot write --out {out}: no such directory")
+    why = unwritable(args.out)
+    if why:
+        raise UsageError(f"cannot write --out {out}: {why}")
     sources = list(read_files(args.puzzles or ([] if args.gen else [DEFAULT_PUZZLES])))
     sets = [one for text in args.gen for one in parse_gen(text)]   # all checked before any is made
     made, missing = generated(sets)
