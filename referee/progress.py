@@ -12,6 +12,8 @@ import threading
 import time
 from typing import TextIO
 
+from referee.terminal import safe
+
 
 class Progress:
     """Progress of `total` items (None: unknown) under `label`, on `stream` (stderr).
@@ -73,6 +75,7 @@ class Progress:
     def _write(self, text: str, end: str | None = None) -> None:
         if not self.enabled:
             return
+        text = safe(text)   # notes carry puzzle names, which may hold any character
         self._shown = True
         if self.tty:
             self.stream.write("\r\x1b[K" + text + (end or ""))

@@ -66,3 +66,13 @@ def test_milliseconds_for_people_and_for_json():
     assert ms(None) == "-"
     assert ms_number(0.0123456) == 12.346
     assert ms_number(None) is None
+
+
+def test_a_note_is_escaped_for_the_terminal():
+    # Notes carry puzzle names, and a file's name may hold an escape code or a newline.
+    stream = io.StringIO()
+    progress = Progress("bench", 1, stream=stream)
+    progress.step("weird/esc\x1b[2J\x07x\nsecond: win")
+    written = stream.getvalue()
+    assert "\x1b" not in written and "\x07" not in written and written.count("\n") == 1
+    assert "esc\\e[2J\\x07x\\nsecond: win" in written

@@ -45,6 +45,7 @@ from referee.commands.run import sdk_fields
 from referee.lab.grading import DEFAULT_WORK, classify_or_none
 from referee.lab.sets import generate_set, parse_spec
 from referee.play import build_page, puzzle_entry
+from referee.terminal import safe
 
 DEFAULT_PUZZLES = "puzzles/public"
 DEFAULT_OUT = "play.html"
@@ -79,10 +80,10 @@ def execute(args: argparse.Namespace) -> int:
         entry = solved_entry(name, board, difficulty)
         if entry is None:
             failed += 1
-            print(f"play: {name}: the puzzle has no solution, left out", file=sys.stderr)
+            print(f"play: {safe(name)}: the puzzle has no solution, left out", file=sys.stderr)
             continue
         entries.append(entry)
-        print(f"play: {name}: {len(entry['hints'])} hints worked out in "
+        print(f"play: {safe(name)}: {len(entry['hints'])} hints worked out in "
               f"{time.perf_counter() - start:.2f} s", file=sys.stderr, flush=True)
     lacking = shortfall(failed, missing)
     if not entries:

@@ -38,6 +38,7 @@ import bot
 from referee.lab.counters import COUNTERS, stage_name
 from referee.lab.walk import solution_text
 from referee.rules import judge_text
+from referee.terminal import safe
 from referee.units import ms
 
 EXIT_OK, EXIT_UNSOLVED = 0, 1  # usage errors exit 2 from the dispatcher
@@ -164,7 +165,7 @@ def execute(args: argparse.Namespace) -> int:
         return EXIT_UNSOLVED
     table = profiled.stats  # (file, line, function) -> (cc, ncalls, tottime, cumtime, callers)
     total = profiled.total_tt / args.repeat
-    print(f"puzzle {args.puzzle}: {board.width}x{board.height}, {len(board.nodes)} nodes; "
+    print(f"puzzle {safe(args.puzzle)}: {board.width}x{board.height}, {len(board.nodes)} nodes; "
           f"{args.what} x{args.repeat}")
     print(f"wall time per {args.what}: {ms(wall, '.2f')} ms unprofiled (median), "
           f"{ms(total, '.2f')} ms under cProfile")
