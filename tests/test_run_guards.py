@@ -88,6 +88,16 @@ def test_two_outputs_at_one_path_are_refused_before_any_match(capsys, tmp_path, 
     assert [p.name for p in tmp_path.iterdir()] == ["sub"]
 
 
+def test_a_file_at_the_out_folders_path_is_refused_before_any_puzzle_is_written(capsys,
+                                                                                  tmp_path):
+    out = str(tmp_path / "g")
+    argv = ["run", "--bot", SILENT, "--gen", "3x3:count=1", "--out", out, "--json", out]
+    assert usage_error(capsys, argv) == (f"python -m referee run: error: --json {out} is the "
+                                         f"same file as --out {out}: give each output its "
+                                         "own path")
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_the_help_names_the_second_page_html_writes(capsys):
     with pytest.raises(SystemExit):
         main(["run", "--help"])

@@ -200,6 +200,8 @@ def check_outputs(args: argparse.Namespace) -> None:
     """Before any match: each output's folder exists, and no two outputs share a path
     (the one written last would silently replace the other)."""
     seen: dict[Path, str] = {}
+    if args.out:   # --out is a folder: no file may take its path
+        seen[real_path(args.out)] = f"--out {args.out}"
     for what, name in output_files(args):
         why = unwritable(name)
         if why:

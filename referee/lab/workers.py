@@ -158,7 +158,7 @@ def _dask_workers(address: str) -> Workers:
     client = Client.__new__(Client)
     try:
         client.__init__(address, timeout=f"{CONNECT_TIMEOUT_S}s", set_as_default=False)
-    except (OSError, TimeoutError, ValueError) as error:
+    except Exception as error:   # OSError, a timeout; a MemoryError when the port speaks no dask
         # A Client whose start failed part way waits 20 s to close in its destructor,
         # then prints an ignored TimeoutError: mark it closed, there is nothing to close.
         client.status = "closed"
