@@ -182,6 +182,7 @@ def test_a_folder_a_file_or_a_spec_named_twice_is_refused(tmp_path):
     (folder / "board.txt").write_text((PUBLIC / "01_simplest.txt").read_text())
     for args, said in (([str(PUBLIC), str(PUBLIC) + "/"], f"{PUBLIC} is named twice"),
                        ([str(folder / "board.txt")] * 2, "board.txt is named twice"),
+                       ([str(folder), str(folder / "board.txt")], "board.txt is named twice"),
                        (["--gen", "5x5:count=1", "--gen", "5x5:count=1"],
                         "suite 5x5:count=1 is named twice"),
                        ([str(folder), str(PUBLIC / "01_simplest.txt")],

@@ -123,6 +123,8 @@ def test_a_compare_file_of_another_shape_is_refused_before_any_solving(tmp_path)
                         ("count", {"puzzles": seconds, "suites": {"files": suite}, "count": "2"})):
         wrong.append(tmp_path / f"{name}.json")
         wrong[-1].write_text(json.dumps(shape))
+    wrong.append(tmp_path / "run.csv")   # another output of the project's, not JSON at all
+    wrong[-1].write_text("puzzle,path,validator\n01_simplest,x,\n")
     for old in wrong:   # one line alone on stderr: no progress, so nothing was solved
         run = bench(str(PUBLIC / "01_simplest.txt"), *QUICK, "--compare", str(old))
         one_line_usage_error(run, f"--compare {old}: not a bench --json file")

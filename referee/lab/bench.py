@@ -200,6 +200,8 @@ def load_suites(args: argparse.Namespace, workers=None) -> list[tuple[str, list[
         members = [puzzle_files(path) for path in paths]
     except BoardError as error:
         raise UsageError(str(error)) from None
+    files = [file for found in members for file in found]   # a file also inside a folder given
+    _refuse_twice([str(real_path(f)) for f in files], [str(f) for f in files])
     directories = [(p, found) for p, found in zip(paths, members) if p.is_dir()]
     files = [p for p in paths if not p.is_dir()]
     for (_, found), name in zip(directories, distinct_names([p for p, _ in directories])):

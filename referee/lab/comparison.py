@@ -41,8 +41,10 @@ def read_compared(path: str, args: argparse.Namespace) -> dict:
     where `compare` reads them, that timed what this run times."""
     try:
         old = json.loads(Path(path).read_text())
-    except (OSError, ValueError) as error:
-        raise UsageError(f"--compare {path}: {error}") from None
+    except OSError as error:
+        raise UsageError(f"--compare {path}: {error.strerror or error}") from None
+    except ValueError as error:   # a CSV, a run --html page...
+        raise UsageError(f"--compare {path}: not a bench --json file (not JSON: {error})") from None
     wrong = _not_bench_json(old)
     if wrong:
         raise UsageError(f"--compare {path}: not a bench --json file ({wrong})")
