@@ -126,3 +126,12 @@ def unwritable(name: str) -> str:
         return error.strerror or str(error)
     return ""
 
+
+def refuse_twice(keys: list, said: list[str], what: str = "") -> None:
+    """A usage error naming the first of `said` whose key an earlier one has: a puzzle,
+    folder or spec given twice would be played or timed twice."""
+    seen = set()
+    for key, text in zip(keys, said):
+        if key in seen:
+            raise UsageError(f"{what}{text} is named twice")
+        seen.add(key)

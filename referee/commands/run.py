@@ -64,7 +64,7 @@ from pathlib import Path
 from referee.board import Board, BoardError, load_board, parse_board, puzzle_files
 from referee.commands import UsageError
 from referee.commands.args import (command_argv, integer, number, output_path, real_path,
-                                   unwritable)
+                                   refuse_twice, unwritable)
 from referee.commands.show import use_colour
 from referee.limits import FIRST_LINE_LIMIT_S, KILL_GRACE_S, TURN_LIMIT_S, Limits
 from referee.report import (latency_stats, latency_summary, loss_details, summary_line, table,
@@ -239,15 +239,6 @@ def puzzle_paths(args: list[str], default: bool = True) -> list[Path]:
             raise UsageError(str(error)) from None
     refuse_twice([real_path(path) for path in paths], [str(path) for path in paths])
     return paths
-
-
-def refuse_twice(keys: list, said: list[str]) -> None:
-    """A usage error naming the first of `said` whose key an earlier one has."""
-    seen = set()
-    for key, text in zip(keys, said):
-        if key in seen:
-            raise UsageError(f"{text} is named twice")
-        seen.add(key)
 
 
 def _load(path: Path) -> Puzzle:

@@ -100,7 +100,7 @@ from referee.board import BoardError, load_board, parse_board, puzzle_files
 from referee.commands import UsageError
 import bot
 from referee.commands.args import (command_argv, integer, number, output_path, real_path,
-                                   seed_list, unwritable)
+                                   refuse_twice, seed_list, unwritable)
 from referee.lab import bundle_match, peerbench
 from referee.lab.alarm import CLOCKS, Alarm, NoAlarm, SolveTimeout
 from referee.lab.comparison import compare, read_compared, timed_call
@@ -195,13 +195,13 @@ def load_suites(args: argparse.Namespace, workers=None) -> list[tuple[str, list[
     paths = [Path(p) for p in args.puzzles]
     if not paths and not args.gen:
         paths = [DEFAULT_PUZZLES]
-    _refuse_twice([str(real_path(p)) for p in paths], [str(p) for p in paths])
+    refuse_twice([str(real_path(p)) for p in paths], [str(p) for p in paths])
     try:
         members = [puzzle_files(path) for path in paths]
     except BoardError as error:
         raise UsageError(str(error)) from None
     files = [file for found in members for file in found]   # a file also inside a folder given
-    _refuse_twice([str(real_path(f)) for f in files], [str(f) for f in files])
+    refuse_twice([str(real_path(f)) for f in files], [str(f) for f in files])
     directories = [(p, found) for p, found in zip(paths, members) if p.is_dir()]
     files = [p for p in paths if not p.is_dir()]
     for (_, found), name in zip(directories, distinct_names([p for p, _ in directories])):
@@ -210,7 +210,7 @@ def load_suites(args: argparse.Namespace, workers=None) -> list[tuple[str, list[
         names = distinct_names(files, stems=True)
         suites.append(("files", [(name, _read(path)) for path, name in zip(files, names)]))
     named = [name for name, _ in suites] + args.gen
-    _refuse_twice(named, named, "suite ")
+    refuse_twice(named, named, "suite ")
     try:   # every spec checked before any set is made: a bad one costs no work
         specs = [(text, parse_spec(text)) for text in args.gen]
     except ValueError as error:
@@ -249,15 +249,6 @@ def distinct_names(paths: list[Path], stems: bool = False) -> list[str]:
                 depth[i] += 1
             else:   # a stem shared in one folder (x.txt, x.json): the suffix tells them apart
                 last[i], depth[i] = paths[i].name, 1
-
-
-def _refuse_twice(keys: list[str], said: list[str], what: str = "") -> None:
-    """A usage error if two arguments name the same thing: its figures would count twice."""
-    seen = set()
-    for key, text in zip(keys, said):
-        if key in seen:
-            raise UsageError(f"{what}{text} is named twice")
-        seen.add(key)
 
 
 def _read(path: Path) -> str:
