@@ -279,7 +279,7 @@ def generated(specs: list[str], out: str | None, quiet: bool = False) -> list[Pu
     """The puzzles of each --gen SPEC (as `bench --gen` makes them), written to `out` if given."""
     if not specs:
         return []   # and the lab, which imports the bot, stays unloaded
-    from referee.lab.sets import generate_set, parse_spec
+    from referee.lab.sets import generate_named, parse_spec
 
     try:   # every spec checked before any set is made: a bad one costs no work
         parsed = [(text, parse_spec(text)) for text in specs]
@@ -297,11 +297,8 @@ def generated(specs: list[str], out: str | None, quiet: bool = False) -> list[Pu
     for text, spec in parsed:
         progress = Progress(f"gen {text}", spec.max_attempts,
                                stream=io.StringIO() if quiet else None)
-        try:
-            kept, verdicts = generate_set(spec,
-                                          lambda tried, n: progress.update(tried, f"kept {n}"))
-        except ValueError as error:   # settings no candidate can meet (2x1: no two islands)
-            raise UsageError(f"--gen {text}: {error}") from None
+        kept, verdicts = generate_named(
+            text, spec, on_attempt=lambda tried, n: progress.update(tried, f"kept {n}"))
         progress.close(f"tried {sum(verdicts.values())}, kept {len(kept)} of {spec.count}")
         if not kept:
             raise UsageError(f"--gen {text}: no puzzle found within the attempts")

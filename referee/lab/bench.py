@@ -105,7 +105,7 @@ from referee.lab import bundle_match, peerbench
 from referee.lab.alarm import CLOCKS, Alarm, NoAlarm, SolveTimeout
 from referee.lab.comparison import compare, read_compared, timed_call
 from referee.lab.counters import COUNTERS, counters, stage_name
-from referee.lab.sets import generate_set, parse_spec
+from referee.lab.sets import generate_named, parse_spec
 from referee.lab.figures import percentile
 from referee.lab.stress import LAB_MAX_SIDE
 from referee.lab.walk import solution_text
@@ -217,11 +217,9 @@ def load_suites(args: argparse.Namespace, workers=None) -> list[tuple[str, list[
         raise UsageError(f"--gen: {error}") from None
     for text, spec in specs:
         progress = Progress(f"gen {text}", spec.max_attempts)
-        try:
-            kept, verdicts = generate_set(
-                spec, lambda tried, n: progress.update(tried, f"kept {n}"), workers=workers)
-        except ValueError as error:   # settings no candidate can meet (2x1: no two islands)
-            raise UsageError(f"--gen {text}: {error}") from None
+        kept, verdicts = generate_named(
+            text, spec, on_attempt=lambda tried, n: progress.update(tried, f"kept {n}"),
+            workers=workers)
         progress.close(f"tried {sum(verdicts.values())}, kept {len(kept)} of {spec.count}")
         if not kept:
             raise UsageError(f"--gen {text}: no puzzle found within the attempts")

@@ -43,7 +43,7 @@ from referee.commands import UsageError
 from referee.commands.args import unwritable
 from referee.commands.run import sdk_fields
 from referee.lab.grading import DEFAULT_WORK, classify_or_none
-from referee.lab.sets import generate_set, parse_spec
+from referee.lab.sets import generate_named, parse_spec
 from referee.play import build_page, puzzle_entry
 from referee.terminal import safe
 
@@ -136,10 +136,7 @@ def generated(specs) -> tuple[list, int]:
     asked were found."""
     made, missing = [], 0
     for one in specs:
-        try:
-            kept, _ = generate_set(one)
-        except ValueError as error:   # settings no candidate can meet (2x1: no two islands)
-            raise UsageError(f"--gen {one.name}: {error}") from None
+        kept, _ = generate_named(one.name, one)
         if len(kept) < one.count:
             print(f"play: --gen {one.name}: only {len(kept)} of {one.count} found",
                   file=sys.stderr)

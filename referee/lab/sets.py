@@ -12,6 +12,7 @@ import random
 from dataclasses import dataclass
 
 from referee.board import MAX_SIDE
+from referee.commands import UsageError
 from referee.lab.grading import (DEFAULT_WORK, EASY, HARD, MEDIUM, OverBudget, classify,
                                  classify_or_none, make_unique)
 from referee.lab.hardening import DEFAULT_CLIMB, harden
@@ -185,6 +186,15 @@ _SPEC_FLAGS = {EASY: ("difficulty", EASY), MEDIUM: ("difficulty", MEDIUM), HARD:
                "unique": ("unique", True)}
 _SPEC_KEYS = {"count": int, "seed": int, "density": float, "join": float, "double": float,
               "attempts": int, "work": int, "repairs": int, "climb": int}
+
+
+def generate_named(text: str, spec: SetSpec, **kwargs) -> tuple[list[Generated], dict[str, int]]:
+    """generate_set for the option --gen TEXT: settings no candidate can meet (a 2x1 board
+    holds no two islands) are a usage error naming it, not a traceback."""
+    try:
+        return generate_set(spec, **kwargs)
+    except ValueError as error:
+        raise UsageError(f"--gen {text}: {error}") from None
 
 
 def parse_spec(text: str) -> SetSpec:
