@@ -185,6 +185,9 @@ def test_a_folder_a_file_or_a_spec_named_twice_is_refused(tmp_path):
                        ([str(folder), str(folder / "board.txt")], "board.txt is named twice"),
                        (["--gen", "5x5:count=1", "--gen", "5x5:count=1"],
                         "suite 5x5:count=1 is named twice"),
+                       (["--gen", "5x5:count=1", "--gen", "5x5:count=2:seed=1"],
+                        "--gen 5x5:count=2:seed=1 makes the boards of --gen 5x5:count=1 "
+                        "(count and attempts say only how many)"),
                        ([str(folder), str(PUBLIC / "01_simplest.txt")],
                         "suite files is named twice")):
         run = bench(*args, "--startup-runs", "0")

@@ -135,6 +135,14 @@ def test_spec_syntax():
             parse_spec(bad)
 
 
+@pytest.mark.parametrize("spec, field", [("5x5:count=5:count=50", "count"),
+                                         ("5x5:easy:hard", "difficulty"),
+                                         ("5x5:unique:unique", "unique")])
+def test_a_spec_part_said_twice_is_refused_not_overruled_by_the_last(spec, field):
+    with pytest.raises(ValueError, match=rf"says again what an earlier part said \({field}\)"):
+        parse_spec(spec)
+
+
 def _gen(out, *extra):
     return run_referee("gen", "--size", "10x10", "--count", "3", "--seed", "9",
                        "--out", str(out), *extra, timeout=60)

@@ -279,7 +279,7 @@ def generated(specs: list[str], out: str | None, quiet: bool = False) -> list[Pu
     """The puzzles of each --gen SPEC (as `bench --gen` makes them), written to `out` if given."""
     if not specs:
         return []   # and the lab, which imports the bot, stays unloaded
-    from referee.lab.sets import generate_named, parse_spec
+    from referee.lab.sets import generate_named, parse_spec, refuse_same_boards
 
     try:   # every spec checked before any set is made: a bad one costs no work
         parsed = [(text, parse_spec(text)) for text in specs]
@@ -311,19 +311,6 @@ def generated(specs: list[str], out: str | None, quiet: bool = False) -> list[Pu
             puzzles.append(Puzzle(name, parse_board(puzzle.text), path, gen=text,
                                   set_size=len(kept)))
     return puzzles
-
-
-def refuse_same_boards(parsed: list) -> None:
-    """A usage error if two --gen SPECs make the same boards, under the same names."""
-    seen: dict[str, str] = {}
-    for text, spec in parsed:
-        other = seen.get(spec.boards_name)
-        if other == text:
-            raise UsageError(f"--gen {text} is named twice")
-        if other is not None:
-            raise UsageError(f"--gen {text} makes the boards of --gen {other} "
-                             "(count and attempts say only how many)")
-        seen[spec.boards_name] = text
 
 
 def write_puzzle(directory: Path, name: str, puzzle, out: str) -> str:

@@ -7,7 +7,8 @@ command line (one suite, "files"), or a generated set: --gen SPEC, where SPEC is
 e.g. --gen 30x30:hard:unique:count=50:seed=1 (the same set `referee gen` would write
 with those flags; generated in memory). Without puzzles or --gen: puzzles/public. A suite
 is named by its folder, and by as many parent folders as tell two folders of one name
-apart (s3/research, s4/research); a folder, file or spec given twice is refused.
+apart (s3/research, s4/research); a folder, file or spec given twice, or two specs that
+make the same boards, is refused.
 
 Each puzzle is solved --repeat times with bot.solve (time.perf_counter; the median
 counts) and the answer is judged by referee.rules: a wrong answer, an exception or a
@@ -105,7 +106,7 @@ from referee.lab import bundle_match, peerbench
 from referee.lab.alarm import CLOCKS, Alarm, NoAlarm, SolveTimeout
 from referee.lab.comparison import compare, read_compared, timed_call
 from referee.lab.counters import COUNTERS, counters, stage_name
-from referee.lab.sets import generate_named, parse_spec
+from referee.lab.sets import generate_named, parse_spec, refuse_same_boards
 from referee.lab.figures import percentile
 from referee.lab.stress import LAB_MAX_SIDE
 from referee.lab.walk import solution_text
@@ -215,6 +216,7 @@ def load_suites(args: argparse.Namespace, workers=None) -> list[tuple[str, list[
         specs = [(text, parse_spec(text)) for text in args.gen]
     except ValueError as error:
         raise UsageError(f"--gen: {error}") from None
+    refuse_same_boards(specs)
     for text, spec in specs:
         progress = Progress(f"gen {text}", spec.max_attempts)
         kept, verdicts = generate_named(

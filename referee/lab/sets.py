@@ -208,6 +208,9 @@ def parse_spec(text: str) -> SetSpec:
     fields: dict = {"width": width, "height": height}
     for part in parts:
         key, eq, value = part.partition("=")
+        field = _SPEC_FLAGS[key][0] if not eq and key in _SPEC_FLAGS else key
+        if field in fields:   # the last would win silently: count=5:count=50
+            raise ValueError(f"{part!r} in {text!r} says again what an earlier part said ({field})")
         if not eq and key in _SPEC_FLAGS:
             field, flag = _SPEC_FLAGS[key]
             fields[field] = flag
@@ -222,6 +225,19 @@ def parse_spec(text: str) -> SetSpec:
     spec = SetSpec(**fields)
     check_spec(spec)
     return spec
+
+
+def refuse_same_boards(parsed: list) -> None:
+    """A usage error if two --gen SPECs make the same boards, under the same names."""
+    seen: dict[str, str] = {}
+    for text, spec in parsed:
+        other = seen.get(spec.boards_name)
+        if other == text:
+            raise UsageError(f"--gen {text} is named twice")
+        if other is not None:
+            raise UsageError(f"--gen {text} makes the boards of --gen {other} "
+                             "(count and attempts say only how many)")
+        seen[spec.boards_name] = text
 
 
 def parse_size(text: str) -> tuple[int, int]:
