@@ -94,3 +94,14 @@ def test_a_gen_spec_no_board_can_meet_is_a_usage_error(capsys, tmp_path, command
     argv = [str(tmp_path / "p.html") if arg == "OUT" else arg for arg in command]
     assert main([*argv, "--gen", "2x1:unique:count=1"]) == 2
     assert "a 2x1 board cannot hold two islands" in capsys.readouterr().err
+
+
+def test_gen_settings_no_board_can_meet_leave_no_empty_folder_behind(capsys, tmp_path):
+    out = tmp_path / "new" / "boards"
+    assert main(["gen", "--size", "2x1", "--unique", "--out", str(out)]) == 2
+    assert "a 2x1 board cannot hold two islands" in capsys.readouterr().err
+    assert not (tmp_path / "new").exists()
+    kept = tmp_path / "kept"   # a folder the user had is left as it was
+    kept.mkdir()
+    assert main(["gen", "--size", "2x1", "--unique", "--out", str(kept)]) == 2
+    assert kept.is_dir()

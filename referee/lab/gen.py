@@ -126,6 +126,15 @@ def _make_folder(out: Path) -> None:
         raise UsageError(f"cannot create {out}: {error.strerror}") from None
 
 
+def _remove_if_empty(made: list[Path]) -> None:
+    """Remove the folders this run made (deepest first) while they are empty."""
+    for folder in made:
+        try:
+            folder.rmdir()
+        except OSError:
+            return   # something is in it: not ours to remove
+
+
 def execute(args: argparse.Namespace) -> int:
     spec = spec_from_args(args)
     out = Path(args.out)
@@ -142,6 +151,7 @@ def execute(args: argparse.Namespace) -> int:
         print_listing(f"{safe(out / (puzzle.name + '.txt'))}  islands={puzzle.islands}  "
                       f"difficulty={puzzle.difficulty}  attempt={puzzle.attempt}")
 
+    made = [folder for folder in (out, *out.parents) if not folder.exists()]
     try:
         with workers_from_args(args) as workers:
             _make_folder(out)   # once the workers stand: a bad --dask leaves no empty folder
@@ -149,6 +159,7 @@ def execute(args: argparse.Namespace) -> int:
                 spec, on_attempt=lambda tried, n: progress.update(tried, f"kept {n}/{spec.count}"),
                 on_keep=write, workers=workers)
     except ValueError as error:   # settings no candidate can meet (a board too small for two islands)
+        _remove_if_empty(made)   # a usage error leaves nothing behind
         raise UsageError(str(error)) from None
     tried = sum(verdicts.values())
     detail = ", ".join(f"{name} {n}" for name, n in sorted(verdicts.items()))
