@@ -19,6 +19,7 @@ import selectors
 import shutil
 import subprocess
 import tempfile
+import threading
 import time
 from collections import deque
 from typing import Sequence
@@ -43,6 +44,11 @@ class BotStartError(Exception):
     """The bot command could not be started at all (missing or not executable)."""
 
 
+class Interrupted(KeyboardInterrupt):
+    """The match was stopped because the referee is going (Ctrl-C or SIGTERM taken in
+    another thread): no verdict, the bot killed."""
+
+
 def bot_environment(tmpdir: str) -> dict[str, str]:
     """A clean environment for the bot, with its own TMPDIR."""
     env = {key: os.environ[key] for key in ENV_KEPT if key in os.environ}
@@ -55,8 +61,10 @@ class BotProcess:
 
     def __init__(self, argv: Sequence[str], cwd: str | None = None,
                  memory_limit_bytes: int | None = MEMORY_LIMIT_BYTES,
-                 tmp_parent: str | None = None, mode: Mode | None = None):
+                 tmp_parent: str | None = None, mode: Mode | None = None,
+                 stop: threading.Event | None = None):
         _check_program(argv, cwd)
+        self._stop = stop   # once set, the match ends at the next read: the referee is going
         try:
             self.sandbox = open_sandbox(mode or choose_mode())
         except OSError as error:
@@ -189,6 +197,8 @@ class BotProcess:
 
     def _pump(self, timeout: float) -> None:
         """Wait up to `timeout` for output and take whatever is there; sample memory when due."""
+        if self._stop is not None and self._stop.is_set():
+            raise Interrupted()
         now = time.perf_counter()
         if now >= self._next_sample:
             self._sample()
@@ -328,14 +338,17 @@ class BotProcess:
 def run_match(board: Board, argv: Sequence[str], limits: Limits = Limits(), name: str = "",
               path: str = "", cwd: str | None = None,
               memory_limit_bytes: int | None = MEMORY_LIMIT_BYTES,
-              tmp_parent: str | None = None, mode: Mode | None = None) -> MatchResult:
+              tmp_parent: str | None = None, mode: Mode | None = None,
+              stop: threading.Event | None = None) -> MatchResult:
     """Start the bot, play one match, and leave nothing running.
 
     The bot's TMPDIR is a fresh directory in `tmp_parent` (default: the system's);
-    `mode` is the containment (default: the best available, see containment).
+    `mode` is the containment (default: the best available, see containment). Once
+    `stop` is set (by another thread), the match raises Interrupted within a memory
+    sample's time, its bot killed: it has no verdict.
     """
     bot = BotProcess(argv, cwd=cwd, memory_limit_bytes=memory_limit_bytes,
-                     tmp_parent=tmp_parent, mode=mode)
+                     tmp_parent=tmp_parent, mode=mode, stop=stop)
     return play_match(board, bot, limits, name=name, path=path)
 
 

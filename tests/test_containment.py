@@ -27,6 +27,7 @@ from tests.fakebots.procs import SESSION_TMP, running_with_marker, time_close
 
 ROOT = Path(__file__).parent.parent
 FAKEBOTS = ROOT / "tests" / "fakebots"
+SIMPLEST_TEXT = (ROOT / "puzzles" / "public" / "01_simplest.txt").read_text()
 SIMPLEST = load_board(ROOT / "puzzles" / "public" / "01_simplest.txt")
 EASY = Limits(first_line_s=5.0, turn_s=2.0, grace_s=KILL_GRACE_S)
 CLEAN_UP_S = 1.0
@@ -134,6 +135,33 @@ def test_ctrl_c_or_sigterm_on_the_referee_leaves_no_process_of_the_bot(signum, s
     assert running_with_marker(mark)
     referee.send_signal(signum)
     assert referee.wait(timeout=10) == status
+    assert running_with_marker(mark) == []
+
+
+@pytest.mark.parametrize("signum, status", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_ctrl_c_on_run_jobs_ends_the_running_matches_at_once_and_calls_none_a_timeout(
+        signum, status, tmp_path):
+    # Before, the main thread took the signal and waited for each running match to reach
+    # its limit (20 s here), then printed it as a timeout.
+    for k in range(3):   # three boards on which the bot's first line is right: it hangs on
+        (tmp_path / f"simplest_{k}.txt").write_text(SIMPLEST_TEXT)
+    mark = marker()
+    command = [sys.executable, "-m", "referee", "run", "--jobs", "3", "--turn-ms", "20000",
+               "--bot", f"{sys.executable} {FAKEBOTS / 'fork_chain.py'} {mark} --every-ms 1 --hang",
+               str(tmp_path)]
+    referee = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True,
+                               env=dict(os.environ, TMPDIR=SESSION_TMP))
+    deadline = time.monotonic() + 20
+    while not running_with_marker(mark) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    time.sleep(1)                         # the three chains are running
+    referee.send_signal(signum)
+    start = time.monotonic()
+    out, err = referee.communicate(timeout=30)
+    assert referee.returncode == status
+    assert time.monotonic() - start < 10           # not the matches' 20 s limits
+    assert "timeout" not in out + err
     assert running_with_marker(mark) == []
 
 

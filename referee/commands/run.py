@@ -57,6 +57,7 @@ import json
 import os
 import shlex
 import sys
+import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -337,11 +338,13 @@ def play_all(puzzles: list[Puzzle], argvs: list[list[str]], labels: tuple[str, .
     order = [(i, k) for i in range(len(puzzles))
              for k in (range(len(argvs)) if i % 2 == 0 else reversed(range(len(argvs))))]
 
+    stop = threading.Event()
+
     def play(item: tuple[int, int]) -> MatchResult:
         puzzle, k = puzzles[item[0]], item[1]
         try:
             result = run_match(puzzle.board, argvs[k], limits, name=puzzle.name, path=puzzle.path,
-                               mode=mode)
+                               mode=mode, stop=stop)
         except BotStartError as error:
             raise UsageError(str(error)) from None
         result = replace(result, validator=puzzle.validator, bot=labels[k])
@@ -353,7 +356,13 @@ def play_all(puzzles: list[Puzzle], argvs: list[list[str]], labels: tuple[str, .
         played = [play(item) for item in order]
     else:
         with ThreadPoolExecutor(max_workers=jobs) as pool:
-            played = list(pool.map(play, order))
+            try:
+                played = list(pool.map(play, order))
+            except BaseException:
+                # Ctrl-C, SIGTERM or a bot that cannot start: the matches still running
+                # end now, their bots killed, not at their limits (nor shown as timeouts).
+                stop.set()
+                raise
     pairs: list[list[MatchResult]] = [[None] * len(argvs) for _ in puzzles]  # type: ignore[list-item]
     for (i, k), result in zip(order, played):
         pairs[i][k] = result
