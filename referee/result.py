@@ -20,6 +20,8 @@ class Usage:
     stderr_tail: str = ""               # the last STDERR_TAIL_BYTES of stderr
     stderr_bytes: int = 0               # everything the bot wrote to stderr
     over_memory: str | None = None      # why the bot was killed at the memory cap, if it was
+    stopped: bool = False               # the referee killed the bot, which had not exited:
+                                        # exit_status then says only how it was stopped
 
 
 @dataclass(frozen=True)

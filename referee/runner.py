@@ -81,6 +81,7 @@ class BotProcess:
         self._rusage: tuple[float, int] | None = None   # (cpu seconds, peak RSS bytes)
         self._status_text = b""
         self._closed = False
+        self._stopped = False             # the referee killed the bot before it exited
         self._usage = Usage()
         self._peak_bytes = 0                # all the bot's processes together, as sampled
         self._next_sample = 0.0
@@ -169,12 +170,16 @@ class BotProcess:
         self._closed = True
         if getattr(self, "proc", None) is not None:
             self._sample()               # the last look at its memory, for the peak
+            if not self._reap(os.WNOHANG):
+                self._stopped = True     # the bot runs on: its exit is the referee's doing
             self.sandbox.kill()          # every process of the bot, dead within KILL_WAIT_S
             self._wait_launcher()
             self._drain_stderr()
             self._selector.close()
             for pipe in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
                 pipe.close()
+            if self.sandbox.oom_kills():
+                self._stopped = True     # the kernel enforced the referee's cap
             if self.sandbox.oom_kills() and self.over_memory is None:
                 self.over_memory = (f"memory: over the {size_text(self.memory_limit_bytes)} cap "
                                     f"({self.sandbox.oom_kills()} process(es) killed by the kernel)")
@@ -274,6 +279,7 @@ class BotProcess:
         if self.memory_limit_bytes is not None and total > self.memory_limit_bytes:
             self.over_memory = (f"memory: {size_text(total)} in {len(sizes)} process(es), "
                                 f"cap {size_text(self.memory_limit_bytes)}")
+            self._stopped = True
             self.sandbox.kill()
 
     # -- ending ------------------------------------------------------------
@@ -332,7 +338,8 @@ class BotProcess:
             exit_status=self._status,
             stderr_tail=self._stderr_tail.decode("utf-8", errors="replace"),
             stderr_bytes=self._stderr_bytes,
-            over_memory=self.over_memory)
+            over_memory=self.over_memory,
+            stopped=self._stopped)
 
 
 def run_match(board: Board, argv: Sequence[str], limits: Limits = Limits(), name: str = "",

@@ -150,19 +150,20 @@ def test_a_reader_that_stops_early_costs_neither_the_files_nor_the_status(tmp_pa
     assert json.loads(out.read_text())
 
 
-@pytest.mark.parametrize("verdict, line, status, shown", [
-    (Verdict.WIN, "2 0 2 2 1", -9, None),        # stopped by the referee after its last line
-    (Verdict.CROSSING, "0 1 2 1 1", -9, None),   # stopped after a losing line
-    (Verdict.TIMEOUT, None, -9, None),           # stopped at the limit
-    (Verdict.MEMORY, None, -9, None),            # stopped at the memory cap
-    (Verdict.CRASH, None, 1, 1),                 # its own exit ended the match
-    (Verdict.CRASH, None, -11, -11),             # killed, but not by the referee
-    (Verdict.INCOMPLETE, None, 0, 0),            # exited cleanly with links missing
+@pytest.mark.parametrize("verdict, line, status, stopped, shown", [
+    (Verdict.WIN, "2 0 2 2 1", -9, True, None),        # stopped by the referee after its last line
+    (Verdict.WIN, "2 0 2 2 1", 0, False, 0),           # exited by itself after it
+    (Verdict.CROSSING, "0 1 2 1 1", -9, True, None),   # stopped after a losing line
+    (Verdict.TIMEOUT, None, -9, True, None),           # stopped at the limit
+    (Verdict.MEMORY, None, -9, True, None),            # stopped at the memory cap
+    (Verdict.CRASH, None, 1, False, 1),                # its own exit ended the match
+    (Verdict.CRASH, None, -11, False, -11),            # killed, but not by the referee
+    (Verdict.INCOMPLETE, None, 0, False, 0),           # exited cleanly with links missing
 ])
-def test_the_exit_status_is_the_bots_own_or_none(verdict, line, status, shown):
+def test_the_exit_status_is_the_bots_own_or_none(verdict, line, status, stopped, shown):
     board = parse_board("3\n1\n1.1\n")
     result = MatchResult(name="p", board=board, verdict=verdict, reason="", turn=1, line=line,
-                         usage=Usage(exit_status=status))
+                         usage=Usage(exit_status=status, stopped=stopped))
     assert match_json(result)["exit_status"] == shown
 
 
@@ -176,3 +177,4 @@ def test_a_won_match_shows_no_exit_status_a_crash_its_own(tmp_path):
         [("A", "win", ""), ("B", "crash", "1")]
     matches = json.loads(report.read_text())["matches"]
     assert [(m["verdict"], m["exit_status"]) for m in matches] == [("win", None), ("crash", 1)]
+

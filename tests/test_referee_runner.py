@@ -198,6 +198,17 @@ def test_close_is_idempotent_and_reaps():
     first = process.close()
     assert process.close() is first
     assert first.exit_status == -9 and not alive(process.pid)
+    assert first.stopped                    # the -9 is the referee's doing, not the bot's
+
+
+def test_a_bot_that_exited_by_itself_keeps_its_own_status_and_is_not_stopped():
+    process = BotProcess([sys.executable, "-c", "raise SystemExit(3)"], tmp_parent=SESSION_TMP)
+    deadline = time.monotonic() + 10
+    while alive(process.pid) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    time.sleep(0.1)
+    usage = process.close()
+    assert (usage.exit_status, usage.stopped) == (3, False)
 
 
 def test_descendants_finds_children_and_grandchildren():

@@ -31,10 +31,10 @@ puzzles both win: median, min, max). JSON, CSV and HTML carry both bots' matches
 
 --json FILE keeps every result with all output lines and latencies; --csv FILE one
 row per match for a spreadsheet. In both, exit_status is the bot's own exit status
-(negative: killed by that signal) when its exit ended the match (verdict crash, or
-incomplete after it exited 0); it is empty (null) when the referee decided the match
-while the bot ran (a win on its last line, a losing line, a timeout, the memory cap)
-and then stopped it: that status would only say how the referee stopped it.
+(negative: killed by that signal) when the bot exited by itself (a crash, an exit with
+links missing, or after its last line); it is empty (null) when the referee stopped
+the bot (still running after a win, a losing line or a timeout; at the memory cap):
+that status would only say how the referee stopped it.
 
 --html FILE writes one self-contained page (no network, no external asset) with the
 table and every match replayable: the board as SVG, a turn slider and step buttons,
@@ -436,10 +436,10 @@ def write_json(args: argparse.Namespace, bots: list[str], labels: tuple[str, ...
 
 
 def match_json(result: MatchResult) -> dict:
-    """The match as JSON, its exit_status None unless the bot's exit ended the match: a bot
+    """The match as JSON, its exit_status None when the referee stopped the bot: a bot
     stopped after its winning line would otherwise show -9 (SIGKILL), as if it had died."""
     data = result.to_json()
-    if not (result.line is None and result.verdict in (Verdict.CRASH, Verdict.INCOMPLETE)):
+    if result.usage.stopped:
         data["exit_status"] = None
     return data
 
