@@ -153,10 +153,12 @@ def test_a_compare_file_timed_by_another_clock_or_at_other_seeds_is_refused(tmp_
             (wall, ["--seed", "1-2"], "it solved at the bot's own seed, this run at seeds 1-2"),
             (two_seeds, [], "it solved at seeds 1-2, this run at the bot's own seed"),
             (two_seeds, ["--seed", "2"], "it solved at seeds 1-2, this run at seed 2"),
-            (two_seeds, ["--seed", "1-3"], "it solved at seeds 1-2, this run at seeds 1-3")):
+            (two_seeds, ["--seed", "1-3"], "it solved at seeds 1-2, this run at seeds 1-3"),
+            (wall, ["--seed", "2"], "it solved at the bot's own seed, this run at seed 2")):
         run = bench(puzzle, *QUICK, *extra, "--compare", str(old))
         one_line_usage_error(run, f"--compare {old}: {said}")
-    for old, extra in ((cpu, ["--clock", "cpu"]), (two_seeds, ["--seed", "2,1"])):
+    for old, extra in ((cpu, ["--clock", "cpu"]), (two_seeds, ["--seed", "2,1"]),
+                       (wall, ["--seed", "1"])):   # the bot's own seed is 1
         run = bench(puzzle, *QUICK, *extra, "--compare", str(old))
         assert run.returncode == 0 and "compare (new/old" in run.stdout, run.stderr
 

@@ -38,7 +38,8 @@ suite's `bundle`, and the lines over the limit); --compare OLD.json prints new/o
 ratios puzzle by puzzle and per suite, with the bundle's match when both runs have one
 (below 1.0 is faster now). It takes only a bench --json file made the same way: timing
 the same call (--count), by the same --clock, at the same seeds (--seed: a slow board's
-time is largely its seed's draw); any other is refused before any solving.
+time is largely its seed's draw; none given is the bot's own, SEED in bot/tuning.py); any
+other is refused before any solving.
 
 --jobs N measures N puzzles at a time in worker processes, --dask ADDRESS on a
 dask.distributed cluster (the optional `lab` extra): faster through a large set, but

@@ -8,6 +8,7 @@ import json
 import math
 from pathlib import Path
 
+from bot.tuning import SEED as BOTS_SEED
 from referee.commands import UsageError
 from referee.lab.alarm import CLOCK_SAID, CLOCKS
 from referee.terminal import safe
@@ -56,7 +57,7 @@ def read_compared(path: str, args: argparse.Namespace) -> dict:
         raise UsageError(f"--compare {path}: it timed solves by {CLOCK_SAID[clock]}, "
                          f"this run by {CLOCK_SAID[args.clock]}")
     then, now = _seeds_of(old.get("seed")), args.seed or (None,)
-    if set(then) != set(now):   # a slow board's time is largely its seed's draw
+    if _as_solved(then) != _as_solved(now):   # a slow board's time is largely its seed's draw
         raise UsageError(f"--compare {path}: it solved at {_seeds_said(then)}, "
                          f"this run at {_seeds_said(now)}")
     return old
@@ -109,6 +110,12 @@ def _seeds_of(seed) -> tuple | None:
     if seed is None or (listed and all(_count(n) for n in listed)):
         return tuple(listed)
     return None
+
+
+def _as_solved(seeds: tuple) -> set:
+    """The seeds the solves were drawn from: the bot's own (None) is its SEED, so a run
+    without --seed compares with one at --seed 1."""
+    return {BOTS_SEED if seed is None else seed for seed in seeds}
 
 
 def _seeds_said(seeds: tuple) -> str:
