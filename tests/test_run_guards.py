@@ -150,3 +150,12 @@ def test_a_lost_match_in_a_set_of_several_says_its_replay_plays_the_whole_set():
         "replay of just this one" for k in range(2)]
     # The note is a shell comment: the line still runs as it stands.
     assert shlex.split(replays[0], comments=True)[-2:] == ["--gen", "6x6:count=2:seed=2"]
+
+
+def test_a_gen_set_short_of_its_count_says_so_even_when_quiet():
+    run = referee("run", "--bot", "python3 dist/bot.py", "--quiet",
+                  "--gen", "4x4:unique:count=30:attempts=40")
+    assert run.returncode == 0, run.stderr       # the boards found are played and won
+    assert ("run: --gen 4x4:unique:count=30:attempts=40: only 25 of 30 puzzles found within "
+            "the attempts; playing those") in run.stderr
+    assert run.stdout.strip().splitlines()[-1] == "25 passed, 0 failed"

@@ -303,6 +303,9 @@ def generated(specs: list[str], out: str | None, quiet: bool = False) -> list[Pu
         progress.close(f"tried {sum(verdicts.values())}, kept {len(kept)} of {spec.count}")
         if not kept:
             raise UsageError(f"--gen {text}: no puzzle found within the attempts")
+        if len(kept) < spec.count:   # said even with --quiet: the set is not what was asked
+            print(f"run: --gen {text}: only {len(kept)} of {spec.count} puzzles found within "
+                  f"the attempts; playing those", file=sys.stderr)
         # gen's names, unless another set has them too (a SPEC that differs only in
         # density, join, ...): its files would overwrite this set's.
         prefix = spec.boards_name if names.count(spec.name) > 1 else spec.name
