@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from referee.board import parse_board
-from referee.commands.run import match_json
+from referee.commands.run_files import match_json
 from referee.result import MatchResult, Usage
 from referee.rules import Verdict
 from tests.fakebots.procs import SESSION_TMP, alive, no_process_left_behind, referee  # noqa: F401
