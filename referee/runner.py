@@ -178,11 +178,12 @@ class BotProcess:
             self._selector.close()
             for pipe in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
                 pipe.close()
-            if self.sandbox.oom_kills():
+            killed = self.sandbox.oom_kills()
+            if killed:
                 self._stopped = True     # the kernel enforced the referee's cap
-            if self.sandbox.oom_kills() and self.over_memory is None:
+            if killed and self.over_memory is None:
                 self.over_memory = (f"memory: over the {size_text(self.memory_limit_bytes)} cap "
-                                    f"({self.sandbox.oom_kills()} process(es) killed by the kernel)")
+                                    f"({killed} process(es) killed by the kernel)")
         self._release()
         self._usage = self._make_usage()
         return self._usage

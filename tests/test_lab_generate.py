@@ -130,7 +130,7 @@ def test_spec_syntax():
     assert (spec.width, spec.height, spec.difficulty, spec.unique, spec.count, spec.seed,
             spec.density) == (30, 20, "hard", True, 50, 1, 0.1)
     assert spec.name == "30x20_hard_unique_s1"
-    for bad in ("30x31", "30", "10x10:tough", "10x10:count=x", "10x10:density=2"):
+    for bad in ("30x31", "30", "10x10:tough", "10x10:count=x", "10x10:density=2", "10x10:width"):
         with pytest.raises(ValueError):
             parse_spec(bad)
 
@@ -141,6 +141,8 @@ def test_spec_syntax():
 def test_a_spec_part_said_twice_is_refused_not_overruled_by_the_last(spec, field):
     with pytest.raises(ValueError, match=rf"says again what an earlier part said \({field}\)"):
         parse_spec(spec)
+    with pytest.raises(ValueError, match="unknown part 'width'"):
+        parse_spec("5x5:width")   # a part the spec does not take, not one said again
 
 
 def _gen(out, *extra):

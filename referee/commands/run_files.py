@@ -128,4 +128,3 @@ def _write(name: str, option: str, text: str) -> None:
         Path(name).write_text(text, encoding="utf-8")
     except OSError as error:
         raise UsageError(f"cannot write {option} {name}: {error.strerror or error}") from None
-

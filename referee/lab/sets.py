@@ -208,20 +208,20 @@ def parse_spec(text: str) -> SetSpec:
     fields: dict = {"width": width, "height": height}
     for part in parts:
         key, eq, value = part.partition("=")
-        field = _SPEC_FLAGS[key][0] if not eq and key in _SPEC_FLAGS else key
-        if field in fields:   # the last would win silently: count=5:count=50
-            raise ValueError(f"{part!r} in {text!r} says again what an earlier part said ({field})")
         if not eq and key in _SPEC_FLAGS:
-            field, flag = _SPEC_FLAGS[key]
-            fields[field] = flag
+            field, setting = _SPEC_FLAGS[key]
         elif eq and key in _SPEC_KEYS:
+            field = key
             try:
-                fields[key] = _SPEC_KEYS[key](value)
+                setting = _SPEC_KEYS[key](value)
             except ValueError:
                 raise ValueError(f"{key}={value!r} in {text!r} is not a {_SPEC_KEYS[key].__name__}") from None
         else:
             raise ValueError(f"unknown part {part!r} in {text!r}: expected easy, medium, hard, "
                              f"unique or one of {', '.join(k + '=' for k in _SPEC_KEYS)}")
+        if field in fields:   # the last would win silently: count=5:count=50
+            raise ValueError(f"{part!r} in {text!r} says again what an earlier part said ({field})")
+        fields[field] = setting
     spec = SetSpec(**fields)
     check_spec(spec)
     return spec
