@@ -15,10 +15,11 @@ import bot
 from referee.commands.args import seed_list
 
 from referee.board import parse_board
-from referee.lab import bundle_match
+from referee.lab import bundle as lab_bundle
 from referee.lab.comparison import compare
-from referee.lab.bench import (PuzzleRun, distinct_names, first_line_seconds, measure,
-                               node_table, over_limit, percentile, suite_summary)
+from referee.lab.bench import (PuzzleRun, distinct_names, measure, node_table, over_limit,
+                               percentile, suite_summary)
+from referee.lab.bundle import first_line_seconds
 from referee.rules import Verdict
 from tests.fakebots.procs import (SESSION_TMP, alive, no_process_left_behind,  # noqa: F401
                                   referee, wait_until_none_running)
@@ -208,20 +209,20 @@ def test_a_bad_gen_spec_is_refused_before_any_set_is_made():
 def _play(sleep_ms, timeout_s=60.0, puzzle=CHAIN, argv=None):
     """The fake bundle's match on `puzzle` as bench plays it, its processes counted by procs."""
     argv = argv or REPLAY + ["--sleep-ms", sleep_ms]
-    return bundle_match.play(parse_board(puzzle), argv, timeout_s, name="s/chain", cwd=str(ROOT),
+    return lab_bundle.play(parse_board(puzzle), argv, timeout_s, name="s/chain", cwd=str(ROOT),
                              tmp_parent=SESSION_TMP)
 
 
 def _suites(result):
     """The suites as bench holds them, one suite with this match."""
-    return {"s": {"bundle": bundle_match.figures("s/chain", result)}}
+    return {"s": {"bundle": lab_bundle.figures("s/chain", result)}}
 
 
 def test_a_bundle_slow_across_lines_but_within_every_limit_wins():
     # First line at 0.3 s, then one every 50 ms: the last comes after 1 s, as the new bot's
     # sure links do while its search goes on. CodinGame would accept it.
     result = _play("300,50")
-    match = bundle_match.figures("s/chain", result)
+    match = lab_bundle.figures("s/chain", result)
     assert result.won and match["lines"] == 20, result.reason
     assert 0.3 <= match["first_line"] < 1.0 and match["longest_gap"] < 0.1
     assert match["last_line"] > 1.0

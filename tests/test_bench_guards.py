@@ -11,7 +11,8 @@ import time
 import pytest
 
 import bot
-from referee.lab.bench import STARTUP_PUZZLE, first_line_seconds, is_python, measure
+from referee.lab.bench import measure
+from referee.lab.bundle import STARTUP_PUZZLE, first_line_seconds, is_python
 from tests.fakebots.procs import (SESSION_TMP, alive, no_process_left_behind,  # noqa: F401
                                   referee, wait_until_none_running)
 from tests.fakebots.solvers import slept

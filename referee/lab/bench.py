@@ -89,7 +89,6 @@ from __future__ import annotations
 import argparse
 import json
 import math
-import re
 import signal
 import statistics
 import sys
@@ -101,9 +100,12 @@ from pathlib import Path
 from referee.board import BoardError, load_board, parse_board, puzzle_files
 from referee.commands import UsageError
 import bot
-from referee.commands.args import (command_argv, integer, number, output_path, real_path,
-                                   refuse_twice, seed_list, unwritable)
-from referee.lab import bundle_match, peerbench
+from referee.commands.args import (integer, number, output_path, real_path, refuse_twice,
+                                   seed_list, unwritable)
+from referee.lab import peerbench
+from referee.lab import bundle as lab_bundle
+from referee.lab.bundle import DEFAULT_BUNDLE, bundle_argv, startup_times
+from referee.runner import BotStartError
 from referee.lab.alarm import CLOCKS, Alarm, NoAlarm, SolveTimeout
 from referee.lab.comparison import compare, read_compared, timed_call
 from referee.lab.counters import COUNTERS, counters, stage_name
@@ -116,17 +118,13 @@ from referee.limits import FIRST_LINE_LIMIT_S, TURN_LIMIT_S
 from referee.progress import Progress
 from referee.report import MARK_HALF, MARK_OVER, limit_mark
 from referee.rules import judge_text
-from referee.runner import BotProcess, BotStartError
 from referee.terminal import safe
 from referee.units import ms
 
 EXIT_OK, EXIT_UNSOLVED = 0, 1  # usage errors exit 2 from the dispatcher
 ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_PUZZLES = ROOT / "puzzles" / "public"
-DEFAULT_BUNDLE = None  # this Python on dist/bot.py: a pyenv shim would add ~70 ms to each start
-BUNDLE_SCRIPT = "dist/bot.py"
 NODE_BUCKETS = (0, 25, 50, 100, 150, 200, 300, 500)   # lower bounds of the node-count rows
-STARTUP_PUZZLE = "3\n1\n1.1\n"
 JSON_VERSION = 2   # 2: the bundle's match per suite replaced startup's slowest_first_line
 
 
@@ -328,55 +326,6 @@ def _measure_job(job: tuple) -> PuzzleRun:
     return measure(*job)
 
 
-def first_line_seconds(command: list[str], text: str, limit: float, close_stdin: bool = False,
-                       tmp_parent: str | None = None) -> float | None:
-    """Seconds from the start (the launcher's mark: the command is exec'ing) to its first
-    stdout line, or to its exit if it prints none; None if it cannot start. It runs
-    contained as a bot in a match (referee.runner), `text` on its stdin, which stays open
-    unless `close_stdin`; one still silent after `limit` s is stopped, and the figure is
-    the time it was given (a board the solver times out on would run on for minutes).
-    Every process it started is gone when this returns."""
-    try:
-        proc = BotProcess(command, cwd=str(ROOT), tmp_parent=tmp_parent)
-    except BotStartError:
-        return None
-    with proc:
-        start = proc.send(text)
-        if close_stdin:
-            proc.proc.stdin.close()
-        return proc.read_line(start + limit).at - start
-
-
-def startup_times(bundle: list[str], runs: int, limit: float) -> dict:
-    """Median bundle time to first line and `PYTHON -c pass` time to exit, runs interleaved,
-    each stopped after `limit` s. PYTHON is the bundle command's first word when that is a
-    Python, else this one (`python` in the figures says which): a wrapper script given
-    `-c pass` would start the bot again, not a bare Python."""
-    python = bundle[0] if is_python(bundle[0]) else sys.executable
-    bundle_times, bare_times = [], []
-    for _ in range(runs):
-        bundle_times.append(first_line_seconds(bundle, STARTUP_PUZZLE, limit))
-        bare_times.append(first_line_seconds([python, "-c", "pass"], "", limit, close_stdin=True))
-    median = (lambda xs: None if None in xs else statistics.median(xs))
-    return {"runs": runs, "bundle_first_line": median(bundle_times),
-            "python_pass": median(bare_times), "python": python,
-            "python_is_bundles": python == bundle[0]}
-
-
-def is_python(program: str) -> bool:
-    """The program is named as a Python interpreter: python, python3.11, pypy3 (a path too)."""
-    return re.fullmatch(r"(python|pypy)[0-9.]*", Path(program).name) is not None
-
-
-def bundle_argv(command: str | None) -> list[str]:
-    """The bundle's argv, run from the project root; one that cannot start is a usage error."""
-    if command is None:
-        if not (ROOT / BUNDLE_SCRIPT).is_file():
-            raise UsageError(f"{BUNDLE_SCRIPT} not found: build it with `make build`, or give --bundle")
-        return [sys.executable, BUNDLE_SCRIPT]
-    return command_argv(command, "--bundle", ROOT)
-
-
 def bundle_matches(bundle: list[str], suites_in: list, suites: dict[str, dict],
                    timeout: float) -> None:
     """Play the bundle on each suite's slowest puzzle; the figures go in the suite's `bundle`."""
@@ -386,10 +335,10 @@ def bundle_matches(bundle: list[str], suites_in: list, suites: dict[str, dict],
         key = f"{suite}/{name}"
         board = parse_board(dict(puzzles)[name], max_side=LAB_MAX_SIDE)
         try:
-            result = bundle_match.play(board, bundle, timeout, name=key, cwd=str(ROOT))
+            result = lab_bundle.play(board, bundle, timeout, name=key, cwd=str(ROOT))
         except BotStartError as error:
             raise UsageError(f"--bundle: {error}") from None
-        suites[suite]["bundle"] = bundle_match.figures(key, result)
+        suites[suite]["bundle"] = lab_bundle.figures(key, result)
         progress.step(f"{key}: {result.verdict.value}")
     progress.close()
 
