@@ -236,3 +236,32 @@ def test_dask_missing_from_the_venv_is_a_plain_workers_error():
         "    print(error)\n")
     assert (status, err) == (0, "")
     assert out == "--dask needs dask.distributed: pip install -e '.[lab]'\n"
+
+
+def _script(path, first_line):
+    path.write_text(f"{first_line}\nprint('0 0 2 0 1')\n")
+    path.chmod(0o755)
+    return str(path)
+
+
+def test_a_bot_whose_shebang_names_no_interpreter_is_a_usage_error_not_a_lost_match(tmp_path):
+    # Before, the match was played and lost: "the bot exited with status 127".
+    absent = _script(tmp_path / "absent.py", "#!/nonexistent/python3")
+    unnamed = _script(tmp_path / "unnamed.py", "#!/usr/bin/env -S no-such-python-xyz -u")
+    simplest = str(PUBLIC / "01_simplest.txt")
+    for command, said in ((["run", "--bot", absent], "#!/nonexistent/python3, which is not there"),
+                          (["run", "--bot", unnamed], "#!/usr/bin/env -S no-such-python-xyz -u"),
+                          (["bench", "--startup-runs", "1", "--bundle", absent],
+                           "bundle program " + absent + " starts with #!/nonexistent/python3")):
+        run = run_referee(*command, simplest)
+        assert run.returncode == 2, run.stdout + run.stderr
+        assert said in run.stderr and len(run.stderr.strip().splitlines()) == 1
+
+
+def test_a_script_whose_interpreter_is_there_is_accepted(tmp_path):
+    from referee.commands.args import command_argv, missing_interpreter
+
+    for first_line in ("#!/bin/sh", "#!/usr/bin/env sh", f"#!{sys.executable} -u", "no shebang"):
+        script = _script(tmp_path / "bot", first_line)
+        assert missing_interpreter(tmp_path / "bot") == ""
+        assert command_argv(script, "--bot") == [script]

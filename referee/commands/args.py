@@ -92,12 +92,38 @@ def command_argv(command: str, option: str, cwd: Path | None = None) -> list[str
     if not argv:
         raise UsageError(f"{option} is empty")
     base = Path() if cwd is None else cwd
-    if shutil.which(argv[0] if "/" not in argv[0] else str(base / argv[0])) is None:
+    program = shutil.which(argv[0] if "/" not in argv[0] else str(base / argv[0]))
+    if program is None:
         raise UsageError(f"{what} program not found: {argv[0]}")
+    missing = missing_interpreter(Path(program))
+    if missing:
+        raise UsageError(f"{what} program {argv[0]} starts with #!{missing}, which is not there")
     for arg in argv[1:]:
         if arg.endswith(".py") and not arg.startswith("-") and not (base / arg).is_file():
             raise UsageError(f"{what} script not found: {arg}")
     return argv
+
+
+def missing_interpreter(program: Path) -> str:
+    """The interpreter a script's `#!` line names when it cannot be found ('' otherwise,
+    or for a program that is no script): the kernel would refuse to start it, and the
+    match would only say the bot exited with status 127."""
+    try:
+        with program.open("rb") as file:
+            first = file.readline(256)
+    except OSError:
+        return ""
+    if not first.startswith(b"#!"):
+        return ""
+    words = first[2:].decode("utf-8", "replace").split()
+    if not words:
+        return ""
+    if Path(words[0]).name == "env":   # #!/usr/bin/env python3: found on PATH
+        names = [word for word in words[1:] if not word.startswith("-") and "=" not in word]
+        if names and shutil.which(names[0]) is None:
+            return " ".join(words)
+        return ""
+    return "" if os.access(words[0], os.X_OK) else " ".join(words)
 
 
 def real_path(name: str | Path) -> Path:
