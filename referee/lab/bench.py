@@ -102,10 +102,7 @@ from referee.commands import UsageError
 import bot
 from referee.commands.args import (integer, number, output_path, real_path, refuse_twice,
                                    seed_list, unwritable)
-from referee.lab import peerbench
-from referee.lab import bundle as lab_bundle
-from referee.lab.bundle import DEFAULT_BUNDLE, bundle_argv, startup_times
-from referee.runner import BotStartError
+from referee.lab import bundle as lab_bundle, peerbench
 from referee.lab.alarm import CLOCKS, Alarm, NoAlarm, SolveTimeout
 from referee.lab.comparison import compare, read_compared, timed_call
 from referee.lab.counters import COUNTERS, counters, stage_name
@@ -118,6 +115,7 @@ from referee.limits import FIRST_LINE_LIMIT_S, TURN_LIMIT_S
 from referee.progress import Progress
 from referee.report import MARK_HALF, MARK_OVER, limit_mark
 from referee.rules import judge_text
+from referee.runner import BotStartError
 from referee.terminal import safe
 from referee.units import ms
 
@@ -170,7 +168,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--clock", choices=CLOCKS, default="wall",
                         help="time solves, and --timeout, by the wall clock or by the CPU time "
                              "of the solving thread (default: wall)")
-    parser.add_argument("--bundle", default=DEFAULT_BUNDLE, metavar="CMD",
+    parser.add_argument("--bundle", default=lab_bundle.DEFAULT_BUNDLE, metavar="CMD",
                         help="the bundled bot whose start-up is timed and which plays each "
                              "suite's slowest puzzle; its first word, if a Python, runs "
                              "`-c pass` for comparison (default: this Python on dist/bot.py)")
@@ -514,7 +512,7 @@ def execute(args: argparse.Namespace) -> int:
         check_writable(args.json, "--json")
     old = read_compared(args.compare, args) if args.compare else None
     # A count is not a match: the bundle plays only where solves are timed.
-    bundle = (bundle_argv(args.bundle) if args.startup_runs > 0 and not args.peer
+    bundle = (lab_bundle.bundle_argv(args.bundle) if args.startup_runs > 0 and not args.peer
               and not args.count else None)
     with workers_from_args(args) as workers:
         suites_in = load_suites(args, workers)
@@ -533,7 +531,7 @@ def execute(args: argparse.Namespace) -> int:
     suites = {suite: suite_summary([r for r in runs if r.suite == suite]) for suite, _ in suites_in}
     startup = None
     if bundle is not None:
-        startup = startup_times(bundle, args.startup_runs, args.timeout)
+        startup = lab_bundle.startup_times(bundle, args.startup_runs, args.timeout)
         bundle_matches(bundle, suites_in, suites, args.timeout)
     if args.clock != "wall" or len(seeds) > 1 or args.count:
         print(f"times: {'CPU of the solving thread' if args.clock == 'cpu' else 'wall clock'}"
