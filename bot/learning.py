@@ -26,8 +26,10 @@ from bot.grid import Contradiction
 from bot.intersection import looks, propagate
 from bot.reasons import diagnose, reason_for
 from bot.assumption import choose_node, memory, probe
+from bot.local import Walk
 from bot.restarts import Restarts
-from bot.tuning import ACTIVITY_DECAY, NODE_WEIGHT, SEED, SHAKE
+from bot.tuning import (ACTIVITY_DECAY, NODE_WEIGHT, SEED, SHAKE, WALK_AFTER, WALK_EVERY,
+                        WALK_MOVES, WALK_SPARE)
 
 _DECISION = -1
 
@@ -62,11 +64,14 @@ def entry_facts(e, old_lo, old_hi, new_lo, new_hi):
     return [4 * e + 3 - k for k in range(new_hi, old_hi)]
 
 
-def learned_solutions(grid, stats, sure=None, seed=SEED):
+def learned_solutions(grid, stats, sure=None, seed=SEED, walk=False):
     """Yield `grid` at each solution the search that learns finds, from the grid's present
     state; every one is checked with `Grid.valid`. The grid is left where the search ended.
     `sure`, if given, hears the links drawn at the search's root (in every solution), each
-    time they grow, until the first solution. `seed` draws the restarts' shake."""
+    time they grow, until the first solution. `seed` draws the restarts' shake (and the
+    walk's moves). With `walk`, on a board that is nearly a tree (under islands /
+    WALK_SPARE links of slack) the walk (`bot.local`) takes turns with the search, and only
+    the first answer is yielded: a caller that counts solutions leaves `walk` off."""
     # The node search's weights count its own contradictions, and would outweigh this
     # search's for hundreds of conflicts: start afresh (research boards of the stress suite,
     # median / max ms: 854 / 4,078 kept, 509 / 1,188 afresh).
@@ -77,7 +82,10 @@ def learned_solutions(grid, stats, sure=None, seed=SEED):
             probe(grid, stats, range(len(grid.puzzle)))
     except Contradiction:
         return
-    for found in Learner(grid, stats, sure, seed).solutions():
+    helper = None
+    if walk and grid.spare * WALK_SPARE < len(grid.puzzle):
+        helper = Walk(grid, seed)
+    for found in Learner(grid, stats, sure, seed, helper).solutions():
         if found.valid():
             yield found
 
@@ -85,8 +93,10 @@ def learned_solutions(grid, stats, sure=None, seed=SEED):
 class Learner:
     """A conflict-driven search over one grid, from its present state (level 0)."""
 
-    def __init__(self, grid, stats, sure=None, seed=SEED):
+    def __init__(self, grid, stats, sure=None, seed=SEED, walk=None):
         self.grid = grid
+        self.walk = walk  # a `bot.local.Walk` that takes turns with this search, or None
+        self.walk_at = WALK_AFTER  # the conflict count at which the walk's next turn comes
         self.stats = stats
         self.sure = sure
         self.told = -1  # trail length at the root when `sure` last heard
@@ -123,6 +133,9 @@ class Learner:
             if conflict is not None:
                 if not self._settle(conflict):
                     return
+                if self.walk is not None and self._walk_turn():
+                    yield grid
+                    return
                 continue  # what was learned is asserted: propagate it before anything else
             if not self.level_starts:
                 self._tell_sure()
@@ -143,6 +156,43 @@ class Learner:
                 continue
             if not self._settle(self._decide()):
                 return
+
+    def _walk_turn(self):
+        """The walk's turn, when one is due. If it finds an answer, put the answer on the
+        grid from the root and return True. Otherwise restart, and let the next descent
+        follow the fewest groups the walk has met (its counts become the target phases).
+
+        The walk's state holds every island's value, and is only short of connection. The
+        search then does what the walk cannot: it decides and proves. (Kissat steers its
+        phases by a local search in the same way.) On 78 near-trees at seeds 1-3, the
+        timeouts at 6 s fell from 29 to 17 (docs/TUNING.md, "Eleventh session")."""
+        if self.restarts.conflicts < self.walk_at:
+            return False
+        self.walk_at = self.restarts.conflicts + WALK_EVERY
+        counts = self.walk.run(WALK_MOVES)
+        if counts is None:
+            if self.walk.best is not None:
+                self.target = self.walk.best[:]
+                self.restarts.restarted()
+                self._shake()
+                self._backjump(0)
+            return False
+        self._backjump(0)
+        grid = self.grid
+        mark = grid.mark()
+        try:
+            for e, n in enumerate(counts):
+                grid.raise_lo(e, n)
+                grid.lower_hi(e, n)
+        except Contradiction:
+            # (Not met: the walk checks its answer, and the root holds only what every
+            # answer does.) Go back to the root and search on without the walk.
+            self._forget(mark[0])
+            grid.revert(mark)
+            self.walk = None
+            return False
+        self.sure = None  # the answer's links are not sure ones
+        return True
 
     def _tell_sure(self):
         """At the root, the drawn links are in every solution: say so when there are more."""

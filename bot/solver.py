@@ -58,10 +58,10 @@ def solve(text, stats=None, stage=BRANCHING, within=None, sure=None, seed=SEED):
 
 def _first_links(grid, stats, sure, seed):
     try:
-        return first_solution(grid, stats, sure=sure)
+        return first_solution(grid, stats, NODE_SEARCH_BRANCHES, sure=sure)
     except OutOfBranches:
-        return next((found.links() for found in learned_solutions(grid, stats, sure, seed)),
-                    None)
+        return next((found.links()
+                     for found in learned_solutions(grid, stats, sure, seed, walk=True)), None)
 
 
 def find_solutions(text, limit=2, stats=None, within=None, seed=SEED):

@@ -24,3 +24,12 @@ BLOCK_AFTER = 100           # ...once this many conflicts are met
 NODE_WEIGHT = 0.3           # what a conflict adds to the weight of the nodes it met
 SHAKE = 0.5                 # a restart scales each node's weight by 1 to 1 + this, at random
 SEED = 1                    # ...drawn from this seed: a puzzle always gets the same answer
+
+# The walk beside it (`bot.local`), on boards whose solutions are nearly trees.
+WALK_SPARE = 40             # the walk runs on boards with under islands / this links of slack...
+WALK_AFTER = 300            # ...once the search that learns has met this many conflicts...
+WALK_EVERY = 100            # ...then a turn every this many conflicts...
+WALK_MOVES = 1000           # ...of this many moves
+WALK_FILL_MOVES = 30000     # moves from one fill before the walk fills afresh
+WALK_REACH = 400            # an alternating path is given up past this many islands
+WALK_WORSE = 100            # one move in this many that adds a group is kept

@@ -1,0 +1,205 @@
+"""The walk: a local search beside the search that learns, on boards that are nearly trees.
+
+The search that learns (`bot.learning`) fixes one bound at a time and must refute every dead
+end it enters. On boards whose solution is a spanning tree plus a few links (every cell an
+island, or rows of islands, with loops: `puzzles/stress/tree`) a wrong choice is often
+refuted only hundreds of levels deeper, and the search could run for minutes. The walk
+looks at the whole board at once and never decides anything:
+
+1. *Fill*: give every island exactly its value, within the root's bounds and with no two
+   links crossing. Links are spread at random, then each island still short is made whole
+   by an alternating path: a link added at the short island, one taken off where that
+   leaves one too many, and so on until a link lands on another short island.
+2. *Join*: while the links make more than one group, a move takes a link off a random edge
+   and makes its two ends whole again by a random alternating path between them, so every
+   island keeps its value. A move is kept if the groups do not grow in number, and one in
+   `WALK_WORSE` that adds one group is kept too (a way out of a dead end).
+3. After `WALK_FILL_MOVES` moves without an answer, fill afresh.
+
+The walk can find an answer but can never prove there is none. So it takes turns with the
+search that learns. Between turns the search follows the fewest groups the walk has met: an
+island-exact state, short only of connection (docs/TUNING.md, "Eleventh session").
+"""
+
+import random
+
+from bot.grid import solves
+from bot.tuning import SEED, WALK_FILL_MOVES, WALK_REACH, WALK_WORSE
+
+_GIVE_UP_FILLS = 3  # fills in a row that leave an island short: the walk stops
+
+
+class Walk:
+    """A local search over link counts, from the bounds `grid` holds now (its root)."""
+
+    def __init__(self, grid, seed=SEED):
+        p = grid.puzzle
+        self.puzzle = p
+        self.lo, self.hi, self.got = grid.lo[:], grid.hi[:], grid.got[:]
+        self.rng = random.Random(seed)
+        self.count = None   # links per edge once filled (None: to fill)
+        self.groups = 0     # how many groups the links make
+        self.moves = 0      # moves since the last fill
+        self.failed = 0     # fills in a row that failed
+        self.best = None    # the counts of the fewest groups met since the last fill
+        self.best_groups = 0
+        self.seen = bytearray(len(p))
+
+    def run(self, moves):
+        """Take up to `moves` more steps; an answer (links per edge) if one is found,
+        else None. A fill counts as one step."""
+        for _ in range(moves):
+            if self.count is None or self.moves >= WALK_FILL_MOVES:
+                if self.failed >= _GIVE_UP_FILLS:
+                    return None
+                self._fill()
+                continue
+            if self.groups == 1:
+                if solves(self.puzzle, self.count):
+                    return self.count[:]
+                self.count = None  # (cannot happen: every move keeps the values)
+                continue
+            self._move()
+        return None
+
+    # -- fill ---------------------------------------------------------------------------
+    def _fill(self):
+        """Counts that give every island its value, or count None if the paths run out."""
+        p, rng, lo, hi = self.puzzle, self.rng, self.lo, self.hi
+        ends, crossings = p.ends, p.crossings
+        count = lo[:]
+        short = [v - g for v, g in zip(p.value, self.got)]
+        order = [e for e in range(len(ends)) if hi[e] > lo[e]]
+        rng.shuffle(order)
+        for e in order:
+            a, b = ends[e]
+            room = min(hi[e] - count[e], short[a], short[b])
+            if room <= 0 or (not count[e] and any(count[f] for f in crossings[e])):
+                continue
+            take = room if room == 1 or rng.random() < 0.5 else 1
+            count[e] += take
+            short[a] -= take
+            short[b] -= take
+        self.count, self.moves = count, 0
+        needy = [i for i, s in enumerate(short) if s > 0]
+        rng.shuffle(needy)
+        for i in needy:
+            while short[i] > 0:
+                path = self._alternate(i, -1, lambda j, i=i: short[j] > 0 and j != i,
+                                       len(short), True)
+                if path is None or not self._apply(path):
+                    self.count = None
+                    self.failed += 1
+                    return
+                short[i] -= 1
+                short[path[-1][2]] -= 1
+        self.failed = 0
+        self.groups = self._count_groups()
+        self.best, self.best_groups = count[:], self.groups
+
+    # -- join ---------------------------------------------------------------------------
+    def _move(self):
+        """One move: a link off a random edge, its ends made whole by an alternating path;
+        undone if it leaves more groups (but one in WALK_WORSE)."""
+        count, lo, rng = self.count, self.lo, self.rng
+        self.moves += 1
+        e = rng.randrange(len(count))
+        if count[e] <= lo[e]:
+            return
+        a, b = self.puzzle.ends[e]
+        if rng.random() < 0.5:
+            a, b = b, a
+        count[e] -= 1
+        path = self._alternate(b, e, lambda j: j == a, WALK_REACH, False)
+        if path is None or not self._apply(path):
+            count[e] += 1
+            return
+        groups = self._count_groups()
+        if groups <= self.groups or (groups == self.groups + 1 and rng.random() * WALK_WORSE < 1):
+            self.groups = groups
+            if groups < self.best_groups:
+                self.best, self.best_groups = count[:], groups
+            return
+        self._undo(path)
+        count[e] += 1
+
+    def _alternate(self, start, banned, is_goal, reach, every):
+        """A path from `start` that adds a link, takes one off, adds one, ... and ends with
+        a link added at an island `is_goal` accepts: [(edge, +1 or -1, island reached)], or
+        None past `reach` islands. Edge `banned` is left alone. With `every`, the shortest
+        such path (a breadth-first search, as a fill needs); without, each island a link is
+        added at goes on by one link taken off, at random: a longer, more random path,
+        which joins groups far more often (`30x15_full_loops2_003` answered in 300,000
+        moves at two seeds of three, and at none with `every`)."""
+        count, lo, hi, rng = self.count, self.lo, self.hi, self.rng
+        node_edges, crossings = self.puzzle.node_edges, self.puzzle.crossings
+        came = {start: None}  # island -> (edge added, island before, edge taken off)
+        queue = [start]
+        for u in queue:
+            if len(came) > reach:
+                return None
+            adds = list(node_edges[u])
+            rng.shuffle(adds)
+            for f, v in adds:
+                if (f == banned or v in came or count[f] >= hi[f]
+                        or (not count[f] and any(count[g] for g in crossings[f]))):
+                    continue
+                if is_goal(v):
+                    return self._path_to(came, u, f, v)
+                came[v] = None
+                takes = list(node_edges[v])
+                rng.shuffle(takes)
+                for g, w in takes:
+                    if g != f and g != banned and count[g] > lo[g] and w not in came:
+                        came[w] = (f, u, g, v)
+                        queue.append(w)
+                        if not every:
+                            break
+        return None
+
+    @staticmethod
+    def _path_to(came, u, f, v):
+        """The alternating path that reached u, then the link added on f to v."""
+        path = [(f, 1, v)]
+        while came[u] is not None:
+            added, before, taken, via = came[u]
+            path.append((taken, -1, u))
+            path.append((added, 1, via))
+            u = before
+        path.reverse()
+        return path
+
+    def _apply(self, path):
+        """Make the path's changes; False (and nothing changed) if two links would cross."""
+        count, crossings = self.count, self.puzzle.crossings
+        for f, step, _ in path:
+            count[f] += step
+        for f, step, _ in path:
+            if step > 0 and count[f] and any(count[g] for g in crossings[f]):
+                self._undo(path)
+                return False
+        return True
+
+    def _undo(self, path):
+        count = self.count
+        for f, step, _ in path:
+            count[f] -= step
+
+    def _count_groups(self):
+        """How many groups the links make (a walk of the board)."""
+        count, node_edges, seen = self.count, self.puzzle.node_edges, self.seen
+        seen[:] = bytes(len(seen))
+        groups = 0
+        for start in range(len(seen)):
+            if seen[start]:
+                continue
+            groups += 1
+            seen[start] = 1
+            stack = [start]
+            while stack:
+                i = stack.pop()
+                for e, j in node_edges[i]:
+                    if count[e] and not seen[j]:
+                        seen[j] = 1
+                        stack.append(j)
+        return groups

@@ -1,0 +1,173 @@
+"""The walk (`bot.local`): a local search that keeps every island at its value, and its
+turns beside the search that learns."""
+
+import pytest
+
+import bot
+import bot.learning
+import bot.solver
+from bot.assumption import Stats
+from bot.grid import Grid, components
+from bot.intersection import propagate
+from bot.local import Walk
+from bot.puzzle import parse
+from judge import fault, links_text
+from project import ROOT
+from test_bot_learning import connected_board, near_tree_board
+
+
+def rooted(text):
+    """A grid of `text` after the rules at its root, as the walk starts from."""
+    grid = Grid(parse(text))
+    propagate(grid)
+    return grid
+
+
+def answer_text(puzzle, counts):
+    pos = puzzle.pos
+    return links_text([(*pos[a], *pos[b], n) for (a, b), n in zip(puzzle.ends, counts) if n])
+
+
+def assert_island_exact(walk):
+    """The walk's counts keep the root's bounds, give every island its value, cross no
+    link, and make as many groups as the walk says."""
+    p, count = walk.puzzle, walk.count
+    assert all(lo <= n <= hi for lo, n, hi in zip(walk.lo, count, walk.hi))
+    degree = [0] * len(p)
+    for (a, b), n in zip(p.ends, count):
+        degree[a] += n
+        degree[b] += n
+    assert degree == list(p.value)
+    assert not any(count[e] and count[f] for e in range(len(count)) for f in p.crossings[e])
+    grid = Grid(p)
+    assert len(set(components(grid, count)[0])) == walk.groups
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_every_move_keeps_each_island_at_its_value(seed):
+    walk = Walk(rooted(near_tree_board(9, 7, seed, cycles=3, doubles=seed % 2)), seed)
+    walk.run(1)  # the fill
+    assert walk.count is not None
+    assert_island_exact(walk)
+    for _ in range(300):
+        if walk.groups == 1:
+            break
+        walk._move()
+        assert_island_exact(walk)
+
+
+def test_moves_keep_islands_exact_on_a_board_with_crossings():
+    # A fill whose root leaves a dozen crossing edges open: no move may draw two links
+    # that cross.
+    text = (ROOT / "puzzles" / "stress" / "fill" / "20x20_fill66_double_005.txt").read_text()
+    walk = Walk(rooted(text), 1)
+    walk.run(1)
+    assert walk.count is not None
+    for _ in range(300):
+        walk._move()
+        assert_island_exact(walk)
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_the_walk_answers_near_trees_with_a_solution_the_referee_accepts(seed):
+    text = near_tree_board(10, 8, seed, cycles=2 + seed % 2, doubles=seed % 2)
+    walk = Walk(rooted(text), 1)
+    found = None
+    for _ in range(50):
+        found = walk.run(1000)
+        if found is not None:
+            break
+    assert found is not None
+    assert fault(text, answer_text(walk.puzzle, found)) is None
+
+
+def test_the_walk_is_the_same_walk_for_the_same_seed():
+    text = near_tree_board(10, 8, 3, cycles=3)
+    runs = []
+    for seed in (1, 1, 2):
+        walk = Walk(rooted(text), seed)
+        walk.run(400)
+        runs.append((walk.groups, walk.count))
+    assert runs[0] == runs[1] and runs[0][1] != runs[2][1]
+
+
+def test_the_walk_stops_after_three_fills_that_leave_an_island_short(monkeypatch):
+    walk = Walk(rooted(near_tree_board(6, 5, 1, cycles=1)), 1)
+    walk.hi = walk.lo[:]  # no link may be added: no fill can make the islands whole
+    fills = []
+    real_fill = Walk._fill
+    monkeypatch.setattr(Walk, "_fill", lambda self: (fills.append(1), real_fill(self)))
+    assert walk.run(50) is None
+    assert walk.run(50) is None
+    assert len(fills) == 3 and walk.count is None and walk.best is None
+
+
+def near_tree_for_the_learner(monkeypatch):
+    """A near-tree the search that learns takes, with the walk's first turn at once."""
+    monkeypatch.setattr(bot.solver, "NODE_SEARCH_BRANCHES", 0)
+    monkeypatch.setattr(bot.learning, "WALK_AFTER", 0)
+    monkeypatch.setattr(bot.learning, "WALK_EVERY", 1)
+    monkeypatch.setattr(bot.learning, "WALK_MOVES", 50)
+    text = near_tree_board(12, 10, 5, cycles=1)  # 1 link of slack, 120 islands
+    grid = Grid(parse(text))
+    assert grid.spare * bot.learning.WALK_SPARE < len(grid.puzzle)
+    return text
+
+
+def test_solve_takes_its_turns_with_the_walk_and_answers_the_same_each_time(monkeypatch):
+    text = near_tree_for_the_learner(monkeypatch)
+    turns = []
+    real_run = Walk.run
+    monkeypatch.setattr(Walk, "run", lambda self, moves: (turns.append(moves),
+                                                          real_run(self, moves))[1])
+    first = bot.solve(text)
+    assert turns and fault(text, links_text(first)) is None
+    assert bot.solve(text) == first
+
+
+def test_an_answer_the_grid_refuses_sends_the_search_on_without_the_walk(monkeypatch):
+    text = near_tree_for_the_learner(monkeypatch)
+    asked = []
+
+    def wrong(self, moves):
+        asked.append(moves)
+        return [3] * len(self.lo)  # no edge carries 3 links
+    monkeypatch.setattr(Walk, "run", wrong)
+    links = bot.solve(text)
+    assert len(asked) == 1  # the walk is dropped after its answer is refused
+    assert fault(text, links_text(links)) is None
+
+
+def test_the_walk_guides_the_search_between_its_turns(monkeypatch):
+    # A walk that never answers still sets the target phases and restarts the search.
+    text = near_tree_for_the_learner(monkeypatch)
+    real_run = Walk.run
+    monkeypatch.setattr(Walk, "run", lambda self, moves: (real_run(self, moves), None)[1])
+    targets = []
+    real_backjump = bot.learning.Learner._backjump
+
+    def backjump(self, level):
+        if level == 0 and self.walk is not None and self.walk.best is not None:
+            targets.append(self.target == self.walk.best)
+        real_backjump(self, level)
+    monkeypatch.setattr(bot.learning.Learner, "_backjump", backjump)
+    links = bot.solve(text)
+    assert fault(text, links_text(links)) is None
+    assert targets and all(targets)
+
+
+@pytest.mark.parametrize("count", [False, True])
+def test_counting_solutions_and_boards_with_slack_never_walk(count, monkeypatch):
+    monkeypatch.setattr(bot.solver, "NODE_SEARCH_BRANCHES", 0)
+    monkeypatch.setattr(bot.learning, "WALK_AFTER", 0)
+
+    def refuse(*args):
+        raise AssertionError("the walk was made")
+    monkeypatch.setattr(bot.learning, "Walk", refuse)
+    if count:
+        assert bot.count_solutions(near_tree_board(6, 5, 2, cycles=1), limit=3) >= 1
+    else:
+        text = connected_board(10, 10, 7)  # many links to spare
+        grid = Grid(parse(text))
+        assert grid.spare * bot.learning.WALK_SPARE >= len(grid.puzzle)
+        assert fault(text, links_text(bot.solve(text, Stats()))) is None
