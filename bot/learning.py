@@ -165,7 +165,8 @@ class Learner:
         The walk's state holds every island's value, and is only short of connection. The
         search then does what the walk cannot: it decides and proves. (Kissat steers its
         phases by a local search in the same way.) On 78 near-trees at seeds 1-3, the
-        timeouts at 6 s fell from 29 to 17 (docs/TUNING.md, "Eleventh session")."""
+        timeouts at 6 s fell from 29 to 12, on 36 held out from 9 to 4 (docs/TUNING.md,
+        "Eleventh session")."""
         if self.restarts.conflicts < self.walk_at:
             return False
         self.walk_at = self.restarts.conflicts + WALK_EVERY

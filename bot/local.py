@@ -22,11 +22,16 @@ island-exact state, short only of connection (docs/TUNING.md, "Eleventh session"
 """
 
 import random
+from itertools import permutations
 
 from bot.grid import solves
 from bot.tuning import SEED, WALK_FILL_MOVES, WALK_REACH, WALK_WORSE
 
 _GIVE_UP_FILLS = 3  # fills in a row that leave an island short: the walk stops
+
+# Every order of an island's (at most four) edges: one draw picks an order, where a shuffle
+# drew once an edge (the shuffles were a third of the walk's time).
+_ORDERS = [list(permutations(range(d))) for d in range(5)]
 
 
 class Walk:
@@ -111,10 +116,19 @@ class Walk:
             a, b = b, a
         count[e] -= 1
         path = self._alternate(b, e, lambda j: j == a, WALK_REACH, False)
-        if path is None or not self._apply(path):
+        if path is None:
             count[e] += 1
             return
-        groups = self._count_groups()
+        # Only the groups of the changed edges' ends can change: count those before and
+        # after (a walk of the whole board each move was most of the walk's time).
+        ends = [a, b] + [i for f, _, _ in path for i in self.puzzle.ends[f]]
+        count[e] += 1
+        before = self._groups_among(ends)
+        count[e] -= 1
+        if not self._apply(path):
+            count[e] += 1
+            return
+        groups = self.groups + self._groups_among(ends) - before
         if groups <= self.groups or (groups == self.groups + 1 and rng.random() * WALK_WORSE < 1):
             self.groups = groups
             if groups < self.best_groups:
@@ -131,25 +145,27 @@ class Walk:
         added at goes on by one link taken off, at random: a longer, more random path,
         which joins groups far more often (`30x15_full_loops2_003` answered in 300,000
         moves at two seeds of three, and at none with `every`)."""
-        count, lo, hi, rng = self.count, self.lo, self.hi, self.rng
+        count, lo, hi, draw = self.count, self.lo, self.hi, self.rng.random
         node_edges, crossings = self.puzzle.node_edges, self.puzzle.crossings
         came = {start: None}  # island -> (edge added, island before, edge taken off)
         queue = [start]
         for u in queue:
             if len(came) > reach:
                 return None
-            adds = list(node_edges[u])
-            rng.shuffle(adds)
-            for f, v in adds:
+            adds = node_edges[u]
+            orders = _ORDERS[len(adds)]
+            for k in orders[int(draw() * len(orders))]:
+                f, v = adds[k]
                 if (f == banned or v in came or count[f] >= hi[f]
                         or (not count[f] and any(count[g] for g in crossings[f]))):
                     continue
                 if is_goal(v):
                     return self._path_to(came, u, f, v)
                 came[v] = None
-                takes = list(node_edges[v])
-                rng.shuffle(takes)
-                for g, w in takes:
+                takes = node_edges[v]
+                orders = _ORDERS[len(takes)]
+                for k in orders[int(draw() * len(orders))]:
+                    g, w = takes[k]
                     if g != f and g != banned and count[g] > lo[g] and w not in came:
                         came[w] = (f, u, g, v)
                         queue.append(w)
@@ -184,6 +200,54 @@ class Walk:
         count = self.count
         for f, step, _ in path:
             count[f] -= step
+
+    def _groups_among(self, sources):
+        """How many groups hold the islands `sources`. A search grows from each at once,
+        an island a turn each; searches that meet join, and one that runs out has walked
+        its whole group. Once one search is left running, the rest is its group: so a move
+        inside the board's largest group costs the walks around its ends, not the board."""
+        count, node_edges = self.count, self.puzzle.node_edges
+        owner = {}
+        lead = []       # search -> the search it joined (itself while it leads)
+        todo = []       # search -> islands still to look from
+        for i in sources:
+            if i not in owner:
+                owner[i] = len(lead)
+                lead.append(len(lead))
+                todo.append([i])
+
+        def leader(k):
+            while lead[k] != k:
+                k = lead[k]
+            return k
+        running = list(range(len(lead)))
+        finished = 0
+        while len(running) > 1:
+            still = []
+            for k in running:
+                if lead[k] != k:
+                    continue  # joined another search, which carries its islands on
+                islands = todo[k]
+                if not islands:
+                    finished += 1
+                    continue
+                i = islands.pop()
+                for f, j in node_edges[i]:
+                    if not count[f]:
+                        continue
+                    other = owner.get(j)
+                    if other is None:
+                        owner[j] = k
+                        islands.append(j)
+                    else:
+                        other = leader(other)
+                        if other != k:
+                            lead[other] = k
+                            islands.extend(todo[other])
+                            todo[other] = []
+                still.append(k)
+            running = [k for k in still if lead[k] == k]
+        return finished + len(running)
 
     def _count_groups(self):
         """How many groups the links make (a walk of the board)."""
