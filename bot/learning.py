@@ -12,7 +12,9 @@ conflict-driven SAT solver does:
   become a *nogood* (facts that never hold all together), which prunes every later branch;
 - the search jumps back past the decisions that played no part (backjumping), decides at
   the most constrained nodes, weighed by the contradictions met near them, and restarts now
-  and then, keeping what it learned.
+  and then, keeping what it learned;
+- on boards that are nearly trees, a local search (the walk, `bot.local`) takes turns with
+  it, and between turns the search decides along the walk's state nearest an answer.
 
 The rules do not record why they moved a bound: that would cost every solve. A reason is
 rebuilt only for the facts a contradiction needs, by walking the trail back and asking, in

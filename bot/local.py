@@ -122,7 +122,7 @@ class Walk:
         # Only the groups of the changed edges' ends can change: count those before and
         # after (a walk of the whole board each move was most of the walk's time).
         ends = [a, b] + [i for f, _, _ in path for i in self.puzzle.ends[f]]
-        count[e] += 1
+        count[e] += 1  # (back for a moment: the count before the move)
         before = self._groups_among(ends)
         count[e] -= 1
         if not self._apply(path):
