@@ -48,7 +48,6 @@ class Walk:
         self.failed = 0     # fills in a row that failed
         self.best = None    # the counts of the fewest groups met since the last fill
         self.best_groups = 0
-        self.seen = bytearray(len(p))
 
     def run(self, moves):
         """Take up to `moves` more steps; an answer (links per edge) if one is found,
@@ -99,7 +98,7 @@ class Walk:
                 short[i] -= 1
                 short[path[-1][2]] -= 1
         self.failed = 0
-        self.groups = self._count_groups()
+        self.groups = self._groups_among(range(len(short)))  # every group
         self.best, self.best_groups = count[:], self.groups
 
     # -- join ---------------------------------------------------------------------------
@@ -248,22 +247,3 @@ class Walk:
                 still.append(k)
             running = [k for k in still if lead[k] == k]
         return finished + len(running)
-
-    def _count_groups(self):
-        """How many groups the links make (a walk of the board)."""
-        count, node_edges, seen = self.count, self.puzzle.node_edges, self.seen
-        seen[:] = bytes(len(seen))
-        groups = 0
-        for start in range(len(seen)):
-            if seen[start]:
-                continue
-            groups += 1
-            seen[start] = 1
-            stack = [start]
-            while stack:
-                i = stack.pop()
-                for e, j in node_edges[i]:
-                    if count[e] and not seen[j]:
-                        seen[j] = 1
-                        stack.append(j)
-        return groups
