@@ -13,7 +13,9 @@ looks at the whole board at once and never decides anything:
 2. *Join*: while the links make more than one group, a move takes a link off a random edge
    and makes its two ends whole again by a random alternating path between them, so every
    island keeps its value. A move is kept if the groups do not grow in number, and one in
-   `WALK_WORSE` that adds one group is kept too (a way out of a dead end).
+   `WALK_WORSE` that adds one group is kept too (a way out of a dead end). Half the moves
+   start at an island outside the largest group: that is where groups can join, and a move
+   deep inside the largest group rarely changes anything.
 3. After `WALK_FILL_MOVES` moves without an answer, fill afresh.
 
 The walk can find an answer but can never prove there is none. So it takes turns with the
@@ -24,8 +26,9 @@ island-exact state, short only of connection (docs/TUNING.md, "Eleventh session"
 import random
 from itertools import permutations
 
-from bot.grid import solves
-from bot.tuning import SEED, WALK_FILL_MOVES, WALK_REACH, WALK_WORSE
+from bot.grid import components, solves
+from bot.tuning import (SEED, WALK_FILL_MOVES, WALK_FOCUS, WALK_FOCUS_EVERY, WALK_REACH,
+                         WALK_WORSE)
 
 _GIVE_UP_FILLS = 3  # fills in a row that leave an island short: the walk stops
 
@@ -48,6 +51,7 @@ class Walk:
         self.failed = 0     # fills in a row that failed
         self.best = None    # the counts of the fewest groups met since the last fill
         self.best_groups = 0
+        self.focus = []     # edges at islands outside the largest group, as last labelled
 
     def run(self, moves):
         """Take up to `moves` more steps; an answer (links per edge) if one is found,
@@ -107,7 +111,12 @@ class Walk:
         undone if it leaves more groups (but one in WALK_WORSE)."""
         count, lo, rng = self.count, self.lo, self.rng
         self.moves += 1
-        e = rng.randrange(len(count))
+        if self.moves % WALK_FOCUS_EVERY == 1:
+            self.focus = self._outside_largest()
+        if self.focus and rng.random() < WALK_FOCUS:
+            e = self.focus[int(rng.random() * len(self.focus))]
+        else:
+            e = rng.randrange(len(count))
         if count[e] <= lo[e]:
             return
         a, b = self.puzzle.ends[e]
@@ -183,6 +192,14 @@ class Walk:
             u = before
         path.reverse()
         return path
+
+    def _outside_largest(self):
+        """The edges at islands outside the largest group. (`components` reads a grid's
+        `puzzle` and `got`, which the walk holds for its root.)"""
+        label, _, size = components(self, self.count)
+        largest = size.index(max(size))
+        node_edges = self.puzzle.node_edges
+        return sorted({f for i, g in enumerate(label) if g != largest for f, _ in node_edges[i]})
 
     def _apply(self, path):
         """Make the path's changes; False (and nothing changed) if two links would cross."""

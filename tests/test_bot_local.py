@@ -5,6 +5,7 @@ import pytest
 
 import bot
 import bot.learning
+import bot.local
 import bot.solver
 from bot.assumption import Stats
 from bot.grid import Grid, components
@@ -66,6 +67,41 @@ def test_moves_keep_islands_exact_on_a_board_with_crossings():
     for _ in range(300):
         walk._move()
         assert_island_exact(walk)
+
+
+def groups_by_union(puzzle, count):
+    """Each island's group, joined edge by edge (not the board walk `components` makes)."""
+    parent = list(range(len(puzzle)))
+
+    def root(i):
+        while parent[i] != i:
+            i = parent[i]
+        return i
+    for (a, b), n in zip(puzzle.ends, count):
+        if n:
+            parent[root(a)] = root(b)
+    return [root(i) for i in range(len(puzzle))]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_moves_start_at_edges_outside_the_largest_group(seed):
+    walk = Walk(rooted(near_tree_board(12, 9, seed, cycles=2, doubles=seed % 2)), seed)
+    walk.run(1)  # the fill
+    labelled = 0
+    for _ in range(400):
+        if walk.groups == 1:
+            break
+        if walk.moves % bot.local.WALK_FOCUS_EVERY == 0:  # the next move labels
+            group = groups_by_union(walk.puzzle, walk.count)
+            largest = max(set(group), key=group.count)
+            outside = {f for i, g in enumerate(group) if g != largest
+                       for f, _ in walk.puzzle.node_edges[i]}
+            walk._move()
+            assert set(walk.focus) == outside and outside
+            labelled += 1
+        else:
+            walk._move()
+    assert labelled >= 2
 
 
 @pytest.mark.parametrize("seed", range(8))
