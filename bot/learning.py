@@ -72,8 +72,9 @@ def learned_solutions(grid, stats, sure=None, seed=SEED, walk=False):
     `sure`, if given, hears the links drawn at the search's root (in every solution), each
     time they grow, until the first solution. `seed` draws the restarts' shake (and the
     walk's moves). With `walk`, on a board that is nearly a tree (under islands /
-    WALK_SPARE links of slack) the walk (`bot.local`) takes turns with the search, and only
-    the first answer is yielded: a caller that counts solutions leaves `walk` off."""
+    WALK_SPARE links of slack) the walk (`bot.local`) takes turns with the search, and its
+    answers are yielded too. An answer can then come twice, once from each: a caller that
+    counts solutions keeps the distinct ones."""
     # The node search's weights count its own contradictions, and would outweigh this
     # search's for hundreds of conflicts: start afresh (research boards of the stress suite,
     # median / max ms: 854 / 4,078 kept, 509 / 1,188 afresh).
@@ -99,6 +100,7 @@ class Learner:
         self.grid = grid
         self.walk = walk  # a `bot.local.Walk` that takes turns with this search, or None
         self.walk_at = WALK_AFTER  # the conflict count at which the walk's next turn comes
+        self.walk_mark = None  # the grid's mark before the walk's answer was drawn
         self.stats = stats
         self.sure = sure
         self.told = -1  # trail length at the root when `sure` last heard
@@ -137,7 +139,7 @@ class Learner:
                     return
                 if self.walk is not None and self._walk_turn():
                     yield grid
-                    return
+                    self._unwalk()
                 continue  # what was learned is asserted: propagate it before anything else
             if not self.level_starts:
                 self._tell_sure()
@@ -182,7 +184,7 @@ class Learner:
             return False
         self._backjump(0)
         grid = self.grid
-        mark = grid.mark()
+        mark = self.walk_mark = grid.mark()
         try:
             for e, n in enumerate(counts):
                 grid.raise_lo(e, n)
@@ -196,6 +198,11 @@ class Learner:
             return False
         self.sure = None  # the answer's links are not sure ones
         return True
+
+    def _unwalk(self):
+        """Take the walk's answer off the grid: the search goes on from the root."""
+        self._forget(self.walk_mark[0])
+        self.grid.revert(self.walk_mark)
 
     def _tell_sure(self):
         """At the root, the drawn links are in every solution: say so when there are more."""

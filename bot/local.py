@@ -52,10 +52,11 @@ class Walk:
         self.best = None    # the counts of the fewest groups met since the last fill
         self.best_groups = 0
         self.focus = []     # edges at islands outside the largest group, as last labelled
+        self.answers = set()  # the answers given, each once
 
     def run(self, moves):
-        """Take up to `moves` more steps; an answer (links per edge) if one is found,
-        else None. A fill counts as one step."""
+        """Take up to `moves` more steps; an answer (links per edge) not given before if
+        one is found, else None. A fill counts as one step."""
         for _ in range(moves):
             if self.count is None or self.moves >= WALK_FILL_MOVES:
                 if self.failed >= _GIVE_UP_FILLS:
@@ -63,10 +64,14 @@ class Walk:
                 self._fill()
                 continue
             if self.groups == 1:
-                if solves(self.puzzle, self.count):
-                    return self.count[:]
-                self.count = None  # (cannot happen: every move keeps the values)
-                continue
+                answer = tuple(self.count)
+                if answer not in self.answers:
+                    if not solves(self.puzzle, self.count):
+                        self.count = None  # (cannot happen: every move keeps the values)
+                        continue
+                    self.answers.add(answer)
+                    return list(answer)
+                # An answer given before: the moves that keep one group lead to others.
             self._move()
         return None
 

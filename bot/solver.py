@@ -83,10 +83,12 @@ def find_solutions(text, limit=2, stats=None, within=None, seed=SEED):
     finally:
         search.close()
     found = []
-    for solved in learned_solutions(grid, stats, seed=seed):
-        found.append(sorted(solved.links()))
-        if len(found) >= limit:
-            break
+    for solved in learned_solutions(grid, stats, seed=seed, walk=True):
+        links = sorted(solved.links())
+        if links not in found:  # the walk and the search may both find it
+            found.append(links)
+            if len(found) >= limit:
+                break
     return found
 
 

@@ -192,18 +192,50 @@ def test_the_walk_guides_the_search_between_its_turns(monkeypatch):
     assert targets and all(targets)
 
 
-@pytest.mark.parametrize("count", [False, True])
-def test_counting_solutions_and_boards_with_slack_never_walk(count, monkeypatch):
+def test_boards_with_slack_to_spare_never_walk(monkeypatch):
     monkeypatch.setattr(bot.solver, "NODE_SEARCH_BRANCHES", 0)
     monkeypatch.setattr(bot.learning, "WALK_AFTER", 0)
 
     def refuse(*args):
         raise AssertionError("the walk was made")
     monkeypatch.setattr(bot.learning, "Walk", refuse)
-    if count:
-        assert bot.count_solutions(near_tree_board(6, 5, 2, cycles=1), limit=3) >= 1
-    else:
-        text = connected_board(10, 10, 7)  # many links to spare
-        grid = Grid(parse(text))
-        assert grid.spare * bot.learning.WALK_SPARE >= len(grid.puzzle)
-        assert fault(text, links_text(bot.solve(text, Stats()))) is None
+    text = connected_board(10, 10, 7)  # many links to spare
+    grid = Grid(parse(text))
+    assert grid.spare * bot.learning.WALK_SPARE >= len(grid.puzzle)
+    assert fault(text, links_text(bot.solve(text, Stats()))) is None
+
+
+def test_the_walk_gives_each_answer_once():
+    walk = Walk(rooted(near_tree_board(8, 6, 3, cycles=3)), 1)
+    answers = []
+    for _ in range(40):
+        found = walk.run(500)
+        if found is not None:
+            answers.append(tuple(found))
+    assert len(answers) >= 2  # from an answer, the moves that keep one group find more
+    assert len(set(answers)) == len(answers)
+    assert all(bot.grid.solves(walk.puzzle, list(a)) for a in answers)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_counting_takes_the_walks_answers_and_counts_each_once(seed, monkeypatch):
+    near_tree_for_the_learner(monkeypatch)  # the search that learns, the walk at once
+    text = near_tree_board(7, 6, seed, cycles=2)  # 42 islands, 2 links of slack
+    given = []
+    real_run = Walk.run
+
+    def run(self, moves):
+        found = real_run(self, moves)
+        if found is not None:
+            given.append(found)
+        return found
+    monkeypatch.setattr(Walk, "run", run)
+    with_walk = bot.find_solutions(text, limit=1000)
+    assert given  # the walk answered some of them
+    monkeypatch.setattr(bot.learning, "WALK_AFTER", 10 ** 9)  # the search alone
+    alone = bot.find_solutions(text, limit=1000)
+    assert len(alone) > 1
+    assert sorted(with_walk) == sorted(alone)  # the same solutions, none counted twice
+    assert all(fault(text, links_text(links)) is None for links in with_walk)
+    monkeypatch.setattr(bot.learning, "WALK_AFTER", 0)
+    assert bot.count_solutions(text, limit=2) == 2
