@@ -51,7 +51,10 @@ class Walk:
         self.failed = 0     # fills in a row that failed
         self.best = None    # the counts of the fewest groups met since the last fill
         self.best_groups = 0
-        self.focus = []     # edges at islands outside the largest group, as last labelled
+        self.label = []     # each island's group, kept true move by move
+        self.size = {}      # group label -> islands
+        self.fresh = 0      # the next unused label
+        self.focus = []     # edges at islands outside the largest group, as last looked at
         self.answers = set()  # the answers given, each once
 
     def run(self, moves):
@@ -107,7 +110,12 @@ class Walk:
                 short[i] -= 1
                 short[path[-1][2]] -= 1
         self.failed = 0
-        self.groups = self._groups_among(range(len(short)))  # every group
+        # (`components` reads a grid's `puzzle` and `got`, which the walk holds for its root.)
+        label, _, size = components(self, count)
+        self.label = label
+        self.size = dict(enumerate(size))
+        self.fresh = len(size)
+        self.groups = len(size)
         self.best, self.best_groups = count[:], self.groups
 
     # -- join ---------------------------------------------------------------------------
@@ -132,18 +140,20 @@ class Walk:
         if path is None:
             count[e] += 1
             return
-        # Only the groups of the changed edges' ends can change: count those before and
-        # after (a walk of the whole board each move was most of the walk's time).
+        # Only the groups of the changed edges' ends can change. The labels give those
+        # before the move; searches from the ends count those after (a walk of the whole
+        # board each move was most of the walk's time).
         ends = [a, b] + [i for f, _, _ in path for i in self.puzzle.ends[f]]
-        count[e] += 1  # (back for a moment: the count before the move)
-        before = self._groups_among(ends)
-        count[e] -= 1
+        label = self.label
+        touched = {label[i] for i in ends}
         if not self._apply(path):
             count[e] += 1
             return
-        groups = self.groups + self._groups_among(ends) - before
+        after, parts, rest = self._groups_among(ends)
+        groups = self.groups + after - len(touched)
         if groups <= self.groups or (groups == self.groups + 1 and rng.random() * WALK_WORSE < 1):
             self.groups = groups
+            self._relabel(parts, rest, touched)
             if groups < self.best_groups:
                 self.best, self.best_groups = count[:], groups
             return
@@ -199,12 +209,11 @@ class Walk:
         return path
 
     def _outside_largest(self):
-        """The edges at islands outside the largest group. (`components` reads a grid's
-        `puzzle` and `got`, which the walk holds for its root.)"""
-        label, _, size = components(self, self.count)
-        largest = size.index(max(size))
+        """The edges at islands outside the largest group."""
+        size = self.size
+        largest = max(size, key=size.__getitem__)
         node_edges = self.puzzle.node_edges
-        return sorted({f for i, g in enumerate(label) if g != largest for f, _ in node_edges[i]})
+        return sorted({f for i, g in enumerate(self.label) if g != largest for f, _ in node_edges[i]})
 
     def _apply(self, path):
         """Make the path's changes; False (and nothing changed) if two links would cross."""
@@ -222,11 +231,57 @@ class Walk:
         for f, step, _ in path:
             count[f] -= step
 
+    def _relabel(self, parts, rest, touched):
+        """Keep each island's group label true after a kept move. `parts`: the islands of
+        each group the move's searches walked whole; `rest`: the move's ends in the one
+        group left unwalked (its other islands keep the labels of the `touched` groups
+        they came from, joined now)."""
+        label, size = self.label, self.size
+        for part in parts:
+            new = self.fresh
+            self.fresh += 1
+            for i in part:
+                size[label[i]] -= 1
+                label[i] = new
+            size[new] = len(part)
+        if not rest:
+            for old in touched:
+                if not size[old]:
+                    del size[old]
+            return
+        joined = {label[i] for i in rest}
+        keep = max(joined, key=size.__getitem__)
+        node_edges, count = self.puzzle.node_edges, self.count
+        # Relabel the smaller joined groups from their ends: every piece of a group the move
+        # cut holds an end, and is joined within itself by its own links.
+        for i in rest:
+            old = label[i]
+            if old == keep:
+                continue
+            stack = [i]
+            label[i] = keep
+            size[keep] += 1
+            size[old] -= 1
+            while stack:
+                u = stack.pop()
+                for f, v in node_edges[u]:
+                    if count[f] and label[v] == old:
+                        label[v] = keep
+                        size[keep] += 1
+                        size[old] -= 1
+                        stack.append(v)
+        for old in touched:
+            if not size[old]:
+                del size[old]
+
     def _groups_among(self, sources):
-        """How many groups hold the islands `sources`. A search grows from each at once,
-        an island a turn each; searches that meet join, and one that runs out has walked
-        its whole group. Once one search is left running, the rest is its group: so a move
-        inside the board's largest group costs the walks around its ends, not the board."""
+        """How many groups hold the islands `sources`; the islands of each group walked
+        whole; and the sources in the one group left unwalked (empty if none was).
+
+        A search grows from each source at once, an island a turn each; searches that meet
+        join, and one that runs out has walked its whole group. Once one search is left
+        running, the rest is its group: so a move inside the board's largest group costs
+        the walks around its ends, not the board."""
         count, node_edges = self.count, self.puzzle.node_edges
         owner = {}
         lead = []       # search -> the search it joined (itself while it leads)
@@ -242,15 +297,15 @@ class Walk:
                 k = lead[k]
             return k
         running = list(range(len(lead)))
-        finished = 0
+        finished = []
         while len(running) > 1:
             still = []
             for k in running:
                 if lead[k] != k:
-                    continue  # joined another search, which carries its islands on
+                    continue
                 islands = todo[k]
                 if not islands:
-                    finished += 1
+                    finished.append(k)
                     continue
                 i = islands.pop()
                 for f, j in node_edges[i]:
@@ -268,4 +323,14 @@ class Walk:
                             todo[other] = []
                 still.append(k)
             running = [k for k in still if lead[k] == k]
-        return finished + len(running)
+        parts = {k: [] for k in finished}
+        left = running[0] if running else -1
+        wanted = set(sources)
+        rest = []
+        for i, k in owner.items():
+            k = leader(k)
+            if k in parts:
+                parts[k].append(i)
+            elif k == left and i in wanted:
+                rest.append(i)
+        return len(finished) + len(running), list(parts.values()), rest

@@ -34,4 +34,4 @@ WALK_FILL_MOVES = 30000     # moves from one fill before the walk fills afresh
 WALK_REACH = 400            # an alternating path is given up past this many islands
 WALK_WORSE = 300            # one move in this many that adds a group is kept
 WALK_FOCUS = 0.5            # the share of moves that start outside the largest group...
-WALK_FOCUS_EVERY = 50       # ...as labelled every this many moves
+WALK_FOCUS_EVERY = 50       # ...as looked up every this many moves
