@@ -7,12 +7,16 @@ from pathlib import Path
 import pytest
 
 import bot
+import bot.learning
+import bot.local
+import bot.solver
 from referee import peer
 from referee.board import parse_board
 from referee.lab.walk import generate, links_text, puzzle_rng, solution_text
 from referee.peer import PeerTimeout, balanced, candidate_edges, crossings, peer_count, peer_solve
 from referee.rules import Verdict, judge_text
 from referee.lab.stress import LAB_MAX_SIDE, layout_cells, random_links
+from test_bot_learning import near_tree_board
 
 ROOT = Path(__file__).resolve().parents[1]
 SIZES = [(5, 5), (6, 5), (6, 6), (7, 6), (7, 7), (8, 8)]
@@ -181,3 +185,26 @@ def test_the_bot_never_imports_the_peer():
     imports = re.compile(r"^\s*(from|import)\s+(referee|pysat)\b", re.MULTILINE)
     for path in (ROOT / "bot").glob("*.py"):
         assert not imports.search(path.read_text()), path.name
+
+
+def test_counts_that_take_the_walks_answers_agree(monkeypatch):
+    """Near-trees counted by the search that learns with the walk's turns from the start:
+    the walk's answers join the count, each once, and the peer agrees."""
+    monkeypatch.setattr(bot.solver, "NODE_SEARCH_BRANCHES", 0)
+    monkeypatch.setattr(bot.learning, "WALK_AFTER", 0)
+    monkeypatch.setattr(bot.learning, "WALK_EVERY", 1)
+    monkeypatch.setattr(bot.learning, "WALK_MOVES", 50)
+    answers = []
+    real_run = bot.local.Walk.run
+
+    def run(self, moves):
+        found = real_run(self, moves)
+        answers.append(found is not None)
+        return found
+    monkeypatch.setattr(bot.local.Walk, "run", run)
+    for seed in range(24):
+        width, height = SIZES[seed % len(SIZES)]
+        text = near_tree_board(width, height, seed, cycles=seed % 3, doubles=seed % 2)
+        for limit in (2, 5):
+            assert bot.count_solutions(text, limit=limit) == peer_count(text, limit), (text, limit)
+    assert sum(answers) >= 10  # the walk answered often enough to be tested
