@@ -213,7 +213,8 @@ class Walk:
         size = self.size
         largest = max(size, key=size.__getitem__)
         node_edges = self.puzzle.node_edges
-        return sorted({f for i, g in enumerate(self.label) if g != largest for f, _ in node_edges[i]})
+        return sorted({f for i, g in enumerate(self.label) if g != largest
+                       for f, _ in node_edges[i]})
 
     def _apply(self, path):
         """Make the path's changes; False (and nothing changed) if two links would cross."""
@@ -235,7 +236,7 @@ class Walk:
         """Keep each island's group label true after a kept move. `parts`: the islands of
         each group the move's searches walked whole; `rest`: the move's ends in the one
         group left unwalked (its other islands keep the labels of the `touched` groups
-        they came from, joined now)."""
+        they came from)."""
         label, size = self.label, self.size
         for part in parts:
             new = self.fresh
@@ -244,35 +245,35 @@ class Walk:
                 size[label[i]] -= 1
                 label[i] = new
             size[new] = len(part)
-        if not rest:
-            for old in touched:
-                if not size[old]:
-                    del size[old]
-            return
-        joined = {label[i] for i in rest}
-        keep = max(joined, key=size.__getitem__)
+        if rest:
+            self._join(rest)
+        for old in touched:
+            if not size[old]:
+                del size[old]
+
+    def _join(self, rest):
+        """The groups of the ends `rest` are one now: the largest keeps its label, and the
+        others take it, relabelled from those ends. Every piece of a group the move cut
+        holds an end, and is joined within itself by its own links."""
+        label, size = self.label, self.size
+        keep = max({label[i] for i in rest}, key=size.__getitem__)
         node_edges, count = self.puzzle.node_edges, self.count
-        # Relabel the smaller joined groups from their ends: every piece of a group the move
-        # cut holds an end, and is joined within itself by its own links.
         for i in rest:
             old = label[i]
             if old == keep:
                 continue
-            stack = [i]
             label[i] = keep
-            size[keep] += 1
-            size[old] -= 1
+            moved = 1
+            stack = [i]
             while stack:
                 u = stack.pop()
                 for f, v in node_edges[u]:
                     if count[f] and label[v] == old:
                         label[v] = keep
-                        size[keep] += 1
-                        size[old] -= 1
+                        moved += 1
                         stack.append(v)
-        for old in touched:
-            if not size[old]:
-                del size[old]
+            size[keep] += moved
+            size[old] -= moved
 
     def _groups_among(self, sources):
         """How many groups hold the islands `sources`; the islands of each group walked
@@ -302,7 +303,7 @@ class Walk:
             still = []
             for k in running:
                 if lead[k] != k:
-                    continue
+                    continue  # joined another search, which carries its islands on
                 islands = todo[k]
                 if not islands:
                     finished.append(k)
