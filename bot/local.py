@@ -149,11 +149,11 @@ class Walk:
         if not self._apply(path):
             count[e] += 1
             return
-        after, parts, rest = self._groups_among(ends)
+        after, walked = self._groups_among(ends)
         groups = self.groups + after - len(touched)
         if groups <= self.groups or (groups == self.groups + 1 and rng.random() * WALK_WORSE < 1):
             self.groups = groups
-            self._relabel(parts, rest, touched)
+            self._relabel(*walked(), touched)
             if groups < self.best_groups:
                 self.best, self.best_groups = count[:], groups
             return
@@ -276,8 +276,9 @@ class Walk:
             size[old] -= moved
 
     def _groups_among(self, sources):
-        """How many groups hold the islands `sources`; the islands of each group walked
-        whole; and the sources in the one group left unwalked (empty if none was).
+        """How many groups hold the islands `sources`, and a function that gives the
+        islands of each group walked whole and the sources in the one group left unwalked
+        (empty if none was). Most moves are undone, so only a kept one asks for those.
 
         A search grows from each source at once, an island a turn each; searches that meet
         join, and one that runs out has walked its whole group. Once one search is left
@@ -324,14 +325,17 @@ class Walk:
                             todo[other] = []
                 still.append(k)
             running = [k for k in still if lead[k] == k]
-        parts = {k: [] for k in finished}
-        left = running[0] if running else -1
-        wanted = set(sources)
-        rest = []
-        for i, k in owner.items():
-            k = leader(k)
-            if k in parts:
-                parts[k].append(i)
-            elif k == left and i in wanted:
-                rest.append(i)
-        return len(finished) + len(running), list(parts.values()), rest
+
+        def walked():
+            parts = {k: [] for k in finished}
+            left = running[0] if running else -1
+            wanted = set(sources)
+            rest = []
+            for i, k in owner.items():
+                k = leader(k)
+                if k in parts:
+                    parts[k].append(i)
+                elif k == left and i in wanted:
+                    rest.append(i)
+            return list(parts.values()), rest
+        return len(finished) + len(running), walked
