@@ -20,7 +20,9 @@ looks at the whole board at once and never decides anything:
 
 The walk can find an answer but can never prove there is none. So it takes turns with the
 search that learns. Between turns the search follows the fewest groups the walk has met: an
-island-exact state, short only of connection (docs/TUNING.md, "Eleventh session").
+island-exact state, short only of connection (docs/TUNING.md, "Eleventh session"). It gives
+each answer once, and from an answer its moves that keep one group lead to others, so a
+count of solutions takes its answers too ("Twelfth session").
 """
 
 import random
