@@ -93,11 +93,11 @@ def groups_by_union(puzzle, count):
 def test_moves_start_at_edges_outside_the_largest_group(seed):
     walk = Walk(rooted(near_tree_board(12, 9, seed, cycles=2, doubles=seed % 2)), seed)
     walk.run(1)  # the fill
-    labelled = 0
+    looked = 0
     for _ in range(400):
         if walk.groups == 1:
             break
-        if walk.moves % bot.local.WALK_FOCUS_EVERY == 0:  # the next move labels
+        if walk.moves % bot.local.WALK_FOCUS_EVERY == 0:  # the next move looks the focus up
             group = groups_by_union(walk.puzzle, walk.count)
             most = max(map(group.count, group))
             outside = [{f for i, g in enumerate(group) if g != largest
@@ -105,10 +105,10 @@ def test_moves_start_at_edges_outside_the_largest_group(seed):
                        for largest in set(group) if group.count(largest) == most]
             walk._move()
             assert set(walk.focus) in outside and all(outside)  # (a tie: any largest)
-            labelled += 1
+            looked += 1
         else:
             walk._move()
-    assert labelled >= 2
+    assert looked >= 2
 
 
 @pytest.mark.parametrize("seed", range(8))
