@@ -11,7 +11,8 @@ from referee.lab.walk import solution_text
 from referee.peer import peer_solve
 from referee.rules import Verdict, judge_text
 from referee.lab.stress import (LAB_MAX_SIDE, SIZES, board_rng, fill_suite, full_suite, lattice_suite,
-                            layout_cells, research_suite, solver_work, tree_suite, unsolvable_suite)
+                            layout_cells, make_board, research_suite, solver_work, tree_suite,
+                            tree_unsolvable_suite, unsolvable_suite)
 
 ROOT = Path(__file__).resolve().parents[1]
 COMMITTED = ROOT / "puzzles" / "stress"
@@ -79,6 +80,25 @@ def test_unsolvable_boards_are_refuted_by_both_solvers():
         assert bot.count_solutions(board.text, limit=1) == 0
 
 
+def test_broken_near_trees_are_refuted_by_both_solvers():
+    sources = [make_board("tree", f"8x8_{layout}_{i}", 8, 8,
+                          layout_cells(layout, 8, 8, board_rng(1, "test", i), 0.5),
+                          board_rng(1, "test", i), "single", 0.02)
+               for i, layout in enumerate(("full", "rows", "fill", "full"))]
+    boards = tree_unsolvable_suite(1, sources=sources)
+    assert len(boards) >= 3
+    assert tree_unsolvable_suite(1, sources=sources) == boards
+    for board in boards:
+        source = next(s for s in sources if board.name.startswith(s.name + "_at"))
+        changed = [(a, b) for a, b in zip(source.text.split(), board.text.split()) if a != b]
+        assert len(changed) == 1  # one row, and in it one island by 2
+        (old, new), = changed
+        assert [abs(int(a) - int(b)) for a, b in zip(old, new) if a != b] == [2]
+        assert board.links is None
+        assert peer_solve(board.text) is None
+        assert bot.count_solutions(board.text, limit=1) == 0
+
+
 def test_tree_boards_are_a_spanning_tree_and_a_few_loops():
     for board in tree_suite(1):
         parsed = parse_board(board.text, max_side=LAB_MAX_SIDE)
@@ -95,6 +115,17 @@ def test_the_command_rewrites_the_committed_suite(suite, tmp_path, capsys):
     for name in written:
         assert (tmp_path / suite / name).read_text() == (COMMITTED / suite / name).read_text()
     assert capsys.readouterr().out.count("islands=") == len(written) // 2
+
+
+def test_the_command_rewrites_the_committed_broken_near_trees(tmp_path, capsys):
+    suite = "tree-unsolvable"
+    assert main(["stress-gen", "--seed", "1", "--suite", suite, "--out", str(tmp_path)]) == 0
+    written = sorted(p.name for p in (tmp_path / suite).iterdir())
+    assert written == sorted(p.name for p in (COMMITTED / suite).iterdir())
+    assert len(written) == len(tree_suite(1))  # no solution files: one board per tree board
+    for name in written:
+        assert (tmp_path / suite / name).read_text() == (COMMITTED / suite / name).read_text()
+    assert capsys.readouterr().out.count("islands=") == len(written)
 
 
 def test_committed_solutions_win():

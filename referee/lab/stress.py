@@ -31,6 +31,9 @@ Sub-suites (`SUITES`, each a folder under the output directory):
   unsolvable  a dense solvable board with one island's value changed by 2 (so the sum of
               values stays even and parity alone cannot refute it), kept only when the
               SAT peer (referee.peer) proves it has no solution
+  tree-unsolvable  each tree board with one island's value changed by 2, kept when the
+              peer proves it has no solution: almost no slack, so what refutes it is
+              connection, and the search meets it late
 Sizes: 20x20, 30x15, 30x30 and 40x40 (CodinGame's boards stop at 30; the bot has no limit,
 and the lab loads bigger boards for benchmarks, up to LAB_MAX_SIDE).
 
@@ -263,7 +266,7 @@ def research_suite(seed: int, count: int = 24, pool: int = RESEARCH_POOL) -> lis
 def unsolvable_suite(seed: int, per_source: int = 2, sources=UNSOLVABLE_SOURCES,
                      peer_timeout_s: float = PEER_TIMEOUT_S) -> list[StressBoard]:
     """Dense solvable boards with one island's value moved by 2, proved unsolvable by the peer."""
-    from referee.peer import PeerTimeout, islands, peer_solve
+    from referee.peer import islands
 
     boards = []
     index = -1
@@ -276,24 +279,53 @@ def unsolvable_suite(seed: int, per_source: int = 2, sources=UNSOLVABLE_SOURCES,
             cells = layout_cells(layout, width, height, rng, fill)
             links = random_links(cells, rng, kind, round(rng.uniform(*EXTRA_RANGE), 2))
             _, _, values = islands(links_text(width, height, links))
-            candidates = sorted(values)
-            rng.shuffle(candidates)
-            for cell in candidates[:UNSOLVABLE_TRIES]:
-                moves = [v for v in (values[cell] - 2, values[cell] + 2) if 1 <= v <= 8]
-                if not moves:
-                    continue
-                changed = {**values, cell: rng.choice(moves)}
-                text = _values_text(width, height, changed)
-                try:
-                    if peer_solve(text, timeout_s=peer_timeout_s) is not None:
-                        continue
-                except PeerTimeout:
-                    continue
-                x, y = cell
+            broken = _refuted_variant(width, height, values, rng, peer_timeout_s)
+            if broken is not None:
+                text, (x, y) = broken
                 name = f"{width}x{height}_{layout}_{kind}_at{x}-{y}_{index:03d}"
                 boards.append(StressBoard("unsolvable", name, text, None))
-                break
     return boards
+
+
+def tree_unsolvable_suite(seed: int, sources=None,
+                          peer_timeout_s: float = PEER_TIMEOUT_S) -> list[StressBoard]:
+    """The tree suite's boards (or `sources`) with one island's value moved by 2, proved
+    unsolvable by the peer. A near-tree has almost no slack, so the refutation is a matter
+    of connection, found late: the boards that the dense unsolvable ones are not."""
+    from referee.peer import islands
+
+    boards = []
+    for index, source in enumerate(tree_suite(seed) if sources is None else sources):
+        rng = board_rng(seed, "tree-unsolvable", index)
+        width, height, values = islands(source.text)
+        broken = _refuted_variant(width, height, values, rng, peer_timeout_s)
+        if broken is not None:
+            text, (x, y) = broken
+            boards.append(StressBoard("tree-unsolvable", f"{source.name}_at{x}-{y}", text, None))
+    return boards
+
+
+def _refuted_variant(width: int, height: int, values: dict[Cell, int], rng: random.Random,
+                     peer_timeout_s: float):
+    """(text, cell): the board with the value at `cell` moved by 2 (so the sum stays even
+    and parity alone cannot refute it), for the first of UNSOLVABLE_TRIES islands, in a
+    random order, where the SAT peer proves the board unsolvable; None if none does."""
+    from referee.peer import PeerTimeout, peer_solve
+
+    candidates = sorted(values)
+    rng.shuffle(candidates)
+    for cell in candidates[:UNSOLVABLE_TRIES]:
+        moves = [v for v in (values[cell] - 2, values[cell] + 2) if 1 <= v <= 8]
+        if not moves:
+            continue
+        text = _values_text(width, height, {**values, cell: rng.choice(moves)})
+        try:
+            if peer_solve(text, timeout_s=peer_timeout_s) is not None:
+                continue
+        except PeerTimeout:
+            continue
+        return text, cell
+    return None
 
 
 def _values_text(width: int, height: int, values: dict[Cell, int]) -> str:
@@ -308,6 +340,7 @@ SUITES = {
     "tree": tree_suite,
     "research": research_suite,
     "unsolvable": unsolvable_suite,
+    "tree-unsolvable": tree_unsolvable_suite,
 }
 
 
