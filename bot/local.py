@@ -287,10 +287,10 @@ class Walk:
         islands of each group walked whole and the sources in the one group left unwalked
         (empty if none was). Most moves are undone, so only a kept one asks for those.
 
-        A search grows from each source at once, an island a turn each; searches that meet
-        join, and one that runs out has walked its whole group. Once one search is left
-        running, the rest is its group: so a move inside the board's largest group costs
-        the walks around its ends, not the board."""
+        A search grows from each source at once, _TURN islands a turn each; searches that
+        meet join, and one that runs out has walked its whole group. Once one search is
+        left running, the rest is its group: so a move inside the board's largest group
+        costs the walks around its ends, not the board."""
         count, node_edges = self.count, self.puzzle.node_edges
         # Which search reached each island: lists stamped per call, not a dict (the walk
         # alone, 40,000 moves on two near-trees: x0.90).

@@ -290,8 +290,8 @@ def unsolvable_suite(seed: int, per_source: int = 2, sources=UNSOLVABLE_SOURCES,
 def tree_unsolvable_suite(seed: int, sources=None,
                           peer_timeout_s: float = PEER_TIMEOUT_S) -> list[StressBoard]:
     """The tree suite's boards (or `sources`) with one island's value moved by 2, proved
-    unsolvable by the peer. A near-tree has almost no slack, so the refutation is a matter
-    of connection, found late: the boards that the dense unsolvable ones are not."""
+    unsolvable by the peer. A near-tree has almost no slack, so what refutes it is
+    connection, met late in a search; the dense unsolvable boards fall to the rules."""
     from referee.peer import islands
 
     boards = []
