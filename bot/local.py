@@ -15,7 +15,8 @@ looks at the whole board at once and never decides anything:
    island keeps its value. A move is kept if the groups do not grow in number, and one in
    `WALK_WORSE` that adds one group is kept too (a way out of a dead end). Half the moves
    start at an island outside the largest group: that is where groups can join, and a move
-   deep inside the largest group rarely changes anything.
+   deep inside the largest group rarely changes anything. Where the path takes a link off,
+   it takes a loose one if it can (doubled, or on a cycle: it splits no group).
 3. After `WALK_FILL_MOVES` moves without an answer, fill afresh.
 
 The walk can find an answer but can never prove there is none. So it takes turns with the
@@ -29,8 +30,8 @@ import random
 from itertools import permutations
 
 from bot.grid import components, solves
-from bot.tuning import (SEED, WALK_FILL_MOVES, WALK_FOCUS, WALK_FOCUS_EVERY, WALK_REACH,
-                         WALK_WORSE)
+from bot.tuning import (SEED, WALK_FILL_MOVES, WALK_FOCUS, WALK_FOCUS_EVERY, WALK_LOOSE_EVERY,
+                         WALK_REACH, WALK_WORSE)
 
 _TURN = 8  # islands a search takes in one turn of `_groups_among`
 _GIVE_UP_FILLS = 3  # fills in a row that leave an island short: the walk stops
@@ -38,6 +39,44 @@ _GIVE_UP_FILLS = 3  # fills in a row that leave an island short: the walk stops
 # Every order of an island's (at most four) edges: one draw picks an order, where a shuffle
 # drew once an edge (the shuffles were a third of the walk's time).
 _ORDERS = [list(permutations(range(d))) for d in range(5)]
+
+
+def loose_links(node_edges, count):
+    """Per edge, 1 if a link can come off it without splitting its group: the edge is
+    doubled or lies on a cycle of links (0 for a bridge of single link, or no link). One
+    depth-first search (Tarjan's bridges), without recursion."""
+    n = len(node_edges)
+    order = [-1] * n   # when the search reached each island
+    low = [0] * n      # the earliest island reached from its subtree by one link back
+    bridges = set()
+    clock = 0
+    for root in range(n):
+        if order[root] >= 0:
+            continue
+        order[root] = low[root] = clock
+        clock += 1
+        stack = [(root, -1, iter(node_edges[root]))]
+        while stack:
+            u, through, rest = stack[-1]
+            for e, v in rest:
+                if not count[e] or e == through:
+                    continue
+                if order[v] < 0:
+                    order[v] = low[v] = clock
+                    clock += 1
+                    stack.append((v, e, iter(node_edges[v])))
+                    break
+                if order[v] < low[u]:
+                    low[u] = order[v]
+            else:
+                stack.pop()
+                if stack:
+                    parent = stack[-1][0]
+                    if low[u] < low[parent]:
+                        low[parent] = low[u]
+                    if low[u] > order[parent] and count[through] == 1:
+                        bridges.add(through)
+    return bytearray(1 if c and e not in bridges else 0 for e, c in enumerate(count))
 
 
 class Walk:
@@ -59,6 +98,7 @@ class Walk:
         self.fresh = 0      # the next unused label
         self.focus = []     # edges at islands outside the largest group, as last looked at
         self.answers = set()  # the answers given, each once
+        self.loose = None     # per edge, 1 if a link can come off it without splitting a group
         self.seen = [0] * len(p)   # `_groups_among`'s stamp per island...
         self.owner = [0] * len(p)  # ...and the search that reached it
         self.stamp = 0
@@ -132,6 +172,8 @@ class Walk:
         self.moves += 1
         if self.moves % WALK_FOCUS_EVERY == 1:
             self.focus = self._outside_largest()
+        if self.moves % WALK_LOOSE_EVERY == 1:
+            self.loose = loose_links(self.puzzle.node_edges, count)
         if self.focus and rng.random() < WALK_FOCUS:
             e = self.focus[int(rng.random() * len(self.focus))]
         else:
@@ -177,6 +219,7 @@ class Walk:
         count, lo, hi, draw = self.count, self.lo, self.hi, self.rng.random
         node_edges, crossings = self.puzzle.node_edges, self.puzzle.crossings
         came = {start: None}  # island -> (edge added, island before, edge taken off)
+        loose = self.loose
         queue = [start]
         for u in queue:
             if len(came) > reach:
@@ -194,13 +237,27 @@ class Walk:
                 came[v] = None
                 takes = node_edges[v]
                 orders = _ORDERS[len(takes)]
+                if every:
+                    for k in orders[int(draw() * len(orders))]:
+                        g, w = takes[k]
+                        if g != f and g != banned and count[g] > lo[g] and w not in came:
+                            came[w] = (f, u, g, v)
+                            queue.append(w)
+                    continue
+                # One link taken off, at random, but a loose one where the island has one:
+                # it splits no group (docs/TUNING.md, "Thirteenth session").
+                chosen = None
                 for k in orders[int(draw() * len(orders))]:
                     g, w = takes[k]
                     if g != f and g != banned and count[g] > lo[g] and w not in came:
-                        came[w] = (f, u, g, v)
-                        queue.append(w)
-                        if not every:
-                            break
+                        if chosen is None or (loose is not None and loose[g]):
+                            chosen = g, w
+                            if loose is None or loose[g]:
+                                break
+                if chosen is not None:
+                    g, w = chosen
+                    came[w] = (f, u, g, v)
+                    queue.append(w)
         return None
 
     @staticmethod

@@ -35,3 +35,4 @@ WALK_REACH = 400            # an alternating path is given up past this many isl
 WALK_WORSE = 300            # one move in this many that adds a group is kept
 WALK_FOCUS = 0.5            # the share of moves that start outside the largest group...
 WALK_FOCUS_EVERY = 50       # ...as looked up every this many moves
+WALK_LOOSE_EVERY = 200      # moves between looks at which links are loose (on a cycle, or doubled)

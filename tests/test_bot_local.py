@@ -1,6 +1,7 @@
 """The walk (`bot.local`): a local search that keeps every island at its value, and its
 turns beside the search that learns."""
 
+import random
 from collections import Counter
 
 import pytest
@@ -109,6 +110,48 @@ def test_moves_start_at_edges_outside_the_largest_group(seed):
         else:
             walk._move()
     assert looked >= 2
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_loose_link_is_one_that_comes_off_without_splitting_a_group(seed):
+    p = parse(near_tree_board(9, 7, seed, cycles=3))
+    draw = random.Random(seed)
+    count = [draw.choice((0, 0, 1, 1, 2)) for _ in p.ends]  # any links: crossings, values aside
+    loose = bot.local.loose_links(p.node_edges, count)
+    groups = len(set(groups_by_union(p, count)))
+    kinds = set()
+    for e, n in enumerate(count):
+        if not n:
+            assert not loose[e]
+            continue
+        fewer = count[:]
+        fewer[e] -= 1
+        keeps = len(set(groups_by_union(p, fewer))) == groups
+        assert loose[e] == keeps, (e, n)
+        kinds.add((n, keeps))
+    assert {(1, True), (1, False), (2, True)} <= kinds  # cycles, bridges and doubles met
+
+
+def test_a_move_takes_a_loose_link_off_where_the_island_has_one():
+    chose = 0  # takes made where the island had a loose link and another beside it
+    for seed in range(4):
+        walk = Walk(rooted(near_tree_board(12, 9, seed, cycles=4, doubles=1)), seed)
+        walk.run(200)
+        p, count, lo = walk.puzzle, walk.count, walk.lo
+        walk.loose = loose = bot.local.loose_links(p.node_edges, count)
+        for start in [i for i in range(len(p)) for _ in range(4)]:
+            asked = []
+            # The goal is the second island a link is added at: the path takes one off.
+            path = walk._alternate(start, -1, lambda j: asked.append(j) or len(asked) > 1,
+                                   len(p), False)
+            if path is None or len(path) != 3:
+                continue
+            (added, _, island), (taken, _, _), _ = path
+            others = [e for e, j in p.node_edges[island]
+                      if e != added and count[e] > lo[e] and j != start]
+            assert loose[taken] or not any(loose[e] for e in others)
+            chose += any(loose[e] for e in others) and not all(loose[e] for e in others)
+    assert chose >= 3
 
 
 @pytest.mark.parametrize("seed", range(8))
