@@ -30,6 +30,7 @@ import random
 from itertools import permutations
 
 from bot.grid import components, solves
+from bot.intersection import bridges_from
 from bot.tuning import (SEED, WALK_FILL_MOVES, WALK_FOCUS, WALK_FOCUS_EVERY, WALK_LOOSE_EVERY,
                          WALK_REACH, WALK_WORSE)
 
@@ -43,40 +44,16 @@ _ORDERS = [list(permutations(range(d))) for d in range(5)]
 
 def loose_links(node_edges, count):
     """Per edge, 1 if a link can come off it without splitting its group: the edge is
-    doubled or lies on a cycle of links (0 for a bridge of single link, or no link). One
-    depth-first search (Tarjan's bridges), without recursion."""
+    doubled, or no bridge of the links (it lies on a cycle)."""
     n = len(node_edges)
-    order = [-1] * n   # when the search reached each island
-    low = [0] * n      # the earliest island reached from its subtree by one link back
+    order, low = [-1] * n, [0] * n
     bridges = set()
     clock = 0
     for root in range(n):
-        if order[root] >= 0:
-            continue
-        order[root] = low[root] = clock
-        clock += 1
-        stack = [(root, -1, iter(node_edges[root]))]
-        while stack:
-            u, through, rest = stack[-1]
-            for e, v in rest:
-                if not count[e] or e == through:
-                    continue
-                if order[v] < 0:
-                    order[v] = low[v] = clock
-                    clock += 1
-                    stack.append((v, e, iter(node_edges[v])))
-                    break
-                if order[v] < low[u]:
-                    low[u] = order[v]
-            else:
-                stack.pop()
-                if stack:
-                    parent = stack[-1][0]
-                    if low[u] < low[parent]:
-                        low[parent] = low[u]
-                    if low[u] > order[parent] and count[through] == 1:
-                        bridges.add(through)
-    return bytearray(1 if c and e not in bridges else 0 for e, c in enumerate(count))
+        if order[root] < 0:
+            found, clock = bridges_from(node_edges, count, root, order, low, clock)
+            bridges.update(found)
+    return bytearray(1 if c > 1 or (c and e not in bridges) else 0 for e, c in enumerate(count))
 
 
 class Walk:
