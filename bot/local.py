@@ -75,7 +75,7 @@ class Walk:
         self.fresh = 0      # the next unused label
         self.focus = []     # edges at islands outside the largest group, as last looked at
         self.answers = set()  # the answers given, each once
-        self.loose = None     # per edge, 1 if a link can come off it without splitting a group
+        self.loose = None     # `loose_links` of the counts, as last looked at
         self.seen = [0] * len(p)   # `_groups_among`'s stamp per island...
         self.owner = [0] * len(p)  # ...and the search that reached it
         self.stamp = 0
@@ -227,10 +227,11 @@ class Walk:
                 for k in orders[int(draw() * len(orders))]:
                     g, w = takes[k]
                     if g != f and g != banned and count[g] > lo[g] and w not in came:
-                        if chosen is None or (loose is not None and loose[g]):
+                        if loose[g]:
                             chosen = g, w
-                            if loose is None or loose[g]:
-                                break
+                            break
+                        if chosen is None:
+                            chosen = g, w
                 if chosen is not None:
                     g, w = chosen
                     came[w] = (f, u, g, v)
