@@ -190,9 +190,10 @@ class Walk:
         a link added at an island `is_goal` accepts: [(edge, +1 or -1, island reached)], or
         None past `reach` islands. Edge `banned` is left alone. With `every`, the shortest
         such path (a breadth-first search, as a fill needs); without, each island a link is
-        added at goes on by one link taken off, at random: a longer, more random path,
-        which joins groups far more often (`30x15_full_loops2_003` answered in 300,000
-        moves at two seeds of three, and at none with `every`)."""
+        added at goes on by one link taken off, at random but a loose one first (see
+        `loose_links`): a longer, more random path, which joins groups far more often
+        (`30x15_full_loops2_003` answered in 300,000 moves at two seeds of three, and at
+        none with `every`)."""
         count, lo, hi, draw = self.count, self.lo, self.hi, self.rng.random
         node_edges, crossings = self.puzzle.node_edges, self.puzzle.crossings
         came = {start: None}  # island -> (edge added, island before, edge taken off)
