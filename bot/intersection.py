@@ -509,7 +509,7 @@ def bridges_from(node_edges, bound, root, order, low, clock, tree=None):
     return bridges, clock
 
 
-def propagate(grid, stats=None, whole=True, probing=False):
+def propagate(grid, stats=None, whole=True, probing=False, slack_too=True):
     """Apply every rule until none finds anything more (or raise Contradiction).
 
     A global rule runs only when its input changed since it last ran (`Grid.joined`,
@@ -517,7 +517,8 @@ def propagate(grid, stats=None, whole=True, probing=False):
     run, and the connectivity check once every edge is decided; the flags stay set, so the
     next whole propagation catches up. When `probing`, `connect` too waits until every edge
     is decided (measured, probes gain the least from it), and `balance` waits for a change
-    of PROBE_BALANCE_AFTER bounds, or more where it rarely pays (`_balance_due`).
+    of PROBE_BALANCE_AFTER bounds, or more where it rarely pays (`_balance_due`). Without
+    `slack_too`, `slack` does not run (the search that learns, on boards with much spare).
     """
     while True:
         if stats is not None:
@@ -531,7 +532,7 @@ def propagate(grid, stats=None, whole=True, probing=False):
         if grid.joined and not grid.solved():
             grid.joined = False
             changed = isolate(grid)
-            if grid.waste + 1 >= grid.spare:  # (slack has nothing to do with more left)
+            if slack_too and grid.waste + 1 >= grid.spare:  # (nothing to do with more left)
                 changed |= slack(grid)
             if changed:
                 continue

@@ -30,8 +30,8 @@ from bot.reasons import diagnose, reason_for
 from bot.assumption import choose_node, memory, probe
 from bot.local import Walk
 from bot.restarts import Restarts
-from bot.tuning import (ACTIVITY_DECAY, NODE_WEIGHT, SEED, SHAKE, WALK_AFTER, WALK_EVERY,
-                        WALK_MOVES, WALK_SPARE)
+from bot.tuning import (ACTIVITY_DECAY, LEARN_SLACK_SPARE, NODE_WEIGHT, SEED, SHAKE,
+                        WALK_AFTER, WALK_EVERY, WALK_MOVES, WALK_SPARE)
 
 _DECISION = -1
 
@@ -102,6 +102,9 @@ class Learner:
         self.walk_at = WALK_AFTER  # the conflict count at which the walk's next turn comes
         self.walk_mark = None  # the grid's mark before the walk's answer was drawn
         self.stats = stats
+        # `slack`'s reason is every link drawn that joins no two groups, from all over the
+        # board: past a few, its nogoods span so many levels that they barely prune.
+        self.slack_too = grid.spare <= LEARN_SLACK_SPARE
         self.sure = sure
         self.told = -1  # trail length at the root when `sure` last heard
         edges = len(grid.puzzle.ends)
@@ -265,7 +268,7 @@ class Learner:
         try:
             while True:
                 looks(grid).completed.clear()  # (kept for probes, which this search does not run)
-                propagate(grid, stats)
+                propagate(grid, stats, slack_too=self.slack_too)
                 if self.scanned == len(grid.trail):
                     return None
                 conflict = self._watch()

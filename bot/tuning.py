@@ -15,6 +15,7 @@ PROBE_OPTIONS = 2           # a probe tries the nodes with at most this many opt
 SCORE_HEAP_FROM = 500       # islands from which the search keeps its node scores on a heap
 
 # The search that learns (`bot.learning`).
+LEARN_SLACK_SPARE = 6       # slack runs in this search on boards with at most this spare
 ACTIVITY_DECAY = 0.95       # how fast old conflicts stop steering the choice of a node's edge
 RESTART_WINDOW = 50         # a restart weighs the glue of this many latest nogoods...
 RESTART_MARGIN = 0.7        # ...and comes once their mean times this passes the mean of all

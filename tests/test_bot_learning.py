@@ -540,3 +540,31 @@ def test_another_seed_counts_the_same_solutions_by_another_path(monkeypatch):
         runs.append((bot.count_solutions(text, limit=3, stats=stats, seed=seed), stats.branches))
     (count_1, branches_1), (count_2, branches_2) = runs
     assert count_1 == count_2 >= 1 and branches_1 != branches_2
+
+
+def slack_looks(text, monkeypatch, spare_limit):
+    """How often the search that learns runs `slack` (from its root on) while it finds every
+    solution of `text`, given the spare past which it leaves slack out; and the solutions."""
+    import bot.intersection
+    import bot.learning
+    monkeypatch.setattr(bot.learning, "LEARN_SLACK_SPARE", spare_limit)
+    grid = Grid(parse(text))
+    propagate(grid, Stats())
+    looks = []
+    real = bot.intersection.slack
+    monkeypatch.setattr(bot.intersection, "slack", lambda g: looks.append(1) or real(g))
+    found = sorted(tuple(sorted(g.links())) for g in Learner(grid, Stats()).solutions())
+    monkeypatch.undo()
+    return len(looks), found
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_the_learning_search_leaves_slack_out_past_its_spare_and_finds_the_same(seed,
+                                                                               monkeypatch):
+    text = near_tree_board(5, 4, seed, cycles=2 + seed % 3, doubles=seed % 2)
+    spare = Grid(parse(text)).spare
+    looked, kept = slack_looks(text, monkeypatch, spare)
+    skipped, left = slack_looks(text, monkeypatch, spare - 1)
+    assert kept and looked > 0   # every solution spends the spare: slack has looked by then
+    assert skipped == 0
+    assert left == kept
