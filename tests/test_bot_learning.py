@@ -6,6 +6,8 @@ from bisect import bisect_right
 import pytest
 
 import bot
+import bot.intersection
+import bot.learning
 import bot.solver
 from bot.assumption import Stats
 from bot.grid import CUT, REGION, SLACK, Contradiction, Grid, components
@@ -545,8 +547,6 @@ def test_another_seed_counts_the_same_solutions_by_another_path(monkeypatch):
 def slack_looks(text, monkeypatch, spare_limit):
     """How often the search that learns runs `slack` (from its root on) while it finds every
     solution of `text`, given the spare past which it leaves slack out; and the solutions."""
-    import bot.intersection
-    import bot.learning
     monkeypatch.setattr(bot.learning, "LEARN_SLACK_SPARE", spare_limit)
     grid = Grid(parse(text))
     propagate(grid, Stats())
