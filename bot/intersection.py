@@ -509,7 +509,7 @@ def bridges_from(node_edges, bound, root, order, low, clock, tree=None):
     return bridges, clock
 
 
-def propagate(grid, stats=None, whole=True, probing=False, slack_too=True):
+def propagate(grid, stats=None, whole=True, probing=False, slack_too=True, walks_too=True):
     """Apply every rule until none finds anything more (or raise Contradiction).
 
     A global rule runs only when its input changed since it last ran (`Grid.joined`,
@@ -519,6 +519,8 @@ def propagate(grid, stats=None, whole=True, probing=False, slack_too=True):
     is decided (measured, probes gain the least from it), and `balance` waits for a change
     of PROBE_BALANCE_AFTER bounds, or more where it rarely pays (`_balance_due`). Without
     `slack_too`, `slack` does not run (the search that learns, on boards with much spare).
+    Without `walks_too`, the two rules that walk the board's edges (`connect`, `balance`)
+    wait: the search that learns runs its nogoods first.
     """
     while True:
         if stats is not None:
@@ -536,6 +538,8 @@ def propagate(grid, stats=None, whole=True, probing=False, slack_too=True):
                 changed |= slack(grid)
             if changed:
                 continue
+        if not walks_too:
+            return
         if grid.cut and (not probing or grid.solved()):
             grid.cut = False
             if connect(grid):

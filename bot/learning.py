@@ -263,14 +263,25 @@ class Learner:
         return None
 
     def _propagate(self):
-        """Run the rules and the nogoods to a fixed point; the conflict's facts, or None."""
+        """Run the rules and the nogoods to a fixed point; the conflict's facts, or None.
+
+        The rules that walk the board's edges (`connect`, `balance`) wait until the cheap
+        ones and the nogoods have nothing more to add: a conflict the nogoods can show is
+        found without them, and they walk a board that has moved further. (The worst
+        unsolvable near-tree, 4 seeds: 3.8-10 s before, 2.7-3.6 s after; docs/TUNING.md,
+        "Fifteenth session".)"""
         grid, stats = self.grid, self.stats
+        walks = False
         try:
             while True:
                 looks(grid).completed.clear()  # (kept for probes, which this search does not run)
-                propagate(grid, stats, slack_too=self.slack_too)
+                propagate(grid, stats, slack_too=self.slack_too, walks_too=walks)
                 if self.scanned == len(grid.trail):
-                    return None
+                    if walks:
+                        return None
+                    walks = True  # the cheap rules and the nogoods are done: now the walks
+                    continue
+                walks = False
                 conflict = self._watch()
                 if conflict is not None:
                     return conflict
