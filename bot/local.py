@@ -19,6 +19,10 @@ looks at the whole board at once and never decides anything:
    it takes a loose one if it can (doubled, or on a cycle: it splits no group).
 3. After `WALK_FILL_MOVES` moves without an answer, fill afresh.
 
+A fill starts from the root's bounds, or from counts the search hands over (`refill`): the
+search's fullest state, whose decided edges keep their counts while the rest is spread and
+made whole as above (Kissat starts its local search from the CDCL search's phases alike).
+
 The walk can find an answer but can never prove there is none. So it takes turns with the
 search that learns. Between turns the search follows the fewest groups the walk has met: an
 island-exact state, short only of connection (docs/TUNING.md, "Eleventh session"). It gives
@@ -65,6 +69,7 @@ class Walk:
         self.lo, self.hi, self.got = grid.lo[:], grid.hi[:], grid.got[:]
         self.rng = random.Random(seed)
         self.count = None   # links per edge once filled (None: to fill)
+        self.start = None   # counts the next fill starts from (-1: open), or None: the root
         self.groups = 0     # how many groups the links make
         self.moves = 0      # moves since the last fill
         self.failed = 0     # fills in a row that failed
@@ -102,12 +107,25 @@ class Walk:
         return None
 
     # -- fill ---------------------------------------------------------------------------
+    def refill(self, start):
+        """Fill afresh at the next step, from `start` (a count per edge within the root's
+        bounds, -1 where open) rather than from the root alone."""
+        self.start, self.count = start, None
+
     def _fill(self):
         """Counts that give every island its value, or count None if the paths run out."""
         p, rng, lo, hi = self.puzzle, self.rng, self.lo, self.hi
         ends, crossings = p.ends, p.crossings
         count = lo[:]
         short = [v - g for v, g in zip(p.value, self.got)]
+        if self.start is not None:
+            for e, n in enumerate(self.start):
+                if n > count[e]:
+                    a, b = ends[e]
+                    short[a] -= n - count[e]
+                    short[b] -= n - count[e]
+                    count[e] = n
+            self.start = None
         order = [e for e in range(len(ends)) if hi[e] > lo[e]]
         rng.shuffle(order)
         for e in order:

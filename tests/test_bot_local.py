@@ -188,6 +188,35 @@ def test_the_walk_stops_after_three_fills_that_leave_an_island_short(monkeypatch
     assert len(fills) == 3 and walk.count is None and walk.best is None
 
 
+def test_a_fill_from_an_answer_s_counts_gives_that_answer_back():
+    # The search hands the walk its fullest state; handed a whole answer, the walk's next
+    # fill is that answer, where a fill from the root alone is not.
+    text = near_tree_board(12, 10, 5, cycles=2)
+    finder = Walk(rooted(text), 1)
+    answer = next(found for found in iter(lambda: finder.run(1000), "never") if found)
+    walk, control = Walk(rooted(text), 2), Walk(rooted(text), 2)
+    walk.refill(answer)
+    assert walk.run(2) == answer
+    assert control.run(2) is None
+
+
+def test_a_fill_from_a_partial_state_keeps_its_counts_where_no_path_moves_them():
+    text = near_tree_board(12, 10, 6, cycles=2)
+    answer = Walk(rooted(text), 1)
+    answer = next(found for found in iter(lambda: answer.run(1000), "never") if found)
+    rng = random.Random(6)
+    start = [n if rng.random() < 0.5 else -1 for n in answer]  # half the edges decided
+    walk, control = Walk(rooted(text), 3), Walk(rooted(text), 3)
+    walk.refill(start)
+    walk.run(1)
+    control.run(1)
+    assert_island_exact(walk)
+    drawn = [e for e, n in enumerate(start) if n > 0]  # (most edges hold no link anyway)
+    kept, by_chance = (sum(w.count[e] == start[e] for e in drawn) for w in (walk, control))
+    assert kept >= 0.8 * len(drawn) and kept >= by_chance + 0.15 * len(drawn)
+    assert walk.start is None  # one fill from it: the next fills start from the root
+
+
 def near_tree_for_the_learner(monkeypatch):
     """A near-tree the search that learns takes, with the walk's first turn at once."""
     monkeypatch.setattr(bot.solver, "NODE_SEARCH_BRANCHES", 0)
@@ -240,6 +269,30 @@ def test_the_walk_guides_the_search_between_its_turns(monkeypatch):
     links = bot.solve(text)
     assert fault(text, links_text(links)) is None
     assert targets and all(targets)
+
+
+def test_the_walk_fills_afresh_from_the_search_s_fullest_state_each_time_it_grows(monkeypatch):
+    text = near_tree_for_the_learner(monkeypatch)
+    handed = []
+    real_refill = Walk.refill
+    searches = []
+    real_init = bot.learning.Learner.__init__
+
+    def noted(self, *args, **kwargs):
+        real_init(self, *args, **kwargs)
+        searches.append(self)
+
+    def refill(self, start):
+        handed.append(start is searches[-1].fullest)
+        real_refill(self, start)
+    monkeypatch.setattr(bot.learning.Learner, "__init__", noted)
+    monkeypatch.setattr(Walk, "refill", refill)
+    turns = []
+    real_run = Walk.run
+    monkeypatch.setattr(Walk, "run", lambda self, moves: (turns.append(moves),
+                                                          real_run(self, moves))[1])
+    assert fault(text, links_text(bot.solve(text))) is None
+    assert handed and all(handed) and len(handed) <= len(turns)
 
 
 def test_boards_with_slack_to_spare_never_walk(monkeypatch):
