@@ -275,8 +275,8 @@ class Learner:
         The rules that walk the board's edges (`connect`, `balance`) wait until the cheap
         ones and the nogoods have nothing more to add: a conflict the nogoods can show is
         found without them, and they walk a board that has moved further. (The worst
-        unsolvable near-tree, 4 seeds: 3.8-10 s before, 2.7-3.6 s after; docs/TUNING.md,
-        "Fifteenth session".)"""
+        unsolvable near-tree, seeds 1-4: 4.0 s to over 10 s before, 2.7-3.6 s after;
+        docs/TUNING.md, "Fifteenth session".)"""
         grid, stats = self.grid, self.stats
         walks = False
         try:
