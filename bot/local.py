@@ -20,8 +20,9 @@ looks at the whole board at once and never decides anything:
 3. After `WALK_FILL_MOVES` moves without an answer, fill afresh.
 
 A fill starts from the root's bounds, or from counts the search hands over (`refill`): the
-search's fullest state, whose decided edges keep their counts while the rest is spread and
-made whole as above (Kissat starts its local search from the CDCL search's phases alike).
+search's fullest state. Its decided edges start at their counts, then the spread and the
+paths run as above over every open edge, so a few of them move (Kissat starts its local
+search from the CDCL search's phases alike).
 
 The walk can find an answer but can never prove there is none. So it takes turns with the
 search that learns. Between turns the search follows the fewest groups the walk has met: an
