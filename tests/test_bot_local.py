@@ -272,27 +272,35 @@ def test_the_walk_guides_the_search_between_its_turns(monkeypatch):
 
 
 def test_the_walk_fills_afresh_from_the_search_s_fullest_state_each_time_it_grows(monkeypatch):
+    # At each turn the walk is handed the search's fullest state if, and only if, the search
+    # has found a fuller one since the walk was last handed one.
     text = near_tree_for_the_learner(monkeypatch)
-    handed = []
-    real_refill = Walk.refill
-    searches = []
-    real_init = bot.learning.Learner.__init__
+    searches, handed, turns = [], [], []
+    real_init, real_refill, real_run = bot.learning.Learner.__init__, Walk.refill, Walk.run
 
     def noted(self, *args, **kwargs):
         real_init(self, *args, **kwargs)
         searches.append(self)
 
     def refill(self, start):
-        handed.append(start is searches[-1].fullest)
+        handed.append(start)
         real_refill(self, start)
+
+    def run(self, moves):
+        turns.append((searches[-1].fullest, len(handed)))
+        return real_run(self, moves)
     monkeypatch.setattr(bot.learning.Learner, "__init__", noted)
     monkeypatch.setattr(Walk, "refill", refill)
-    turns = []
-    real_run = Walk.run
-    monkeypatch.setattr(Walk, "run", lambda self, moves: (turns.append(moves),
-                                                          real_run(self, moves))[1])
+    monkeypatch.setattr(Walk, "run", run)
     assert fault(text, links_text(bot.solve(text))) is None
-    assert handed and all(handed) and len(handed) <= len(turns)
+    last = None
+    for (fullest, count), before in zip(turns, [0] + [count for _, count in turns]):
+        if fullest is not last:
+            assert count == before + 1 and handed[count - 1] is fullest
+            last = fullest
+        else:
+            assert count == before
+    assert handed and len(handed) < len(turns)  # some turns found nothing fuller to hand
 
 
 def test_boards_with_slack_to_spare_never_walk(monkeypatch):
