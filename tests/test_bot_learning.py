@@ -118,6 +118,20 @@ def test_diagnose_names_facts_that_hold_and_explain_the_contradiction(text, stat
     assert conflict and holds(grid, conflict)
 
 
+def test_diagnose_names_the_group_a_link_closed_from_the_node_the_grid_names():
+    # Two pairs of 1s: the top link closes its pair, and the grid names the link's first
+    # end. Diagnosing from that node gives what a walk of the whole board gives.
+    grid = Grid(parse("2\n3\n11\n..\n11\n"))
+    top_pair = grid.puzzle.edge_between(0, 1)
+    with pytest.raises(Contradiction) as dead:
+        grid.raise_lo(top_pair, 1)
+    assert dead.value.args == (0,)
+    conflict = diagnose(grid, top(grid), *dead.value.args)
+    assert conflict == diagnose(grid, top(grid)) and holds(grid, conflict)
+    assert {f >> 2 for f in conflict} <= {top_pair} | {e for e, _ in grid.puzzle.node_edges[0]
+                                                       + grid.puzzle.node_edges[1]}
+
+
 def test_diagnose_finds_a_cut_in_the_possible_links():
     grid = Grid(parse("2\n2\n22\n22\n"))
     p = grid.puzzle
