@@ -258,6 +258,7 @@ def diagnose(grid, top, hint=None, rule=None):
     p = grid.puzzle
     n = len(p)
     lo, hi, got, cap, value = grid.lo, grid.hi, grid.got, grid.cap, p.value
+    parent, need, size = grid.parent, grid.need, grid.size
     # A contradiction is met where the last changes were: look there first.
     recent = [hint] if hint is not None else []
     recent += [x for e, _, _ in grid.trail[-8:] for x in p.ends[e]]
@@ -271,16 +272,15 @@ def diagnose(grid, top, hint=None, rule=None):
             # that group before walking the board (the worst unsolvable near-tree's hard
             # case: 1,155 of its 3,224 conflicts, 121 -> 30 ms of diagnosis).
             root = x
-            while grid.parent[root] != root:
-                root = grid.parent[root]
-            if grid.need[root] <= 0 and grid.size[root] < n:
+            while parent[root] != root:
+                root = parent[root]
+            if need[root] <= 0 and size[root] < n:
                 return _closed(grid, top, root)
     for e, low in enumerate(lo):
         if low:
             for f in p.crossings[e]:
                 if lo[f]:
                     return [4 * e + AT_LEAST_1, 4 * f + AT_LEAST_1]
-    parent, need, size = grid.parent, grid.need, grid.size
     for x in range(n):
         if parent[x] == x and need[x] <= 0 and size[x] < n:
             return _closed(grid, top, x)
