@@ -118,6 +118,13 @@ def test_escape_codes_from_a_bot_never_reach_the_terminal(mode):
     assert not any(ord(c) < 32 and c != "\n" or 0x7f <= ord(c) < 0xa0 for c in text)
 
 
+def hear_ctrl_c():
+    """In the referee's child, before exec: SIGINT back to its default. A shell that starts
+    the tests in the background (`make test &`) ignores SIGINT for them, the referee
+    inherits that, and Python then never turns Ctrl-C into KeyboardInterrupt."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 @pytest.mark.parametrize("signum, status", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
 def test_ctrl_c_or_sigterm_on_the_referee_leaves_no_process_of_the_bot(signum, status):
     # SIGTERM is what `timeout` and `kill` send: before, the referee died at once and, in
@@ -127,7 +134,8 @@ def test_ctrl_c_or_sigterm_on_the_referee_leaves_no_process_of_the_bot(signum, s
                f"{sys.executable} {FAKEBOTS / 'fork_chain.py'} {mark} --every-ms 1 --hang",
                "puzzles/public/01_simplest.txt"]
     referee = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL,
-                               stderr=subprocess.DEVNULL, env=dict(os.environ, TMPDIR=SESSION_TMP))
+                               stderr=subprocess.DEVNULL, env=dict(os.environ, TMPDIR=SESSION_TMP),
+                               preexec_fn=hear_ctrl_c)
     deadline = time.monotonic() + 20
     while not running_with_marker(mark) and time.monotonic() < deadline:
         time.sleep(0.05)
@@ -151,7 +159,7 @@ def test_ctrl_c_on_run_jobs_ends_the_running_matches_at_once_and_calls_none_a_ti
                str(tmp_path)]
     referee = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, text=True,
-                               env=dict(os.environ, TMPDIR=SESSION_TMP))
+                               env=dict(os.environ, TMPDIR=SESSION_TMP), preexec_fn=hear_ctrl_c)
     deadline = time.monotonic() + 20
     while not running_with_marker(mark) and time.monotonic() < deadline:
         time.sleep(0.05)
