@@ -3,7 +3,7 @@
 # The rules (`bot.intersection`).
 REGION_WALK = 60            # balance gives up on a region of undecided edges past this many nodes
 PROBE_BALANCE_AFTER = 20    # bound changes a probe makes before balance looks
-PARITY_PAYS = 20            # balance pays on this board if one look in this many finds a contradiction
+PARITY_PAYS = 20            # balance pays where one look in this many finds a contradiction
 PROBE_BALANCE_RARELY = 70   # bound changes before balance looks in probes where it does not pay
 MEND_SHARE = 50             # connect walks the board afresh past islands / this cut edges to mend
 
