@@ -27,11 +27,12 @@ finishes a group smaller than the puzzle, which could then never join the rest. 
 
 class Contradiction(Exception):
     """The state admits no solution. Every rule signals a dead end this one way; its
-    arguments, where given, are the node it was met at and the global rule that met it
-    (`REGION`, `CUT`, `SLACK`), so that its reason is looked for there first."""
+    arguments, where given, are the node it was met at and the rule that met it (`REGION`,
+    `CUT`, `SLACK`, or `CLOSED` for a link that closes its group), so that its reason is
+    looked for there first."""
 
 
-REGION, CUT, SLACK = "region", "cut", "slack"
+REGION, CUT, SLACK, CLOSED = "region", "cut", "slack", "closed"
 
 
 class Grid:
@@ -209,7 +210,7 @@ class Grid:
         if got[b] > value[b]:
             raise Contradiction(b)
         if not need[root] and size[root] < len(value):
-            raise Contradiction(a)
+            raise Contradiction(a, CLOSED)
         if old == 0:
             # A drawn link blocks every edge that crosses it.
             for f in self.crossings[e]:

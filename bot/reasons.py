@@ -9,7 +9,7 @@ change (or the contradiction) by one rule.
 
 from itertools import chain
 
-from bot.grid import CUT, REGION, SLACK
+from bot.grid import CLOSED, CUT, REGION, SLACK
 from bot.intersection import bridges_from
 
 AT_LEAST_1, AT_LEAST_2, AT_MOST_1, AT_MOST_0 = range(4)
@@ -242,11 +242,16 @@ def diagnose(grid, top, hint=None, rule=None):
     """The facts behind a contradiction visible in the grid's state: a node over or under
     its value, crossing links, a closed group smaller than the puzzle, possible links that
     do not connect, a region that cannot balance its links. None if none is visible.
-    `hint` is the node where a rule met it, `rule` the global rule that did, if one did:
-    those run once the node rules have nothing left, so the checks before theirs would find
-    nothing, and are skipped."""
+    `hint` is the node where a rule met it, `rule` the rule that did, if it names itself: a
+    global rule runs once the node rules have nothing left, and a link that closes its group
+    is refused before anything else moves, so the checks before theirs would find nothing,
+    and are skipped."""
     if rule == SLACK:
         return _waste(grid)
+    if rule == CLOSED:
+        # (1,155 of the worst board's hard case's 3,224 conflicts: their diagnosis 121 ->
+        # 30 ms, where it walked every node and crossing before it reached the group)
+        return _closed(grid, top, hint)
     if rule == REGION:
         found = _unbalanced_region(grid, top)
         if found is not None:
@@ -258,7 +263,6 @@ def diagnose(grid, top, hint=None, rule=None):
     p = grid.puzzle
     n = len(p)
     lo, hi, got, cap, value = grid.lo, grid.hi, grid.got, grid.cap, p.value
-    parent, need, size = grid.parent, grid.need, grid.size
     # A contradiction is met where the last changes were: look there first.
     recent = [hint] if hint is not None else []
     recent += [x for e, _, _ in grid.trail[-8:] for x in p.ends[e]]
@@ -267,20 +271,12 @@ def diagnose(grid, top, hint=None, rule=None):
             return [fact for f in p.edges_at[x] for fact in bound_facts(grid, top, f, highs=False)]
         if cap[x] < value[x]:
             return [fact for f in p.edges_at[x] for fact in bound_facts(grid, top, f, lows=False)]
-        if x == hint:
-            # `raise_lo` names a link's first end when the link closes its group: look at
-            # that group before walking the board (the worst unsolvable near-tree's hard
-            # case: 1,155 of its 3,224 conflicts, 121 -> 30 ms of diagnosis).
-            root = x
-            while parent[root] != root:
-                root = parent[root]
-            if need[root] <= 0 and size[root] < n:
-                return _closed(grid, top, root)
     for e, low in enumerate(lo):
         if low:
             for f in p.crossings[e]:
                 if lo[f]:
                     return [4 * e + AT_LEAST_1, 4 * f + AT_LEAST_1]
+    parent, need, size = grid.parent, grid.need, grid.size
     for x in range(n):
         if parent[x] == x and need[x] <= 0 and size[x] < n:
             return _closed(grid, top, x)

@@ -10,7 +10,7 @@ import bot.intersection
 import bot.learning
 import bot.solver
 from bot.assumption import Stats
-from bot.grid import CUT, REGION, SLACK, Contradiction, Grid, components
+from bot.grid import CLOSED, CUT, REGION, SLACK, Contradiction, Grid, components
 from bot.intersection import balance, connect, propagate
 from bot.learning import Learner, entry_facts, is_true, learned_solutions, negate
 from bot.reasons import (AT_LEAST_1, AT_LEAST_2, AT_MOST_0, AT_MOST_1, bound_facts, diagnose,
@@ -118,14 +118,14 @@ def test_diagnose_names_facts_that_hold_and_explain_the_contradiction(text, stat
     assert conflict and holds(grid, conflict)
 
 
-def test_diagnose_names_the_group_a_link_closed_from_the_node_the_grid_names():
+def test_a_link_that_closes_its_group_names_itself_and_diagnose_goes_straight_to_the_group():
     # Two pairs of 1s: the top link closes its pair, and the grid names the link's first
-    # end. Diagnosing from that node gives what a walk of the whole board gives.
+    # end and the rule. Diagnosing from there gives what a walk of the whole board gives.
     grid = Grid(parse("2\n3\n11\n..\n11\n"))
     top_pair = grid.puzzle.edge_between(0, 1)
     with pytest.raises(Contradiction) as dead:
         grid.raise_lo(top_pair, 1)
-    assert dead.value.args == (0,)
+    assert dead.value.args == (0, CLOSED)
     conflict = diagnose(grid, top(grid), *dead.value.args)
     assert conflict == diagnose(grid, top(grid)) and holds(grid, conflict)
     assert {f >> 2 for f in conflict} <= {top_pair} | {e for e, _ in grid.puzzle.node_edges[0]
