@@ -48,6 +48,12 @@ def test_both_bots_rows_per_puzzle_and_the_other_bots_match_a_click_away(browser
     assert other.text.startswith("bot A: win")
     other.click()
     assert browser.current_url.endswith("#6")
+    # The pane is drawn again on the hash's change, after the click returns: wait for it
+    # (reading it at once once met the old pane as it was being replaced).
+    from selenium.common.exceptions import StaleElementReferenceException
+    from selenium.webdriver.support.ui import WebDriverWait
+    WebDriverWait(browser, 10, ignored_exceptions=(StaleElementReferenceException,)).until(
+        lambda b: b.find_element("id", "match-bot").text == "bot A")
     assert browser.find_element("id", "match-bot").text == "bot A"
     assert "win: every node is full" in browser.find_element("id", "status").text
     assert count(browser, "#board .link") == 5
