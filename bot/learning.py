@@ -18,15 +18,17 @@ conflict-driven SAT solver does:
 
 The rules do not record why they moved a bound: that would cost every solve. A reason is
 rebuilt only for the facts a contradiction needs, by walking the trail back and asking, in
-the state just before each change, which rule's premises held (`bot.reasons`). The rules' own
-vocabulary stays: intersection rules propagate, elimination is the nogood, search decides.
+the state just before each change, which rule's premises held (`bot.reasons`); the node
+rules' premises, most of them, are read off the later state without going back to it. The
+rules' own vocabulary stays: intersection rules propagate, elimination is the nogood, search
+decides.
 """
 
 import random
 
 from bot.grid import Contradiction
 from bot.intersection import looks, propagate
-from bot.reasons import diagnose, reason_for
+from bot.reasons import diagnose, node_reason, reason_for
 from bot.assumption import choose_node, memory, probe
 from bot.local import Walk
 from bot.restarts import Restarts
@@ -427,12 +429,13 @@ class Learner:
         kept = set()  # present-level facts no rule explains (the decision)
         fact_pos = self.fact_pos
         while len(here) + len(kept) > 1 and here:
-            # The latest change behind a fact still to trace: undo what came after it.
+            # The latest change behind a fact still to trace, and every fact it made (they
+            # hold still: bounds only tighten along the trail, and the trace has undone
+            # nothing before it), strongest first.
             position = max(map(fact_pos.__getitem__, here))
-            self._undo_to(position + 1)
-            e, old_lo, old_hi = trail[position]
-            new_lo, new_hi = lo[e], hi[e]
-            every = entry_facts(e, old_lo, old_hi, new_lo, new_hi)
+            e = trail[position][0]
+            every = [f for f in range(4 * e + 3, 4 * e - 1, -1)
+                     if fact_pos[f] == position and is_true(lo, hi, f)]
             made = [f for f in every if f in here]
             how = self.why.get(position)
             here.difference_update(made)
@@ -440,11 +443,17 @@ class Learner:
                 kept.add(made[0])
                 continue
             if how is not None:
-                # The nogood's other facts all held when it fired.
-                reason = [f for f in self.nogoods[how] if negate(f) not in every]
+                # The nogood's other facts all held when it fired: all but the negation of
+                # what it set.
+                set_by_it = {negate(f) for f in every}
+                reason = [f for f in self.nogoods[how] if f not in set_by_it]
             else:
-                self._undo_to(position)
-                reason = reason_for(grid, self.top, e, new_lo, new_hi, drawn)
+                reason = node_reason(grid, self.top, every[0], fact_pos, position)
+                if reason is None:
+                    self._undo_to(position)  # the state the other rules read
+                    kind = every[0] & 3  # the bounds the change left
+                    new_lo, new_hi = (kind + 1, hi[e]) if kind < 2 else (lo[e], 3 - kind)
+                    reason = reason_for(grid, self.top, e, new_lo, new_hi, drawn)
             if reason is None:
                 kept.add(made[0])
                 continue
@@ -518,10 +527,10 @@ class Learner:
         self.bump /= ACTIVITY_DECAY
         bump = self.bump
         edges = {f >> 2 for group in groups for f in group}
-        learned, ends = memory(self.grid), self.grid.puzzle.ends
         for e in edges:
             activity[e] += bump
-            learned.blame(ends[e][0], ends[e][1:], NODE_WEIGHT)
+        ends = self.grid.puzzle.ends
+        memory(self.grid).blame_ends([ends[e] for e in edges], NODE_WEIGHT)
         if bump > 1e100:
             self.activity = [a * 1e-100 for a in activity]
             self.bump *= 1e-100

@@ -2,9 +2,10 @@
 
 The rules do not record why they move a bound (that would tax every solve). The search that
 learns (`bot.learning`) asks here, only for the facts a contradiction needs: `reason_for` a
-change, in the grid's state just before it, and `diagnose` a dead state. A fact is one bound
-of one edge, numbered `4 * edge + kind`; a reason is a list of facts that hold and imply the
-change (or the contradiction) by one rule.
+change, in the grid's state just before it (or `node_reason`, the node rules' part of it,
+from a later state), and `diagnose` a dead state. A fact is one bound of one edge, numbered
+`4 * edge + kind`; a reason is a list of facts that hold and imply the change (or the
+contradiction) by one rule.
 """
 
 from itertools import chain
@@ -35,14 +36,15 @@ def reason_for(grid, top, e, new_lo, new_hi, drawn=None):
     worked out of the drawn links, by how many rises of a low bound the trail holds (the
     same count there means the same links drawn)."""
     p = grid.puzzle
-    lo, hi, value = grid.lo, grid.hi, p.value
+    lo, hi, got, cap, value = grid.lo, grid.hi, grid.got, grid.cap, p.value
     a, b = p.ends[e]
     if new_lo > lo[e]:
         for x in (a, b):
-            # magicVal: the other edges cannot carry enough.
-            others = [f for f in p.edges_at[x] if f != e]
-            if value[x] - sum(hi[f] for f in others) >= new_lo:
-                return [fact for f in others for fact in bound_facts(grid, top, f, lows=False)]
+            # magicVal: the other edges cannot carry enough (their capacity is the node's
+            # less this edge's).
+            if value[x] - cap[x] + hi[e] >= new_lo:
+                return [fact for f in p.edges_at[x] if f != e
+                        for fact in bound_facts(grid, top, f, lows=False)]
         if new_lo == 1:
             # A bridge: every other way out of one side is cut.
             side = _reachable(grid, a, e)
@@ -52,14 +54,55 @@ def reason_for(grid, top, e, new_lo, new_hi, drawn=None):
         return None
     for x in (a, b):
         # The sieve: the node has only so many links left after its others.
-        others = [f for f in p.edges_at[x] if f != e]
-        if value[x] - sum(lo[f] for f in others) <= new_hi:
-            return [fact for f in others for fact in bound_facts(grid, top, f, highs=False)]
+        if value[x] - got[x] + lo[e] <= new_hi:
+            return [fact for f in p.edges_at[x] if f != e
+                    for fact in bound_facts(grid, top, f, highs=False)]
     if new_hi == 0:
         for f in p.crossings[e]:
             if lo[f]:
                 return [4 * f + AT_LEAST_1]
     return _isolation(grid, top, e, new_hi) or _slack(grid, e, new_hi, drawn)
+
+
+def node_reason(grid, top, fact, fact_pos, position):
+    """`reason_for`'s node rules (magicVal, the sieve) for the change at trail `position`
+    that made `fact` (its strongest), read from the present state without going back to
+    it: the bounds that held before it are those of the facts true now that became true
+    earlier (`fact_pos`, the trail position of each true fact; bounds only tighten along a
+    trail). None if neither rule explains the change: `reason_for` then looks further, in
+    the state before it."""
+    p = grid.puzzle
+    lo, hi, value, edges_at = grid.lo, grid.hi, p.value, p.edges_at
+    e, kind = fact >> 2, fact & 3
+    new_lo, new_hi = kind + 1, 3 - kind  # (the one of the two that moved)
+    a, b = p.ends[e]
+    for x in (a, b):
+        facts = []
+        if kind < 2:
+            # magicVal: the other edges could carry too little.
+            room = value[x]
+            for f in edges_at[x]:
+                if f != e:
+                    high = (0 if not hi[f] and fact_pos[4 * f + 3] < position else
+                            1 if hi[f] < 2 and fact_pos[4 * f + 2] < position else top[f])
+                    room -= high
+                    if high < top[f]:
+                        facts.append(4 * f + 3 - high)
+            if room >= new_lo:
+                return facts
+        else:
+            # The sieve: the node had only so many links left after its others.
+            left = value[x]
+            for f in edges_at[x]:
+                if f != e:
+                    low = (2 if lo[f] == 2 and fact_pos[4 * f + 1] < position else
+                           1 if lo[f] and fact_pos[4 * f] < position else 0)
+                    left -= low
+                    if low:
+                        facts.append(4 * f + low - 1)
+            if left <= new_hi:
+                return facts
+    return None
 
 
 def _slack(grid, e, new_hi, drawn=None):
@@ -216,8 +259,15 @@ def _shut(grid, top, members, ends=()):
 
 
 def _group(grid, start):
-    """The nodes joined to `start` by drawn links."""
-    return _spread(grid.lo, grid.puzzle.node_edges, start, None)
+    """The nodes joined to `start` by drawn links: the grid's group, read off the circle
+    that threads its members."""
+    next_member = grid.next_member
+    members = {start}
+    x = next_member[start]
+    while x != start:
+        members.add(x)
+        x = next_member[x]
+    return members
 
 
 def _reachable(grid, start, without):

@@ -14,7 +14,7 @@ from bot.grid import CLOSED, CUT, REGION, SLACK, Contradiction, Grid, components
 from bot.intersection import balance, connect, propagate
 from bot.learning import Learner, entry_facts, is_true, learned_solutions, negate
 from bot.reasons import (AT_LEAST_1, AT_LEAST_2, AT_MOST_0, AT_MOST_1, bound_facts, diagnose,
-                         reason_for)
+                         node_reason, reason_for)
 from bot.puzzle import parse
 from judge import fault, links_text
 from project import PUBLIC, ROOT
@@ -55,7 +55,11 @@ def test_magicval_is_explained_by_the_caps_of_the_other_edges():
     # right one needs at least 2.
     grid = Grid(parse("3\n1\n232\n"))
     left = grid.puzzle.edge_between(0, 1)
-    grid.hi[left] = 1  # set by hand: the rules would find the left 2 short at once
+    # Set by hand, as `lower_hi` leaves the bounds, without its check: it would find the
+    # left 2 short at once.
+    grid.hi[left] = 1
+    for end in grid.puzzle.ends[left]:
+        grid.cap[end] -= 1
     right = grid.puzzle.edge_between(1, 2)
     assert reason_for(grid, top(grid), right, 2, grid.hi[right]) == [4 * left + AT_MOST_1]
 
@@ -65,6 +69,51 @@ def test_the_sieve_is_explained_by_the_links_already_drawn():
     left, right = grid.puzzle.edge_between(0, 1), grid.puzzle.edge_between(1, 2)
     grid.raise_lo(left, 2)
     assert reason_for(grid, top(grid), right, grid.lo[right], 1) == [4 * left + AT_LEAST_2]
+
+
+@pytest.mark.parametrize("path", ["puzzles/public/13_expert.txt",
+                                  "puzzles/stress/fill/20x20_fill48_mixed_007.txt",
+                                  "puzzles/stress/research/30x30_sparse_single_0055.txt"])
+def test_the_node_rules_read_from_a_later_state_explain_as_in_the_state_before(path):
+    # The trace asks `node_reason` without going back: the facts true now, each with the
+    # trail position where it became true, must tell the bounds before each change. Make a
+    # trail of decisions and the rules' changes; then, going back one change at a time,
+    # `reason_for` in the state just before each must give what `node_reason` gave for it
+    # from the state at the end of the trail.
+    grid = Grid(parse((ROOT / path).read_text()))
+    tops = top(grid)
+    rng = random.Random(3)
+    propagate(grid)
+    while not grid.solved():  # decide an edge at random, up to the first dead end
+        mark = grid.mark()
+        e = rng.choice([f for f in range(len(tops)) if grid.lo[f] != grid.hi[f]])
+        try:
+            grid.raise_lo(e, grid.hi[e]) if rng.random() < 0.5 else grid.lower_hi(e, grid.lo[e])
+            propagate(grid)
+        except Contradiction:
+            grid.revert(mark)
+            break
+    trail = grid.trail
+    fact_pos = [-1] * (4 * len(tops))
+    after = {}  # edge -> its bounds after the entry read (reading backwards)
+    made = []
+    for position in range(len(trail) - 1, -1, -1):
+        e, old_lo, old_hi = trail[position]
+        new_lo, new_hi = after.get(e) or (grid.lo[e], grid.hi[e])
+        facts = entry_facts(e, old_lo, old_hi, new_lo, new_hi)
+        for f in facts:
+            fact_pos[f] = position
+        made.append((position, e, new_lo, new_hi, facts[0]))
+        after[e] = old_lo, old_hi
+    read_ahead = {position: node_reason(grid, tops, strongest, fact_pos, position)
+                  for position, _, _, _, strongest in made}
+    explained = 0
+    for position, e, new_lo, new_hi, _ in made:  # the latest first
+        grid.revert((position, True, True, None))
+        if read_ahead[position] is not None:
+            explained += 1
+            assert read_ahead[position] == reason_for(grid, tops, e, new_lo, new_hi)
+    assert 0 < explained < len(made)
 
 
 def test_a_crossing_is_explained_by_the_link_it_crosses():
