@@ -387,9 +387,6 @@ class Learner:
         return index
 
     # -- learning -------------------------------------------------------------------------
-    def _level_of(self, fact):
-        return self.fact_level[fact]
-
     def _file(self, facts, level, here, learned):
         """Put each fact of the present `level` in `here` (to trace further), and each of an
         earlier level but 0 (true from the start) in `learned`."""
@@ -404,7 +401,7 @@ class Learner:
     def _jump_to_conflict(self, conflict):
         """Go back to the deepest level the conflict's facts come from; False if that is
         level 0 (no solution is left)."""
-        deepest = max((self._level_of(f) for f in conflict), default=0)
+        deepest = max(map(self.fact_level.__getitem__, conflict), default=0)
         if deepest == 0:
             return False
         self._backjump(deepest)
@@ -459,11 +456,12 @@ class Learner:
                 continue
             self._file(reason, level, here, learned)
         uip = list(here | kept)
-        self.restarts.conflict(depth, 1 + len({self._level_of(f) for f in learned}))
+        level_of = self.fact_level.__getitem__
+        self.restarts.conflict(depth, 1 + len(set(map(level_of, learned))))
         self._bump(uip, learned)
-        others = sorted(learned, key=self._level_of, reverse=True)
+        others = sorted(learned, key=level_of, reverse=True)
         if len(uip) == 1:
-            target = self._level_of(others[0]) if others else 0
+            target = level_of(others[0]) if others else 0
         else:
             target = level - 1
         self._backjump(target)

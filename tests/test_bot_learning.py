@@ -361,23 +361,26 @@ def test_the_scan_notes_the_facts_entry_facts_names_for_each_change(seed, monkey
 def test_the_level_noted_for_each_fact_is_the_level_its_trail_position_lies_in(
         size, seed, restarts, monkeypatch):
     # The learner notes a fact's level when it scans the fact, rather than searching the
-    # levels' starts for its trail position at every look: both must always agree,
-    # through conflicts, jumps back, the solutions counting goes past and restarts (the
-    # 22x22 board restarts twice).
+    # levels' starts for its trail position at every look: at each conflict it learns
+    # from, both must agree for every fact on the trail, through conflicts, jumps back,
+    # the solutions counting goes past and restarts (the 22x22 board restarts twice).
     monkeypatch.setattr(bot.solver, "NODE_SEARCH_BRANCHES", 0)
-    noted, shake = bot.learning.Learner._level_of, bot.learning.Learner._shake
+    learn, shake = bot.learning.Learner._learn, bot.learning.Learner._shake
     looked, shaken = [], []
 
-    def checked(self, fact):
-        level = noted(self, fact)
-        assert level == bisect_right(self.level_starts, self.fact_pos[fact])
-        looked.append(level)
-        return level
+    def checked(self, conflict):
+        lo, hi, length = self.grid.lo, self.grid.hi, len(self.grid.trail)
+        for f, position in enumerate(self.fact_pos):
+            if 0 <= position < length and is_true(lo, hi, f):
+                level = self.fact_level[f]
+                assert level == bisect_right(self.level_starts, position)
+                looked.append(level)
+        return learn(self, conflict)
 
     def counted(self):
         shaken.append(1)
         return shake(self)
-    monkeypatch.setattr(bot.learning.Learner, "_level_of", checked)
+    monkeypatch.setattr(bot.learning.Learner, "_learn", checked)
     monkeypatch.setattr(bot.learning.Learner, "_shake", counted)
     text = connected_board(size, size, seed)
     assert bot.count_solutions(text, limit=3) >= 1
