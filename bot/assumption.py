@@ -60,16 +60,6 @@ class Memory:
             conflicts[j] += weight
             blamed.add(j)
 
-    def blame_ends(self, pairs, weight):
-        """Count a contradiction against both ends of each edge of `pairs` (as `blame`
-        would, edge by edge: one call for a conflict's every edge)."""
-        conflicts, blamed = self.conflicts, self.blamed
-        for a, b in pairs:
-            conflicts[a] += weight
-            conflicts[b] += weight
-            blamed.add(a)
-            blamed.add(b)
-
     def reverted(self, length, trail, ends):
         """The grid goes back to trail `length`: its nodes changed since then, up to the
         last scoring, are scored again."""

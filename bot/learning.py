@@ -525,10 +525,10 @@ class Learner:
         self.bump /= ACTIVITY_DECAY
         bump = self.bump
         edges = {f >> 2 for group in groups for f in group}
+        learned, ends = memory(self.grid), self.grid.puzzle.ends
         for e in edges:
             activity[e] += bump
-        ends = self.grid.puzzle.ends
-        memory(self.grid).blame_ends([ends[e] for e in edges], NODE_WEIGHT)
+            learned.blame(ends[e][0], ends[e][1:], NODE_WEIGHT)
         if bump > 1e100:
             self.activity = [a * 1e-100 for a in activity]
             self.bump *= 1e-100
