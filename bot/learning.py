@@ -30,7 +30,7 @@ from bot.grid import Contradiction
 from bot.intersection import looks, propagate
 from bot.reasons import diagnose, node_reason, reason_for
 from bot.assumption import choose_node, memory, probe
-from bot.local import Walk
+from bot.local import Walk, filled
 from bot.restarts import Restarts
 from bot.tuning import (ACTIVITY_DECAY, LEARN_SLACK_SPARE, NODE_WEIGHT, SEED, SHAKE,
                         WALK_AFTER, WALK_EVERY, WALK_MOVES, WALK_SPARE)
@@ -90,7 +90,14 @@ def learned_solutions(grid, stats, sure=None, seed=SEED, walk=False):
     helper = None
     if walk and grid.spare * WALK_SPARE < len(grid.puzzle):
         helper = Walk(grid, seed)
-    for found in Learner(grid, stats, sure, seed, helper).solutions():
+    learner = Learner(grid, stats, sure, seed, helper)
+    if helper is None:
+        # The first descent follows a fill of every island's value, short only of
+        # connection, rather than a single link on each edge (full and lattice boards, the
+        # stress suite's and two held out, seeds 1-6: 127.1 -> 83.0 s; docs/TUNING.md,
+        # "Seventeenth session"). Near-trees, whose walk sets the target, lost by it.
+        learner.target = filled(grid, seed) or learner.target
+    for found in learner.solutions():
         if found.valid():
             yield found
 

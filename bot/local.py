@@ -24,6 +24,9 @@ search's fullest state. Its decided edges start at their counts, then the spread
 paths run as above over every open edge, so a few of them move (Kissat starts its local
 search from the CDCL search's phases alike).
 
+On a board where the walk does not run, one fill still sets the counts the search's first
+descent follows (`filled`).
+
 The walk can find an answer but can never prove there is none. So it takes turns with the
 search that learns. Between turns the search follows the fewest groups the walk has met: an
 island-exact state, short only of connection (docs/TUNING.md, "Eleventh session"). It gives
@@ -59,6 +62,15 @@ def loose_links(node_edges, count):
             found, clock = bridges_from(node_edges, count, root, order, low, clock)
             bridges.update(found)
     return bytearray(1 if c > 1 or (c and e not in bridges) else 0 for e, c in enumerate(count))
+
+
+def filled(grid, seed=SEED):
+    """One fill from the bounds `grid` holds now: a count per edge that gives every island
+    its value, no two links crossing; None if the fill's paths run out (as they do on most
+    boards with crossings)."""
+    walk = Walk(grid, seed)
+    walk._fill()
+    return walk.count
 
 
 class Walk:

@@ -13,7 +13,7 @@ import bot.solver
 from bot.assumption import Stats
 from bot.grid import Grid, components
 from bot.intersection import propagate
-from bot.local import Walk
+from bot.local import Walk, filled
 from bot.puzzle import parse
 from judge import fault, links_text
 from project import ROOT
@@ -314,6 +314,48 @@ def test_boards_with_slack_to_spare_never_walk(monkeypatch):
     grid = Grid(parse(text))
     assert grid.spare * bot.learning.WALK_SPARE >= len(grid.puzzle)
     assert fault(text, links_text(bot.solve(text, Stats()))) is None
+
+
+@pytest.mark.parametrize("name", ["full/20x20_full_mixed_002", "full/30x15_full_double_004",
+                                  "lattice/20x20_blocks_double_025"])
+def test_one_fill_gives_every_island_its_value_within_the_root_s_bounds(name):
+    grid = rooted((ROOT / "puzzles" / "stress" / f"{name}.txt").read_text())
+    p = grid.puzzle
+    counts = filled(grid, 1)
+    assert counts is not None
+    assert all(lo <= n <= hi for lo, n, hi in zip(grid.lo, counts, grid.hi))
+    degree = [0] * len(p)
+    for (a, b), n in zip(p.ends, counts):
+        degree[a] += n
+        degree[b] += n
+    assert degree == list(p.value)
+    assert not any(counts[e] and counts[f] for e in range(len(counts)) for f in p.crossings[e])
+    assert filled(grid, 1) == counts  # the same seed, the same fill
+
+
+def test_where_no_walk_runs_the_search_s_first_descent_follows_one_fill(monkeypatch):
+    monkeypatch.setattr(bot.solver, "NODE_SEARCH_BRANCHES", 0)
+    fills, first_targets = [], []
+    real_filled, real_decide = bot.learning.filled, bot.learning.Learner._decide
+
+    def noted_fill(grid, seed):
+        fills.append(real_filled(grid, seed))
+        return fills[-1]
+
+    def decide(self):
+        if self.level_starts == [] and not first_targets:
+            first_targets.append(self.target[:])
+        return real_decide(self)
+    monkeypatch.setattr(bot.learning, "filled", noted_fill)
+    monkeypatch.setattr(bot.learning.Learner, "_decide", decide)
+    text = (ROOT / "puzzles" / "stress" / "full" / "20x20_full_mixed_002.txt").read_text()
+    assert fault(text, links_text(bot.solve(text))) is None
+    assert len(fills) == 1 and fills[0] is not None and first_targets == fills
+    # A near-tree has the walk to set its target: no fill is made for the search.
+    fills.clear()
+    text = near_tree_for_the_learner(monkeypatch)
+    assert fault(text, links_text(bot.solve(text))) is None
+    assert fills == []
 
 
 def test_the_walk_gives_each_answer_once():
