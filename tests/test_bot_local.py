@@ -32,17 +32,23 @@ def answer_text(puzzle, counts):
     return links_text([(*pos[a], *pos[b], n) for (a, b), n in zip(puzzle.ends, counts) if n])
 
 
-def assert_island_exact(walk):
-    """The walk's counts keep the root's bounds, give every island its value, cross no
-    link, and make as many groups as the walk says."""
-    p, count = walk.puzzle, walk.count
-    assert all(lo <= n <= hi for lo, n, hi in zip(walk.lo, count, walk.hi))
+def assert_counts_exact(p, lows, highs, count):
+    """Link counts that keep the bounds `lows`..`highs`, give every island its value, and
+    cross no link."""
+    assert all(lo <= n <= hi for lo, n, hi in zip(lows, count, highs))
     degree = [0] * len(p)
     for (a, b), n in zip(p.ends, count):
         degree[a] += n
         degree[b] += n
     assert degree == list(p.value)
     assert not any(count[e] and count[f] for e in range(len(count)) for f in p.crossings[e])
+
+
+def assert_island_exact(walk):
+    """The walk's counts keep the root's bounds, give every island its value, cross no
+    link, and make as many groups as the walk says."""
+    p, count = walk.puzzle, walk.count
+    assert_counts_exact(p, walk.lo, walk.hi, count)
     grid = Grid(p)
     label = components(grid, count)[0]
     assert len(set(label)) == walk.groups
@@ -320,16 +326,9 @@ def test_boards_with_slack_to_spare_never_walk(monkeypatch):
                                   "lattice/20x20_blocks_double_025"])
 def test_one_fill_gives_every_island_its_value_within_the_root_s_bounds(name):
     grid = rooted((ROOT / "puzzles" / "stress" / f"{name}.txt").read_text())
-    p = grid.puzzle
     counts = filled(grid, 1)
     assert counts is not None
-    assert all(lo <= n <= hi for lo, n, hi in zip(grid.lo, counts, grid.hi))
-    degree = [0] * len(p)
-    for (a, b), n in zip(p.ends, counts):
-        degree[a] += n
-        degree[b] += n
-    assert degree == list(p.value)
-    assert not any(counts[e] and counts[f] for e in range(len(counts)) for f in p.crossings[e])
+    assert_counts_exact(grid.puzzle, grid.lo, grid.hi, counts)
     assert filled(grid, 1) == counts  # the same seed, the same fill
 
 
