@@ -1,11 +1,11 @@
 """Why a bound moved, and why a state is dead: the facts behind each rule, rebuilt on demand.
 
 The rules do not record why they move a bound (that would tax every solve). The search that
-learns (`bot.learning`) asks here, only for the facts a contradiction needs: `reason_for` a
-change, in the grid's state just before it (or `node_reason`, the node rules' part of it,
-from a later state), and `diagnose` a dead state. A fact is one bound of one edge, numbered
-`4 * edge + kind`; a reason is a list of facts that hold and imply the change (or the
-contradiction) by one rule.
+learns (`bot.learning`) asks here, only for the facts a contradiction needs: why a change
+was made (`node_reason` for the node rules, read off any later state; `reason_for` for the
+others, in the grid's state just before it), and `diagnose` a dead state. A fact is one
+bound of one edge, numbered `4 * edge + kind`; a reason is a list of facts that hold and
+imply the change (or the contradiction) by one rule.
 """
 
 from itertools import chain
@@ -28,23 +28,18 @@ def bound_facts(grid, top, e, lows=True, highs=True):
 
 
 def reason_for(grid, top, e, new_lo, new_hi, drawn=None):
-    """Why a rule moved edge e's bounds to (new_lo, new_hi), in the grid's state just
-    before: the facts a rule read there that imply the move, or None if no rule's premises
+    """Why a rule other than the node rules (whose reasons `node_reason` reads, from any
+    later state) moved edge e's bounds to (new_lo, new_hi), in the grid's state just before:
+    the facts that rule read there that imply the move, or None if no such rule's premises
     hold (the move is then kept as a fact of its own).
 
     `drawn`, a dict the caller keeps while it only takes changes back, holds what was
     worked out of the drawn links, by how many rises of a low bound the trail holds (the
     same count there means the same links drawn)."""
     p = grid.puzzle
-    lo, hi, got, cap, value = grid.lo, grid.hi, grid.got, grid.cap, p.value
+    lo = grid.lo
     a, b = p.ends[e]
     if new_lo > lo[e]:
-        for x in (a, b):
-            # magicVal: the other edges cannot carry enough (their capacity is the node's
-            # less this edge's).
-            if value[x] - cap[x] + hi[e] >= new_lo:
-                return [fact for f in p.edges_at[x] if f != e
-                        for fact in bound_facts(grid, top, f, lows=False)]
         if new_lo == 1:
             # A bridge: every other way out of one side is cut.
             side = _reachable(grid, a, e)
@@ -52,11 +47,6 @@ def reason_for(grid, top, e, new_lo, new_hi, drawn=None):
                 return [4 * f + AT_MOST_0 for x in side for f, y in p.node_edges[x]
                         if f != e and y not in side]
         return None
-    for x in (a, b):
-        # The sieve: the node has only so many links left after its others.
-        if value[x] - got[x] + lo[e] <= new_hi:
-            return [fact for f in p.edges_at[x] if f != e
-                    for fact in bound_facts(grid, top, f, highs=False)]
     if new_hi == 0:
         for f in p.crossings[e]:
             if lo[f]:
@@ -65,11 +55,11 @@ def reason_for(grid, top, e, new_lo, new_hi, drawn=None):
 
 
 def node_reason(grid, top, fact, fact_pos, position):
-    """`reason_for`'s node rules (magicVal, the sieve) for the change at trail `position`
-    that made `fact` (its strongest), read from the present state without going back to
-    it: the bounds that held before it are those of the facts true now that became true
-    earlier (`fact_pos`, the trail position of each true fact; bounds only tighten along a
-    trail). None if neither rule explains the change: `reason_for` then looks further, in
+    """The node rules' reason (magicVal, the sieve) for the change at trail `position` that
+    made `fact` (its strongest), read from the present state without going back to it: the
+    bounds that held before it are those of the facts true now that became true earlier
+    (`fact_pos`, the trail position of each true fact; bounds only tighten along a trail).
+    None if neither rule explains the change: `reason_for` then looks at the other rules, in
     the state before it."""
     p = grid.puzzle
     lo, hi, value, edges_at = grid.lo, grid.hi, p.value, p.edges_at
