@@ -118,4 +118,6 @@ def test_the_bundle_ships_without_docstrings_or_comments_but_runs_the_same_bot()
     text = build.bundle()
     assert "search that learns from its contradictions" in (ROOT / "bot" / "solver.py").read_text()
     assert "search that learns from its contradictions" not in text  # a docstring of solver.py
-    assert "def first_solution(" in text and "NODE_SEARCH_BRANCHES = 120" in text
+    from bot.tuning import NODE_SEARCH_BRANCHES
+    assert "def first_solution(" in text
+    assert f"NODE_SEARCH_BRANCHES = {NODE_SEARCH_BRANCHES}" in text  # the constants ship
