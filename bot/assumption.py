@@ -28,8 +28,8 @@ from itertools import product
 from bot.grid import Contradiction
 from bot.intersection import looks, propagate
 from bot.work import BRANCHING, ELIMINATION, RULES, STAGE_NAMES, Stats  # noqa: F401 (re-exported)
-from bot.tuning import (GLOBAL_EVERY, ISLANDS_PER_GLOBAL, NODE_SEARCH_BRANCHES, PROBE_OPTIONS,
-                        SCORE_HEAP_FROM)
+from bot.tuning import (GLOBAL_EVERY, ISLANDS_PER_GLOBAL, NODE_SEARCH_BRANCHES, NODE_SEARCH_STALL,
+                         NODE_SEARCH_STRETCH, PROBE_OPTIONS, SCORE_HEAP_FROM)
 
 
 
@@ -382,13 +382,44 @@ class OutOfBranches(Exception):
     """The node search's branch budget is spent: the search that learns takes over."""
 
 
-def first_solution(grid, stats, budget=NODE_SEARCH_BRANCHES, sure=None):
-    """The first solution's links the node search finds within `budget` branches, or None
-    if the puzzle has none. Raises OutOfBranches past the budget (the grid is then back
-    as it was). Every answer is checked with `Grid.valid` before it is returned.
-    `sure`, if given, hears the links drawn at the root (in every solution).
+class Budget:
+    """How far the node search may go before the search that learns takes over: `branches`
+    branches, then on (up to `most` in all: NODE_SEARCH_STRETCH times the branches unless
+    given) while it has reached a depth new to it within the last NODE_SEARCH_STALL
+    branches. A node search still going deeper is often near an answer (fills); one that
+    keeps coming back up is thrashing, where the search that learns does better
+    (docs/TUNING.md, "Eighteenth session")."""
+
+    __slots__ = ("branches", "most", "used", "deepest", "deepened")
+
+    def __init__(self, branches=NODE_SEARCH_BRANCHES, most=None):
+        self.branches = branches
+        self.most = branches * NODE_SEARCH_STRETCH if most is None else most
+        self.used = 0       # branches taken
+        self.deepest = -1   # the deepest level branched from...
+        self.deepened = 0   # ...first reached after this many branches
+
+    def spend(self, depth):
+        """Count a branch from level `depth`; False (nothing counted) once none is left."""
+        if depth > self.deepest:
+            self.deepest, self.deepened = depth, self.used
+        used = self.used
+        if used >= self.most or (used >= self.branches
+                                 and used - self.deepened >= NODE_SEARCH_STALL):
+            return False
+        self.used = used + 1
+        return True
+
+
+def first_solution(grid, stats, budget=None, sure=None):
+    """The first solution's links the node search finds within `budget` (a Budget, the
+    default one if None), or None if the puzzle has none. Raises OutOfBranches once the
+    budget is spent (the grid is then back as it was). Every answer is checked with
+    `Grid.valid` before it is returned. `sure`, if given, hears the links drawn at the root
+    (in every solution).
     """
-    for found in solutions(grid, stats, BRANCHING, budget=stats.branches + budget, sure=sure):
+    budget = Budget() if budget is None else budget
+    for found in solutions(grid, stats, BRANCHING, budget=budget, sure=sure):
         if found.valid():
             return found.links()
     return None
@@ -398,7 +429,7 @@ def solutions(grid, stats, stage=BRANCHING, depth=0, budget=None, since=-1, sure
     """Yield `grid` each time it holds a solution (consume it before resuming).
 
     Explores only as deep as `stage` allows: RULES, ELIMINATION or BRANCHING (complete).
-    With a `budget`, raises OutOfBranches once `stats.branches` reaches it. In the complete
+    With a `budget` (a Budget), raises OutOfBranches once it is spent. In the complete
     search every branch first probes the nodes whose edges changed after trail position
     `since` (the assumption that led here; -1 at the root: every node). `sure`, if given,
     hears the links drawn once the root is probed (they are in every solution).
@@ -434,7 +465,7 @@ def solutions(grid, stats, stage=BRANCHING, depth=0, budget=None, since=-1, sure
 
 def _branch(grid, stats, stage, depth, budget, reach):
     """Try each option of the most constrained node; an option that fails is eliminated."""
-    if budget is not None and stats.branches >= budget:
+    if budget is not None and not budget.spend(depth):
         raise OutOfBranches()
     stats.stage = BRANCHING
     stats.branch()

@@ -8,7 +8,7 @@ keeps the worst case small on boards where guessing node by node thrashes.
 
 import sys
 
-from bot.assumption import OutOfBranches, first_solution, solutions
+from bot.assumption import Budget, OutOfBranches, first_solution, solutions
 from bot.grid import Grid
 from bot.learning import learned_solutions
 from bot.tuning import NODE_SEARCH_BRANCHES, SEED
@@ -58,7 +58,7 @@ def solve(text, stats=None, stage=BRANCHING, within=None, sure=None, seed=SEED):
 
 def _first_links(grid, stats, sure, seed):
     try:
-        return first_solution(grid, stats, NODE_SEARCH_BRANCHES, sure=sure)
+        return first_solution(grid, stats, Budget(NODE_SEARCH_BRANCHES), sure=sure)
     except OutOfBranches:
         return next((found.links()
                      for found in learned_solutions(grid, stats, sure, seed, walk=True)), None)
@@ -70,7 +70,7 @@ def find_solutions(text, limit=2, stats=None, within=None, seed=SEED):
     stats = _stats(stats, within)
     grid = _grid(text)
     found = []
-    search = solutions(grid, stats, BRANCHING, budget=stats.branches + NODE_SEARCH_BRANCHES)
+    search = solutions(grid, stats, BRANCHING, budget=Budget(NODE_SEARCH_BRANCHES))
     try:
         for solved in search:
             if solved.valid():

@@ -8,7 +8,9 @@ PROBE_BALANCE_RARELY = 70   # bound changes before balance looks in probes where
 MEND_SHARE = 50             # connect walks the board afresh past islands / this cut edges to mend
 
 # The node search (`bot.assumption`).
-NODE_SEARCH_BRANCHES = 50   # branches before the search that learns takes over
+NODE_SEARCH_BRANCHES = 40   # branches before the search that learns takes over...
+NODE_SEARCH_STALL = 5       # ...unless the node search reached a new depth within this many...
+NODE_SEARCH_STRETCH = 5     # ...up to this many times the branches in all
 GLOBAL_EVERY = 2            # the whole-board rules run at every this-many depths of the search...
 ISLANDS_PER_GLOBAL = 100    # ...or every (islands / this)-many on big boards
 PROBE_OPTIONS = 2           # a probe tries the nodes with at most this many options

@@ -7,14 +7,14 @@ import random
 import pytest
 
 import bot.assumption
-from bot.assumption import (BRANCHING, ELIMINATION, RULES, Stats, assume, choose_node, count_options,
-                            eliminate, first_solution, options, probe, solutions,
+from bot.assumption import (BRANCHING, ELIMINATION, RULES, Budget, Stats, assume, choose_node,
+                            count_options, eliminate, first_solution, options, probe, solutions,
                             OutOfBranches)
 from bot.grid import Contradiction, Grid
 from bot.intersection import _blame, propagate
 from bot.puzzle import parse
 from judge import fault, links_text
-from project import PUBLIC
+from project import PUBLIC, ROOT
 
 
 def public(name):
@@ -191,8 +191,40 @@ def test_first_solution_past_its_budget_hands_over_with_the_grid_restored():
     grid = Grid(parse(text))
     before = grid.lo[:], grid.hi[:], len(grid.trail)
     with pytest.raises(OutOfBranches):
-        first_solution(grid, Stats(), budget=0)
+        first_solution(grid, Stats(), budget=Budget(0, 0))
     assert (grid.lo, grid.hi, len(grid.trail)) == before
+
+
+def spent_after(budget, depths):
+    """How many branches `budget` allows when the search branches from `depths` in turn."""
+    for used, depth in enumerate(depths):
+        if not budget.spend(depth):
+            return used
+    return None
+
+
+def test_a_budget_goes_on_past_its_branches_while_the_search_goes_deeper():
+    stall = bot.assumption.NODE_SEARCH_STALL
+    assert spent_after(Budget(10, 1000), range(100)) is None  # deeper at every branch
+    assert spent_after(Budget(10, 50), range(100)) == 50  # ...up to `most`
+    # Back up after 30 levels: more branches at depths already reached.
+    assert spent_after(Budget(10, 1000), list(range(30)) + [29] * 100) == 29 + stall
+    # Past the branches and no new depth for `stall` branches: spent at once.
+    assert spent_after(Budget(10, 1000), [0, 1, 2] + [2] * 100) == 10
+    assert spent_after(Budget(0), [0]) == 0  # no branches: no stretch either
+
+
+def test_the_node_search_answers_a_fill_it_would_have_handed_over_at_its_branches():
+    # A board of the stress suite that the node search answers after more than
+    # NODE_SEARCH_BRANCHES branches, going deeper: it answers it within the default budget.
+    text = (ROOT / "puzzles" / "stress" / "fill" / "30x15_fill58_single_009.txt").read_text()
+    branches = bot.assumption.NODE_SEARCH_BRANCHES
+    stats = Stats()
+    links = first_solution(Grid(parse(text)), stats)
+    assert fault(text, links_text(links)) is None
+    assert stats.branches > branches
+    with pytest.raises(OutOfBranches):
+        first_solution(Grid(parse(text)), Stats(), budget=Budget(branches, most=branches))
 
 
 def test_first_solution_within_its_budget_is_valid():
