@@ -403,11 +403,10 @@ class Budget:
         """Count a branch from level `depth`; False (nothing counted) once none is left."""
         if depth > self.deepest:
             self.deepest, self.deepened = depth, self.used
-        used = self.used
-        if used >= self.most or (used >= self.branches
-                                 and used - self.deepened >= NODE_SEARCH_STALL):
+        stalled = self.used - self.deepened >= NODE_SEARCH_STALL
+        if self.used >= self.most or (self.used >= self.branches and stalled):
             return False
-        self.used = used + 1
+        self.used += 1
         return True
 
 
