@@ -58,6 +58,8 @@ def solve(text, stats=None, stage=BRANCHING, within=None, sure=None, seed=SEED):
 
 def _first_links(grid, stats, sure, seed):
     try:
+        # The budget is read from this module, not left to Budget's default, so that a
+        # test may set NODE_SEARCH_BRANCHES here to 0 and reach the search that learns.
         return first_solution(grid, stats, Budget(NODE_SEARCH_BRANCHES), sure=sure)
     except OutOfBranches:
         return next((found.links()
