@@ -33,7 +33,7 @@ def main():
     # CodinGame's clock runs from the input: so does the pacer's.
     pacer = Pacer(sys.stdout, start=time.monotonic()).start()
     try:
-        links = solve(text, sure=pacer.sure)
+        links = solve(text, sure=pacer.sure, press=pacer)
         if not links:   # only a grid without islands needs no link; the referee rejects it too
             raise PuzzleError("the grid has no island")
     except PuzzleError as error:
@@ -42,6 +42,8 @@ def main():
         sys.exit(EXIT_MALFORMED)
     except Unsolvable as error:
         pacer.stop()
+        if pacer.guesses:
+            error = "no solution holds the links guessed when the sure ones ran out"
         print(f"bot: {error}", file=sys.stderr)
         sys.exit(EXIT_UNSOLVABLE)
     try:

@@ -25,6 +25,7 @@ decides.
 """
 
 import random
+import time
 
 from bot.grid import Contradiction
 from bot.intersection import looks, propagate
@@ -32,7 +33,7 @@ from bot.reasons import diagnose, node_reason, reason_for
 from bot.assumption import choose_node, memory, probe
 from bot.local import Walk, filled
 from bot.restarts import Restarts
-from bot.tuning import (ACTIVITY_DECAY, LEARN_SLACK_SPARE, NODE_WEIGHT, SEED, SHAKE,
+from bot.tuning import (ACTIVITY_DECAY, LEARN_SLACK_SPARE, NODE_WEIGHT, PROVE_FOR, SEED, SHAKE,
                         WALK_AFTER, WALK_EVERY, WALK_MOVES, WALK_SPARE)
 
 _DECISION = -1
@@ -68,11 +69,14 @@ def entry_facts(e, old_lo, old_hi, new_lo, new_hi):
     return [4 * e + 3 - k for k in range(new_hi, old_hi)]
 
 
-def learned_solutions(grid, stats, sure=None, seed=SEED, walk=False):
+def learned_solutions(grid, stats, sure=None, seed=SEED, walk=False, press=None):
     """Yield `grid` at each solution the search that learns finds, from the grid's present
     state; every one is checked with `Grid.valid`. The grid is left where the search ended.
     `sure`, if given, hears the links drawn at the search's root (in every solution), each
-    time they grow, until the first solution. `seed` draws the restarts' shake (and the
+    time they grow, until the first solution. `press`, given with `sure`, says when the
+    caller has run out of sure links to print (`press.due()`): the search then guesses (see
+    `Learner._guess`), tells `press.guessed()`, and from then on only looks for solutions
+    that hold the guess, which `sure` hears as drawn at the root. `seed` draws the restarts' shake (and the
     walk's moves and fill). With `walk`, on a board that is nearly a tree (under islands /
     WALK_SPARE links of slack) the walk (`bot.local`) takes turns with the search, and its
     answers are yielded too. An answer can then come twice, once from each: a caller that
@@ -92,6 +96,10 @@ def learned_solutions(grid, stats, sure=None, seed=SEED, walk=False):
     if walk and grid.spare * WALK_SPARE < len(grid.puzzle):
         helper = Walk(grid, seed)
     learner = Learner(grid, stats, sure, seed, helper)
+    if sure is not None and press is not None:
+        learner.press = press
+        if helper is not None:
+            helper.stop = press.due  # a turn of the walk must not hold up a line
     if helper is None:
         # The first descent follows a fill of every island's value, short only of
         # connection, rather than a single link on each edge (full and lattice boards, the
@@ -117,6 +125,7 @@ class Learner:
         self.slack_too = grid.spare <= LEARN_SLACK_SPARE
         self.sure = sure
         self.told = -1  # trail length at the root when `sure` last heard
+        self.press = None  # the caller's deadline for another link to print, if it has one
         edges = len(grid.puzzle.ends)
         # The bound each edge starts with: a fact it implies is never worth stating.
         value = grid.puzzle.value
@@ -158,6 +167,12 @@ class Learner:
                 continue  # what was learned is asserted: propagate it before anything else
             if not self.level_starts:
                 self._tell_sure()
+            elif self.press is not None and self.press.due():
+                likeliest = self._likeliest()
+                if likeliest:
+                    if not self._answer_press(likeliest):
+                        return  # no solution is left (with the guesses made)
+                    continue
             if self.level_starts and restarts.due():
                 restarts.restarted()
                 # Only the weights are shaken: the target phases (the fullest state yet)
@@ -217,6 +232,92 @@ class Learner:
             self.walk = None
             return False
         self.sure = None  # the answer's links are not sure ones
+        return True
+
+    def _likeliest(self):
+        """The links drawn above the root, likeliest first, as facts: those the fullest
+        state holds too, then by the shallowest level they were made at (the fewest
+        decisions behind them), the latest there first.
+
+        Why this order: snapshots every 100 conflicts on nine slow stress and research
+        boards held the first of them in the answer found 145 times of 145; any drawn link
+        above the root was in it 85-93% of the time (docs/TUNING.md, "Nineteenth session")."""
+        lo, fact_level, fact_pos, target = self.grid.lo, self.fact_level, self.fact_pos, self.target
+        ranked = []
+        for e, low in enumerate(lo):
+            if low:
+                fact = 4 * e + low - 1
+                level = fact_level[fact]
+                if level:
+                    ranked.append((target[e] < low, level, -fact_pos[fact], fact))
+        ranked.sort()
+        return [fact for *_, fact in ranked]
+
+    def _answer_press(self, facts):
+        """The caller must print a link it cannot prove: first try, for up to PROVE_FOR
+        seconds, to settle the likeliest `facts` from the root, each assumed false and
+        then true (a conflict puts what it teaches at the root: a link proved, or a wrong
+        guess ruled out); if no link was drawn at the root by it, guess the likeliest fact
+        still open. False if no solution is left."""
+        grid = self.grid
+        until = time.monotonic() + PROVE_FOR
+        self._backjump(0)
+        links = sum(grid.lo)
+        for fact in facts:
+            for side in (negate(fact), fact):
+                if time.monotonic() > until or not self._open(fact):
+                    break
+                met = self._assume(side)
+                if met is None:
+                    return False
+                if sum(grid.lo) > links:
+                    return True  # proved: the root tells `sure`
+                if met:
+                    break
+        still = [fact for fact in facts if self._open(fact)]
+        return self._guess(still[0]) if still else True
+
+    def _open(self, fact):
+        """Whether the root's bounds leave `fact` open."""
+        lo, hi = self.grid.lo, self.grid.hi
+        return not is_true(lo, hi, fact) and not is_true(lo, hi, negate(fact))
+
+    def _assume(self, fact):
+        """From the root, assume `fact` and propagate; learn from any conflict met, and go
+        back to the root. Whether a conflict was met; None if no solution is left."""
+        grid = self.grid
+        self.level_marks.append(grid.mark())
+        self.level_starts.append(len(grid.trail))
+        self.why[len(grid.trail)] = _DECISION
+        try:
+            enforce(grid, fact)
+        except Contradiction as dead:
+            conflict = self._diagnose(dead)
+        else:
+            conflict = self._propagate()
+        met = conflict is not None
+        while conflict is not None:  # (the conflict, then any the root meets after it)
+            if not self._settle(conflict):
+                return None
+            conflict = self._propagate()
+        self._backjump(0)
+        return met
+
+    def _guess(self, fact):
+        """Make `fact` hold at the root, as if every solution held it: the caller prints it.
+        The nogoods stay (each holds of the puzzle, guess or none); the walk starts over
+        from the new root. False if the root refuses it at once (no solution is left)."""
+        self._backjump(0)
+        self.press.guessed()
+        try:
+            enforce(self.grid, fact)
+        except Contradiction:
+            return False
+        if self.walk is not None:
+            stop = self.walk.stop
+            self.walk = Walk(self.grid, self.rng.random())
+            self.walk.stop = stop
+            self.refilled = None
         return True
 
     def _unwalk(self):

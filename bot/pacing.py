@@ -9,6 +9,12 @@ links one at a time, a line every `EVERY`, each line buying the search another t
 rest of the answer follows when the search ends. A board solved within `FIRST_AT` prints
 as it always did: its whole answer, checked, at once.
 
+When the sure links run out before the search ends, the match is lost at the next line,
+unless the bot prints a link it has not proved. So `due()` tells the search, `LEAD` before
+the printer would wait in vain, and the search guesses its surest link and keeps to it
+(`bot.learning`): a guess that is right buys a turn and narrows the search, and a wrong one
+loses a match that was lost anyway. A board solved in time never guesses.
+
 The printer is a child process where the system allows one. A thread would share the
 interpreter with the search: when the machine is busy and the system pauses the search
 while it holds the interpreter, a due line waits for it (on this 2-core machine with one
@@ -27,6 +33,7 @@ from collections import Counter, deque
 FIRST_AT = 0.5  # s after the input: the first sure link, if the search is still running
 EVERY = 0.07    # s between sure links: CodinGame allows 0.1, the rest is margin
 SWITCH = 0.001  # s: how soon the search yields the interpreter to a thread printer
+LEAD = 0.02     # s before the printer runs dry that the search is told to guess
 
 
 class Schedule:
@@ -67,10 +74,17 @@ class Pacer:
     the child printer; without one (or without fork) a thread prints.
     """
 
-    def __init__(self, out, start=None, first_at=FIRST_AT, every=EVERY, clock=time.monotonic):
+    def __init__(self, out, start=None, first_at=FIRST_AT, every=EVERY, clock=time.monotonic,
+                 lead=LEAD):
         self.out = out
         start = clock() if start is None else start
         self.known = Counter()  # links announced sure, per pair of nodes
+        self.clock = clock
+        self.every = every
+        self.lead = lead  # None: never ask for a guess
+        # When the printer will want a line it has not got: its schedule, replayed here.
+        self.dry_at = start + first_at
+        self.guesses = 0
         schedule = Schedule(start, first_at, every, clock)
         self.printer = _child_printer(out, schedule) or _ThreadPrinter(out, schedule)
 
@@ -87,6 +101,18 @@ class Pacer:
             self.known[pair] = max(self.known[pair], n)
         if units:
             self.printer.queue(units)
+            now = self.clock()
+            for _ in units:  # each goes out when due, or at once if the printer waits
+                self.dry_at = max(self.dry_at, now) + self.every
+
+    def due(self):
+        """Whether the search must give a link to print now: the sure ones run out within
+        `lead`."""
+        return self.lead is not None and self.clock() + self.lead >= self.dry_at
+
+    def guessed(self):
+        """Note that the search guessed: the links it announces from now on may be wrong."""
+        self.guesses += 1
 
     def finish(self, links):
         """Stop pacing and print the answer's links beyond those already printed."""

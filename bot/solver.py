@@ -34,7 +34,7 @@ def _stats(stats, within):
     return stats
 
 
-def solve(text, stats=None, stage=BRANCHING, within=None, sure=None, seed=SEED):
+def solve(text, stats=None, stage=BRANCHING, within=None, sure=None, seed=SEED, press=None):
     """Solve CodinGame puzzle text; return its links as (x1, y1, x2, y2, n) tuples.
 
     Raises PuzzleError for malformed text and Unsolvable when no solution exists (or none
@@ -42,12 +42,15 @@ def solve(text, stats=None, stage=BRANCHING, within=None, sure=None, seed=SEED):
     bound the work (OverLimit past it). `sure`, if given, is called with the links known to
     be in every solution (as the answer's tuples), each time the search proves more.
     `seed` draws the search's restarts: another seed takes another path (a slow board's
-    time is largely that draw), and the answer may be another solution.
+    time is largely that draw), and the answer may be another solution. `press`, given
+    with `sure`, is the caller's clock for lines to print (`bot.pacing.Pacer`): once its
+    sure links run out, the search guesses links for `sure`, and the answer holds them
+    (Unsolvable if no solution does).
     """
     stats = _stats(stats, within)
     grid = _grid(text)
     if stage == BRANCHING:
-        links = _first_links(grid, stats, sure, seed)
+        links = _first_links(grid, stats, sure, seed, press)
     else:
         # Read the links before the generator is closed: closing reverts the grid.
         links = next((g.links() for g in solutions(grid, stats, stage) if g.valid()), None)
@@ -56,14 +59,14 @@ def solve(text, stats=None, stage=BRANCHING, within=None, sure=None, seed=SEED):
     return links
 
 
-def _first_links(grid, stats, sure, seed):
+def _first_links(grid, stats, sure, seed, press):
     try:
         # The budget is read from this module, not left to Budget's default, so that a
         # test may set NODE_SEARCH_BRANCHES here to 0 and reach the search that learns.
         return first_solution(grid, stats, Budget(NODE_SEARCH_BRANCHES), sure=sure)
     except OutOfBranches:
         return next((found.links()
-                     for found in learned_solutions(grid, stats, sure, seed, walk=True)), None)
+                     for found in learned_solutions(grid, stats, sure, seed, True, press)), None)
 
 
 def find_solutions(text, limit=2, stats=None, within=None, seed=SEED):

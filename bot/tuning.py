@@ -27,6 +27,7 @@ BLOCK_AFTER = 100           # ...once this many conflicts are met
 NODE_WEIGHT = 0.3           # what a conflict adds to the weight of the nodes it met
 SHAKE = 0.5                 # a restart scales each node's weight by 1 to 1 + this, at random
 SEED = 1                    # ...drawn from this seed: a puzzle always gets the same answer
+PROVE_FOR = 0.01            # s spent proving likely links before guessing one, when pressed
 
 # The walk beside it (`bot.local`), on boards whose solutions are nearly trees.
 WALK_SPARE = 20             # the walk runs on boards with under islands / this links of slack...

@@ -209,7 +209,7 @@ def test_the_search_that_learns_stops_announcing_at_its_first_solution():
 
 def test_the_bot_paced_from_the_start_still_prints_a_winning_answer(monkeypatch):
     monkeypatch.setattr(bot.solver, "NODE_SEARCH_BRANCHES", 0)
-    monkeypatch.setattr(cli, "Pacer", functools.partial(Pacer, first_at=0, every=0))
+    monkeypatch.setattr(cli, "Pacer", functools.partial(Pacer, first_at=0, every=0, lead=None))
     for text in learner_boards()[:4]:
         out = io.StringIO()
         monkeypatch.setattr("sys.stdin", io.StringIO(text))
@@ -222,13 +222,13 @@ def test_the_bot_as_a_process_paces_through_its_child_and_still_wins():
     # Each announcement waits 0.1 s, so the child prints every sure link before the answer.
     script = ("import functools, time\n"
               "import bot.cli as c, bot.pacing as p\n"
-              "c.Pacer = functools.partial(p.Pacer, first_at=0, every=0)\n"
+              "c.Pacer = functools.partial(p.Pacer, first_at=0, every=0, lead=None)\n"
               "solve = c.solve\n"
-              "def slow(text, sure):\n"
+              "def slow(text, sure, press):\n"
               "    def told(links):\n"
               "        sure(links)\n"
               "        time.sleep(0.1)\n"
-              "    return solve(text, sure=told)\n"
+              "    return solve(text, sure=told, press=press)\n"
               "c.solve = slow\n"
               "c.main()\n")
     text = (ROOT / "puzzles" / "public" / "13_expert.txt").read_text()
@@ -254,3 +254,173 @@ def test_where_no_child_can_be_made_a_thread_paces(monkeypatch):
     pacer.finish(ANSWER)
     assert paced == ["0 0 2 0 1", "0 0 2 0 1"]
     assert pipe.close() == paced + ["2 0 2 2 1", "2 2 4 2 1"]
+
+
+# -- when the sure links run out: the search guesses, and keeps to its guesses --
+
+def test_the_pacer_asks_for_a_guess_when_its_sure_links_would_run_out():
+    now = [100.0]
+
+    def pacer(lead=0.01):
+        return Pacer(io.StringIO(), start=100.0, first_at=0.5, every=0.07,
+                     clock=lambda: now[0], lead=lead)
+
+    quiet = pacer()
+    now[0] = 100.48
+    assert not quiet.due()
+    now[0] = 100.49
+    assert quiet.due(), "no sure link at all: the first line is due at first_at"
+    paced = pacer()
+    now[0] = 100.1
+    paced.sure(ANSWER[:2])  # three lines: printed at 100.5, 100.57, 100.64
+    now[0] = 100.69
+    assert not paced.due()
+    now[0] = 100.70
+    assert paced.due()
+    now[0] = 101.0
+    paced.sure(ANSWER[2:])  # the printer waited since 100.71: it prints at once
+    assert not paced.due()
+    now[0] = 101.06
+    assert paced.due()
+    assert not pacer(lead=None).due()
+
+
+class Press:
+    """A caller's clock that is due at every ask until `guesses` guesses were made, and
+    notes how many links had been announced at each guess."""
+
+    def __init__(self, announced, guesses):
+        self.announced = announced
+        self.left = guesses
+        self.at = []
+
+    def due(self):
+        return self.left > 0
+
+    def guessed(self):
+        self.left -= 1
+        self.at.append(len(self.announced))
+
+
+def units(links):
+    return sum(n for *_, n in links)
+
+
+def edges_of(text, links):
+    """{edge: links} of an answer to `text`."""
+    p = parse(text)
+    at = {xy: i for i, xy in enumerate(p.pos)}
+    return {p.edge_between(at[(x1, y1)], at[(x2, y2)]): n for x1, y1, x2, y2, n in links}
+
+
+@pytest.mark.parametrize("index", range(4))
+def test_a_guess_is_announced_and_kept_in_the_answer(index, monkeypatch):
+    # How often a guess is right is measured, not tested (docs/TUNING.md): here every
+    # guess is one a known solution holds, so an answer exists, and it must hold them all.
+    text = learner_boards()[index]
+    known = edges_of(text, bot.solve(text))
+    likeliest = bot.learning.Learner._likeliest
+    monkeypatch.setattr(bot.learning.Learner, "_likeliest", lambda self: [
+        fact for fact in likeliest(self) if known.get(fact >> 2, 0) > fact & 3])
+    monkeypatch.setattr(bot.solver, "NODE_SEARCH_BRANCHES", 0)  # reach the search that learns
+    guessed = []
+    guess = bot.learning.Learner._guess
+    monkeypatch.setattr(bot.learning.Learner, "_guess",
+                        lambda self, fact: guessed.append(fact) or guess(self, fact))
+    announced = []
+    press = Press(announced, guesses=3)
+    answer = bot.solve(text, sure=announced.append, press=press)
+    assert fault(text, links_text(answer)) is None
+    assert press.at, "the search went above its root, so it guessed"
+    for count in press.at:
+        # The root then holds one more link at least, and says so.
+        assert len(announced) > count and units(announced[count]) > units(announced[count - 1])
+    drawn = edges_of(text, answer)
+    assert all(drawn.get(fact >> 2, 0) > fact & 3 for fact in guessed)
+    final = per_pair(links_text(answer).splitlines())
+    for links in announced:
+        for *pair, n in links:
+            assert n <= final[tuple(pair)], (pair, n)
+
+
+def wrong_guess(text, monkeypatch):
+    """Make each guess of the search a link open at its root that no solution of `text`
+    (one solution) holds, guessed without being tried first."""
+    answer = edges_of(text, bot.solve(text))
+    edges = range(len(parse(text).ends))
+    monkeypatch.setattr(bot.learning.Learner, "_likeliest", lambda self: [
+        4 * next(e for e in edges if e not in answer and self._open(4 * e))])
+    monkeypatch.setattr(bot.learning, "PROVE_FOR", -1)
+    monkeypatch.setattr(bot.solver, "NODE_SEARCH_BRANCHES", 0)
+
+
+HARD = (ROOT / "puzzles" / "hard30" / "30x30_hard_unique_s1_000.txt").read_text()
+
+
+def test_a_wrong_guess_leaves_no_answer_rather_than_a_wrong_one(monkeypatch):
+    wrong_guess(HARD, monkeypatch)
+    with pytest.raises(bot.Unsolvable):
+        bot.solve(HARD, sure=lambda links: None, press=Press([], guesses=1))
+
+
+def test_the_bot_says_its_guess_left_no_solution(monkeypatch, capsys):
+    wrong_guess(HARD, monkeypatch)
+    monkeypatch.setattr(cli, "Pacer", functools.partial(Pacer, first_at=0, every=0))
+    monkeypatch.setattr("sys.stdin", io.StringIO(HARD))
+    with pytest.raises(SystemExit) as ended:
+        cli.main()
+    assert ended.value.code == cli.EXIT_UNSOLVABLE
+    assert capsys.readouterr().err == (
+        "bot: no solution holds the links guessed when the sure ones ran out\n")
+
+
+def test_a_walk_turn_ends_early_when_told_to_stop():
+    from bot.local import Walk
+    # A near-tree whose walk needs thousands of moves; the third ask says stop.
+    text = (ROOT / "puzzles" / "stress" / "tree" / "30x15_full_loops2_003.txt").read_text()
+    walk = Walk(Grid(parse(text)))
+    asked = []
+    walk.stop = lambda: asked.append(1) or len(asked) == 3
+    assert walk.run(4000) is None
+    assert len(asked) == 3 and walk.moves <= 3 * 64
+
+
+def root_learner(text):
+    """A search that learns on `text`, at its root (after the rules and probes)."""
+    from bot.assumption import probe
+    from bot.intersection import propagate
+    from bot.learning import Learner
+    grid, stats = Grid(parse(text)), Stats()
+    propagate(grid, stats)
+    probe(grid, stats, range(len(grid.puzzle)))
+    learner = Learner(grid, stats)
+    learner.press = Press([], guesses=1)
+    return learner
+
+
+@pytest.mark.parametrize("in_answer", [True, False])
+def test_when_pressed_the_search_settles_what_it_can_before_it_guesses(in_answer, monkeypatch):
+    # On a puzzle with one solution, each edge open at the root is offered as the likeliest
+    # link: one of the solution's (in_answer) or one no solution holds. Assuming it false,
+    # then true, from the root proves some of the first kind and rules out some of the
+    # second with no guess; the rest are guessed. Either way the root keeps to the answer
+    # whenever it did not guess, and it guesses a link no solution holds only when neither
+    # assumption met a conflict.
+    monkeypatch.setattr(bot.learning, "PROVE_FOR", 60)
+    answer = edges_of(HARD, bot.solve(HARD))
+    outcomes = set()
+    probe = root_learner(HARD)
+    for e in range(len(probe.grid.puzzle.ends)):
+        if probe._open(4 * e) and (answer.get(e, 0) > 0) == in_answer:
+            learner = root_learner(HARD)
+            assert learner._answer_press([4 * e])
+            guessed = learner.press.at != []
+            lo = learner.grid.lo
+            if not guessed:
+                assert all(low <= answer.get(f, 0) for f, low in enumerate(lo))
+                if not learner._open(4 * e):
+                    assert bool(lo[e]) == in_answer
+            outcomes.add(guessed)
+            if len(outcomes) == 2:
+                return
+    pytest.fail(f"only {outcomes}")
