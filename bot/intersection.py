@@ -382,12 +382,11 @@ def connect(grid):
     for e in mended:
         spanning[e] = 0
     for e in mended:
-        try:
-            path = _path(grid, *ends[e])
-        except Contradiction:
+        path = _path(grid, *ends[e])
+        if path is None:
             for f in mended:
                 spanning[f] = 1  # as it was: true again once the search goes back
-            raise
+            raise Contradiction(None, CUT)
         for f in path:
             if not spanning[f]:
                 spanning[f] = 1
@@ -397,10 +396,9 @@ def connect(grid):
 
 
 def _path(grid, a, b):
-    """The edges of a path of possible links from a to b. Walks grow from both ends, a
-    layer at a time, the smaller first: a detour around a cut is found near it, and a part
-    that closes is most often small. Where there is no path, raises Contradiction naming
-    the end whose walk closed, so the reason is read off its part rather than the board."""
+    """The edges of a path of possible links from a to b, or None if there is none. Walks
+    grow from both ends, a layer at a time, the smaller first: a detour around a cut is
+    found near it, and a part that closes is most often small."""
     hi, node_edges = grid.hi, grid.puzzle.node_edges
     via = [-1] * len(node_edges)          # the edge each node was reached by
     side = bytearray(len(node_edges))     # 1: reached from a, 2: from b
@@ -421,7 +419,7 @@ def _path(grid, a, b):
                     elif seen != mine:
                         return _back(grid, via, x) + [e] + _back(grid, via, y)
         layers[walk] = reached
-    raise Contradiction(a if not layers[0] else b, CUT)
+    return None
 
 
 def _back(grid, via, x):

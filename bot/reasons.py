@@ -297,7 +297,7 @@ def diagnose(grid, top, hint=None, rule=None):
         if found is not None:
             return found
     elif rule == CUT:
-        found = _smallest_cut(grid) if hint is None else _cut_around(grid, hint)
+        found = _smallest_cut(grid)
         if found is not None:
             return found
     p = grid.puzzle
@@ -358,17 +358,6 @@ def _smallest_cut(grid):
         if best is None or len(cut) < len(best):
             best = cut
     return best
-
-
-def _cut_around(grid, x):
-    """The cut edges around the part of the possible links that holds `x`, or None if that
-    part is the whole board. (Where the links fall in two parts, both have the same cut:
-    this reads the smaller part, as `connect` names it, without labelling the board.)"""
-    p = grid.puzzle
-    part = _spread(grid.hi, p.node_edges, x, -1)
-    if len(part) == len(p):
-        return None
-    return [4 * f + AT_MOST_0 for y in part for f, z in p.node_edges[y] if z not in part]
 
 
 def _unbalanced_region(grid, top):

@@ -518,33 +518,6 @@ def test_a_global_rule_names_itself_and_diagnose_goes_straight_to_its_reason(tex
     assert conflict == diagnose(grid, top(grid)) and holds(grid, conflict)
 
 
-@pytest.mark.parametrize("name", ["30x15_rows_loops2_011", "30x15_fill_loops2_019"])
-def test_a_cut_connect_meets_is_explained_by_the_part_whose_walk_closed(name, monkeypatch):
-    # `connect` names the end whose walk closed; the reason is the cut around that part
-    # alone, and where the possible links fall in two parts it is the same cut as the
-    # board's smallest (both parts share it), so labelling the board is not needed.
-    monkeypatch.setattr(bot.solver, "NODE_SEARCH_BRANCHES", 0)
-    told = bot.learning.diagnose
-    checked = []
-
-    def diagnosed(grid, top_, hint=None, rule=None):
-        conflict = told(grid, top_, hint, rule)
-        if rule == CUT and hint is not None:
-            p = grid.puzzle
-            label, _, size = components(grid, grid.hi)
-            part = {x for x in range(len(p)) if label[x] == label[hint]}
-            around = {4 * f + AT_MOST_0 for x in part for f, y in p.node_edges[x]
-                      if y not in part}
-            assert len(part) < len(p) and holds(grid, conflict) and set(conflict) == around
-            if len(size) == 2:
-                assert set(conflict) == set(told(grid, top_, None, CUT))
-            checked.append(len(part) <= len(p) - len(part))
-        return conflict
-    monkeypatch.setattr(bot.learning, "diagnose", diagnosed)
-    bot.solve((ROOT / "puzzles" / "stress" / "tree" / f"{name}.txt").read_text())
-    assert len(checked) >= 5 and sum(checked) * 2 > len(checked)  # the closed part, mostly small
-
-
 def near_tree_board(width, height, seed, cycles=0, doubles=0):
     """Every cell an island, the values from a random spanning tree of single links plus
     `cycles` more single links and `doubles` doubled ones: a board with almost no spare."""
