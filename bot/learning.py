@@ -74,12 +74,13 @@ def learned_solutions(grid, stats, sure=None, seed=SEED, walk=False, press=None)
     state; every one is checked with `Grid.valid`. The grid is left where the search ended.
     `sure`, if given, hears the links drawn at the search's root (in every solution), each
     time they grow, until the first solution. `press`, given with `sure`, says when the
-    caller has run out of sure links to print (`press.due()`): the search then guesses (see
-    `Learner._guess`), tells `press.guessed()`, and from then on only looks for solutions
-    that hold the guess, which `sure` hears as drawn at the root. `seed` draws the restarts' shake (and the
-    walk's moves and fill). With `walk`, on a board that is nearly a tree (under islands /
-    WALK_SPARE links of slack) the walk (`bot.local`) takes turns with the search, and its
-    answers are yielded too. An answer can then come twice, once from each: a caller that
+    caller is about to run out of sure links to print (`press.due()`): the search then
+    proves what it can, or guesses (`Learner._answer_press`; it tells `press.guessed()`),
+    and from then on looks only for solutions that hold the guess, which `sure` hears as
+    drawn at the root. `seed` draws the restarts' shake (and the walk's moves and fill).
+    With `walk`, on a board that is nearly a tree (under islands / WALK_SPARE links of
+    slack) the walk (`bot.local`) takes turns with the search, and its answers are yielded
+    too. An answer can then come twice, once from each: a caller that
     counts solutions keeps the distinct ones. On other boards one fill of the walk's sets
     the counts of the search's first descent."""
     # The node search's weights count its own contradictions, and would outweigh this
@@ -305,8 +306,9 @@ class Learner:
 
     def _guess(self, fact):
         """Make `fact` hold at the root, as if every solution held it: the caller prints it.
-        The nogoods stay (each holds of the puzzle, guess or none); the walk starts over
-        from the new root. False if the root refuses it at once (no solution is left)."""
+        The nogoods learned so far stay (they hold of the puzzle), and those learned later
+        hold given the guess, which stays too; the walk starts over from the new root.
+        False if the root refuses it at once (no solution is left)."""
         self._backjump(0)
         self.press.guessed()
         try:

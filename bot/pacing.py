@@ -11,9 +11,10 @@ as it always did: its whole answer, checked, at once.
 
 When the sure links run out before the search ends, the match is lost at the next line,
 unless the bot prints a link it has not proved. So `due()` tells the search, `LEAD` before
-the printer would wait in vain, and the search guesses its surest link and keeps to it
-(`bot.learning`): a guess that is right buys a turn and narrows the search, and a wrong one
-loses a match that was lost anyway. A board solved in time never guesses.
+the printer would wait in vain, and the search proves what it can in a few milliseconds,
+or else guesses its likeliest link and keeps to it (`bot.learning`): a right guess buys a
+turn, and a wrong one loses a match that was lost anyway. A board solved in time never
+guesses.
 
 The printer is a child process where the system allows one. A thread would share the
 interpreter with the search: when the machine is busy and the system pauses the search
