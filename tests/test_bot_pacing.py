@@ -424,3 +424,16 @@ def test_when_pressed_the_search_settles_what_it_can_before_it_guesses(in_answer
             if len(outcomes) == 2:
                 return
     pytest.fail(f"only {outcomes}")
+
+
+def test_the_walk_beside_a_pressed_search_asks_the_caller_when_to_stop(monkeypatch):
+    from bot.local import Walk
+    text = (ROOT / "puzzles" / "stress" / "tree" / "30x15_full_loops2_003.txt").read_text()
+    monkeypatch.setattr(bot.solver, "NODE_SEARCH_BRANCHES", 0)
+    unpressed = bot.solve(text)
+    press = Press([], guesses=0)  # never due: the search is the one it would be unpressed
+    stops = []
+    run = Walk.run
+    monkeypatch.setattr(Walk, "run", lambda self, moves: stops.append(self.stop) or run(self, moves))
+    assert bot.solve(text, sure=lambda links: None, press=press) == unpressed
+    assert stops and all(stop == press.due for stop in stops)
