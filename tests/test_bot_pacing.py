@@ -13,11 +13,15 @@ from collections import Counter
 import pytest
 
 import bot
+import bot.learning
 import bot.pacing
 import bot.solver
 from bot import cli
+from bot.assumption import probe
 from bot.grid import Grid
-from bot.learning import learned_solutions
+from bot.intersection import propagate
+from bot.learning import Learner, learned_solutions
+from bot.local import Walk
 from bot.pacing import Pacer
 from bot.puzzle import parse
 from bot.work import Stats
@@ -256,7 +260,7 @@ def test_where_no_child_can_be_made_a_thread_paces(monkeypatch):
     assert pipe.close() == paced + ["2 0 2 2 1", "2 2 4 2 1"]
 
 
-# -- when the sure links run out: the search guesses, and keeps to its guesses --
+# -- when the sure links run out: the search proves what it can, guesses, keeps to it --
 
 def test_the_pacer_asks_for_a_guess_when_its_sure_links_would_run_out():
     now = [100.0]
@@ -375,7 +379,6 @@ def test_the_bot_says_its_guess_left_no_solution(monkeypatch, capsys):
 
 
 def test_a_walk_turn_ends_early_when_told_to_stop():
-    from bot.local import Walk
     # A near-tree whose walk needs thousands of moves; the third ask says stop.
     text = (ROOT / "puzzles" / "stress" / "tree" / "30x15_full_loops2_003.txt").read_text()
     walk = Walk(Grid(parse(text)))
@@ -387,9 +390,6 @@ def test_a_walk_turn_ends_early_when_told_to_stop():
 
 def root_learner(text):
     """A search that learns on `text`, at its root (after the rules and probes)."""
-    from bot.assumption import probe
-    from bot.intersection import propagate
-    from bot.learning import Learner
     grid, stats = Grid(parse(text)), Stats()
     propagate(grid, stats)
     probe(grid, stats, range(len(grid.puzzle)))
@@ -402,16 +402,15 @@ def root_learner(text):
 def test_when_pressed_the_search_settles_what_it_can_before_it_guesses(in_answer, monkeypatch):
     # On a puzzle with one solution, each edge open at the root is offered as the likeliest
     # link: one of the solution's (in_answer) or one no solution holds. Assuming it false,
-    # then true, from the root proves some of the first kind and rules out some of the
-    # second with no guess; the rest are guessed. Either way the root keeps to the answer
-    # whenever it did not guess, and it guesses a link no solution holds only when neither
-    # assumption met a conflict.
+    # then true, from the root settles some of them with no guess (a link of the first
+    # kind proved, one of the second ruled out), and the root then keeps to the answer;
+    # the others are guessed.
     monkeypatch.setattr(bot.learning, "PROVE_FOR", 60)
     answer = edges_of(HARD, bot.solve(HARD))
     outcomes = set()
-    probe = root_learner(HARD)
-    for e in range(len(probe.grid.puzzle.ends)):
-        if probe._open(4 * e) and (answer.get(e, 0) > 0) == in_answer:
+    root = root_learner(HARD)
+    for e in range(len(root.grid.puzzle.ends)):
+        if root._open(4 * e) and (answer.get(e, 0) > 0) == in_answer:
             learner = root_learner(HARD)
             assert learner._answer_press([4 * e])
             guessed = learner.press.at != []
@@ -427,7 +426,6 @@ def test_when_pressed_the_search_settles_what_it_can_before_it_guesses(in_answer
 
 
 def test_the_walk_beside_a_pressed_search_asks_the_caller_when_to_stop(monkeypatch):
-    from bot.local import Walk
     text = (ROOT / "puzzles" / "stress" / "tree" / "30x15_full_loops2_003.txt").read_text()
     monkeypatch.setattr(bot.solver, "NODE_SEARCH_BRANCHES", 0)
     unpressed = bot.solve(text)
