@@ -97,17 +97,19 @@ class Grid:
         return other
 
     def mark(self):
-        """A point to `revert` to."""
+        """A point to `revert` to. It keeps the nodes still queued for the node rules: a
+        mark taken before the first propagation (every node queued) must give them back,
+        or the rules never look at the nodes nothing changed since."""
         looks = self.looks
         return (len(self.trail), self.joined, self.cut,
-                looks.mark() if looks is not None else None)
+                looks.mark() if looks is not None else None, tuple(self.dirty))
 
     def revert(self, mark):
         """Undo every change made since `mark`."""
         trail, lo, hi, got, cap, ends = self.trail, self.lo, self.hi, self.got, self.cap, self.ends
         parent, size, next_member, joins = self.parent, self.size, self.next_member, self.joins
         need = self.need
-        length, self.joined, self.cut, looked = mark
+        length, self.joined, self.cut, looked, pending = mark
         if self.looks is not None:
             self.looks.restore(looked)
         if self.memory is not None:
@@ -135,7 +137,12 @@ class Grid:
                 hi[e] = old_hi
                 cap[a] -= d
                 cap[b] -= d
-        self.drop_pending()  # it belonged to the abandoned state
+        self.drop_pending()  # it belonged to the abandoned state...
+        queued, dirty = self.queued, self.dirty
+        for i in pending:  # ...but what was queued at the mark is queued again
+            if not queued[i]:
+                queued[i] = 1
+                dirty.append(i)
 
     def drop_pending(self):
         """Forget the nodes queued for the node rules."""

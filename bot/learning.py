@@ -594,7 +594,7 @@ class Learner:
         if length >= len(grid.trail):
             return
         self._forget(length)
-        grid.revert((length, True, True, None))
+        grid.revert((length, True, True, None, ()))
 
     def _forget(self, length):
         """Drop what is recorded of the trail past `length`, saving the counts it held."""
