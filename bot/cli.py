@@ -42,9 +42,9 @@ def main():
         sys.exit(EXIT_MALFORMED)
     except Unsolvable as error:
         pacer.stop()
-        if pacer.guesses:
-            error = "no solution holds the links guessed when the sure ones ran out"
-        print(f"bot: {error}", file=sys.stderr)
+        said = ("no solution holds the links guessed when the sure ones ran out"
+                if pacer.guesses else error)
+        print(f"bot: {said}", file=sys.stderr)
         sys.exit(EXIT_UNSOLVABLE)
     try:
         # CodinGame reads each turn as it comes: every line is flushed.

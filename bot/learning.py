@@ -96,11 +96,10 @@ def learned_solutions(grid, stats, sure=None, seed=SEED, walk=False, press=None)
     helper = None
     if walk and grid.spare * WALK_SPARE < len(grid.puzzle):
         helper = Walk(grid, seed)
-    learner = Learner(grid, stats, sure, seed, helper)
-    if sure is not None and press is not None:
-        learner.press = press
-        if helper is not None:
-            helper.stop = press.due  # a turn of the walk must not hold up a line
+    press = press if sure is not None else None
+    if helper is not None and press is not None:
+        helper.stop = press.due  # a turn of the walk must not hold up a line
+    learner = Learner(grid, stats, sure, seed, helper, press)
     if helper is None:
         # The first descent follows a fill of every island's value, short only of
         # connection, rather than a single link on each edge (full and lattice boards, the
@@ -115,7 +114,7 @@ def learned_solutions(grid, stats, sure=None, seed=SEED, walk=False, press=None)
 class Learner:
     """A conflict-driven search over one grid, from its present state (level 0)."""
 
-    def __init__(self, grid, stats, sure=None, seed=SEED, walk=None):
+    def __init__(self, grid, stats, sure=None, seed=SEED, walk=None, press=None):
         self.grid = grid
         self.walk = walk  # a `bot.local.Walk` that takes turns with this search, or None
         self.walk_at = WALK_AFTER  # the conflict count at which the walk's next turn comes
@@ -126,7 +125,7 @@ class Learner:
         self.slack_too = grid.spare <= LEARN_SLACK_SPARE
         self.sure = sure
         self.told = -1  # trail length at the root when `sure` last heard
-        self.press = None  # the caller's deadline for another link to print, if it has one
+        self.press = press  # the caller's clock for lines to print (`due`), or None
         edges = len(grid.puzzle.ends)
         # The bound each edge starts with: a fact it implies is never worth stating.
         value = grid.puzzle.value

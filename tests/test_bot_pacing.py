@@ -393,9 +393,7 @@ def root_learner(text):
     grid, stats = Grid(parse(text)), Stats()
     propagate(grid, stats)
     probe(grid, stats, range(len(grid.puzzle)))
-    learner = Learner(grid, stats)
-    learner.press = Press([], guesses=1)
-    return learner
+    return Learner(grid, stats, press=Press([], guesses=1))
 
 
 @pytest.mark.parametrize("in_answer", [True, False])
