@@ -2,11 +2,12 @@
 
 import importlib
 
+from bot.options import DEFAULT, Options
 from bot.puzzle import PuzzleError, Puzzle, parse
 from bot.solver import Unsolvable, count_solutions, find_solutions, solve
 from bot.work import Limit, OverLimit, Stats
 
-__all__ = ["Limit", "OverLimit", "PuzzleError", "Puzzle", "Stats", "Unsolvable",
+__all__ = ["DEFAULT", "Limit", "Options", "OverLimit", "PuzzleError", "Puzzle", "Stats", "Unsolvable",
            "count_solutions", "find_solutions", "parse", "solve"]
 
 

@@ -13,24 +13,21 @@ one probe settles up to four edges).
   an option that fails is eliminated on the spot. Before it branches it `probe`s: the
   nodes with at most two options, among those the last assumption changed (every node at
   the root), have each option tried and the refuted ones eliminated. That is `eliminate`
-  made cheap enough for every branch: few nodes, the costliest rule left out. When it came
-  in (CPU time of bot.solve, puzzles/hard30): median 64 -> 23 ms, slowest 466 -> 93 ms,
-  with a median of 8 branches where there were 217. Each probe's reach also steers
-  `choose_node`.
+  made cheap enough for every branch: few nodes, the costliest rule left out. Each probe's
+  reach also steers `choose_node`.
 
-Every assumption is undone with `Grid.revert`: the search never mutates state it cannot
-restore.
+Every assumption is undone with `Rules.revert`: the search never mutates state it cannot
+restore. The search's `Memory` (contradictions met per node, branching scores) is kept
+beside the rules, which tell it of dead ends and reverts.
 """
 
 from heapq import heapify, heappop, heappush
 from itertools import product
 
 from bot.grid import Contradiction
-from bot.intersection import looks, propagate
+from bot.options import DEFAULT
+from bot.rules import FULL, NODES, PROBE
 from bot.work import BRANCHING, ELIMINATION, RULES, STAGE_NAMES, Stats  # noqa: F401 (re-exported)
-from bot.tuning import (GLOBAL_EVERY, ISLANDS_PER_GLOBAL, NODE_SEARCH_BRANCHES, NODE_SEARCH_STALL,
-                         NODE_SEARCH_STRETCH, PROBE_OPTIONS, SCORE_HEAP_FROM)
-
 
 
 class Memory:
@@ -42,14 +39,14 @@ class Memory:
 
     __slots__ = ("conflicts", "blamed", "scores", "scored_at", "ranked")
 
-    def __init__(self, nodes):
+    def __init__(self, nodes, heap_from=DEFAULT.score_heap_from):
         self.conflicts = [1] * nodes
         self.blamed = set()  # nodes whose conflicts rose since the search last scored
         self.scores = [0.0] * nodes
         self.scored_at = -1
         # A heap of (score, node), stale entries left in, on boards where a scan of every
         # score at every branch costs more than keeping it (None: scan).
-        self.ranked = [] if nodes >= SCORE_HEAP_FROM else None
+        self.ranked = [] if nodes >= heap_from else None
 
     def blame(self, i, neighbours, weight=1):
         """Count a contradiction against node i and its neighbours."""
@@ -68,18 +65,14 @@ class Memory:
             self.blamed.update([i for entry in undone for i in ends[entry[0]]])
             self.scored_at = length
 
-    def cloned(self):
-        """The memory for a copy of the grid: what was learned, scored afresh."""
-        other = Memory(len(self.conflicts))
-        other.conflicts = self.conflicts[:]
-        return other
 
 
-def memory(grid):
-    """The search's memory beside `grid`, made on first use."""
-    if grid.memory is None:
-        grid.memory = Memory(len(grid.puzzle))
-    return grid.memory
+def memory(rules):
+    """The search's memory beside `rules`, made on first use: dead ends met before it was
+    made are not counted."""
+    if rules.memory is None:
+        rules.memory = Memory(len(rules.grid.puzzle), rules.options.score_heap_from)
+    return rules.memory
 
 
 def options(grid, i):
@@ -97,7 +90,7 @@ def _completions(bounds, missing):
     """Link counts within `bounds` ((lo, hi) per edge) that add `missing` to the lows.
 
     Few (bounds, missing) pairs exist, and the search asks for them at every branch, so
-    they are memoised (profiled: building them each time was half of a dense solve).
+    they are memoised.
     """
     key = (bounds, missing)
     found = _COMPLETIONS.get(key)
@@ -115,7 +108,7 @@ def assume(grid, edges, counts):
         grid.lower_hi(e, n)
 
 
-def _changes(grid, edges, counts, stats, survived=None, outcome=None):
+def _changes(rules, edges, counts, stats, survived=None, outcome=None):
     """Try one option and undo it: how many bound changes the rules made of it, or None if
     they met a contradiction.
 
@@ -124,24 +117,26 @@ def _changes(grid, edges, counts, stats, survived=None, outcome=None):
     bounds the rules ended with are added to it, for `_replay`.
     """
     stats.assumptions += 1
-    mark = grid.mark()
-    completed = looks(grid).completed
+    grid = rules.grid
+    start = len(grid.trail)
+    mark = rules.mark()
+    completed = rules.completed
     completed.clear()
     try:
         assume(grid, edges, counts)
-        propagate(grid, stats, probing=survived is not None)
+        rules.propagate(FULL if survived is None else PROBE, stats)
         if survived is not None:
             at, edges_at = grid.lo.__getitem__, grid.puzzle.edges_at
             for j in completed:
                 survived.add((j, tuple(map(at, edges_at[j]))))
         if outcome is not None:
             lo, hi = grid.lo, grid.hi
-            outcome.extend((e, lo[e], hi[e]) for e in {e for e, _, _ in grid.trail[mark[0]:]})
-        return len(grid.trail) - mark[0]
+            outcome.extend((e, lo[e], hi[e]) for e in {e for e, _, _ in grid.trail[start:]})
+        return len(grid.trail) - start
     except Contradiction:
         return None
     finally:
-        grid.revert(mark)
+        rules.revert(mark)
 
 
 def _open_nodes_by_options(grid):
@@ -155,22 +150,23 @@ def _open_nodes_by_options(grid):
     return found
 
 
-def eliminate(grid, stats):
+def eliminate(rules, stats):
     """Narrow every node to its options that survive the rules, until none is eliminated.
 
     Returns True if anything was narrowed; raises Contradiction if the state is dead.
     """
+    grid = rules.grid
     progress = False
     changed = True
     while changed and not grid.solved():
         changed = False
         for _, _, edges, choices in _open_nodes_by_options(grid):
-            survivors = [c for c in choices if _changes(grid, edges, c, stats) is not None]
+            survivors = [c for c in choices if _changes(rules, edges, c, stats) is not None]
             if not survivors:
                 raise Contradiction()
             if _narrow(grid, edges, survivors):
                 stats.eliminations += len(choices) - len(survivors)
-                propagate(grid, stats)
+                rules.propagate(FULL, stats)
                 changed = progress = True
                 break  # the most constrained node may have changed
     return progress
@@ -189,20 +185,16 @@ def _narrow(grid, edges, survivors):
     return narrowed
 
 
-def probe(grid, stats, nodes, reach=None):
-    """Try every option of each of `nodes` that has at most PROBE_OPTIONS; keep the hull of
-    those the rules do not refute. Nodes whose edges that changes are probed in turn.
+def probe(rules, stats, nodes, reach=None):
+    """Try every option of each of `nodes` that has at most `Options.probe_options`; keep the
+    hull of those the rules do not refute. Nodes whose edges that changes are probed in turn.
 
-    An option that a surviving probe completed is not tried again: the rules deduce more
-    from more, so it would survive too, and a probe skipped can only cost a deduction, never
-    make a wrong one (measured: 12% less CPU on 500 dense 30x30 boards, the same branches).
-    With a `reach` dict, a node whose options all survived their own probe gets the product
-    of (bound changes + 1) over them: how far a branch on it would reach (`choose_node`).
-    A node left with one option it probed takes the bounds that probe ended with rather
-    than run the rules again (`_replay`).
-    Raises Contradiction if a node has no option left. Returns True if anything narrowed.
+    An option a surviving probe completed is not tried again (the rules deduce more from
+    more, so it would survive too). With a `reach` dict, a node whose options all survive
+    gets how far a branch on it would reach (`choose_node`). True if anything narrowed.
     """
-    got, cap = grid.got, grid.cap
+    grid = rules.grid
+    got, cap, most = grid.got, grid.cap, rules.options.probe_options
     queue = [i for i in nodes if got[i] != cap[i]]
     queued = set(queue)
     progress = False
@@ -210,42 +202,11 @@ def probe(grid, stats, nodes, reach=None):
     while queue:
         i = queue.pop()
         queued.discard(i)
-        if got[i] == cap[i] or count_options(grid, i) > PROBE_OPTIONS:
+        if got[i] == cap[i] or count_options(grid, i) > most:
             continue  # (counting is cheaper than building the options: most have more)
-        edges, choices = options(grid, i)
-        survivors = []
-        product = 1
-        outcomes = {}  # option -> the bounds its probe ended with, where kept
-        for k, c in enumerate(choices):
-            if not survivors and k == len(choices) - 1:
-                # Every other option failed: narrowing to this one propagates it anyway.
-                survivors.append(c)
-            elif survived and _completed(grid, i, edges, c) in survived:
-                survivors.append(c)
-                product = None  # not probed: its reach is unknown
-            else:
-                # With two options, only a first one can be the one probed survivor left (a
-                # second is probed beside a survivor or taken unprobed), so only its bounds
-                # are kept; a later survivor left alone is narrowed to instead.
-                outcome = [] if k == 0 else None
-                changes = _changes(grid, edges, c, stats, survived, outcome)
-                if changes is not None:
-                    if outcome is not None:
-                        outcomes[c] = outcome
-                    survivors.append(c)
-                    if product is not None:
-                        product *= changes + 1
-        if len(survivors) == len(choices):
-            if reach is not None and product is not None:
-                reach[i] = product
-            continue
-        stats.eliminations += len(choices) - len(survivors)
         position = len(grid.trail)
-        if len(survivors) == 1 and survivors[0] in outcomes:
-            _replay(grid, outcomes[survivors[0]])
-        else:
-            _narrow(grid, edges, survivors)
-            propagate(grid, stats, probing=True)
+        if not _probe_node(rules, stats, i, survived, reach):
+            continue
         survived.clear()  # they held for the state before the narrowing
         progress = True
         for j in grid.changed_since(position):
@@ -253,20 +214,69 @@ def probe(grid, stats, nodes, reach=None):
                 queued.add(j)
                 queue.append(j)
     if progress:
-        propagate(grid, stats)
+        rules.propagate(FULL, stats)
     return progress
 
 
-def _replay(grid, bounds):
+def _probe_node(rules, stats, i, survived, reach):
+    """Probe each option of node i and narrow it to the survivors; True if that narrowed.
+
+    A node left with one option it probed takes the bounds that probe ended with rather
+    than run the rules again (`_replay`)."""
+    grid = rules.grid
+    edges, choices = options(grid, i)
+    survivors, product, outcomes = _try_options(rules, stats, i, edges, choices, survived)
+    if len(survivors) == len(choices):
+        if reach is not None and product is not None:
+            reach[i] = product
+        return False
+    stats.eliminations += len(choices) - len(survivors)
+    if len(survivors) == 1 and survivors[0] in outcomes:
+        _replay(rules, outcomes[survivors[0]])
+    else:
+        _narrow(grid, edges, survivors)
+        rules.propagate(PROBE, stats)
+    return True
+
+
+def _try_options(rules, stats, i, edges, choices, survived):
+    """Probe node i's options: the survivors, the product of (changes + 1) over them (None
+    if one was taken unprobed), and the bounds the first one's probe ended with."""
+    survivors = []
+    product = 1
+    outcomes = {}  # option -> the bounds its probe ended with, where kept
+    for k, c in enumerate(choices):
+        if not survivors and k == len(choices) - 1:
+            # Every other option failed: narrowing to this one propagates it anyway.
+            survivors.append(c)
+        elif survived and _completed(rules.grid, i, edges, c) in survived:
+            survivors.append(c)
+            product = None  # not probed: its reach is unknown
+        else:
+            # With two options, only a first one can be the one probed survivor left (a
+            # second is probed beside a survivor or taken unprobed), so only its bounds are
+            # kept; a later survivor left alone is narrowed to instead.
+            outcome = [] if k == 0 else None
+            changes = _changes(rules, edges, c, stats, survived, outcome)
+            if changes is not None:
+                if outcome is not None:
+                    outcomes[c] = outcome
+                survivors.append(c)
+                if product is not None:
+                    product *= changes + 1
+    return survivors, product, outcomes
+
+
+def _replay(rules, bounds):
     """Set the bounds a probe ended with, without running the rules again: the state is the
     one the probe reached, where the rules (but `connect`) had nothing left to find."""
+    grid = rules.grid
     for e, low, high in bounds:
         grid.raise_lo(e, low)
         grid.lower_hi(e, high)
     grid.drop_pending()
     grid.joined = False
-    cursors = looks(grid)
-    cursors.isolated = cursors.balanced = len(grid.trail)
+    rules.isolated = rules.balanced = len(grid.trail)
 
 
 def _completed(grid, i, edges, counts):
@@ -276,19 +286,16 @@ def _completed(grid, i, edges, counts):
     return i, tuple([chosen.get(e, lo[e]) for e in grid.puzzle.edges_at[i]])
 
 
-def choose_node(grid, reach=None):
+def choose_node(rules, reach=None):
     """The open node to branch on: fewest options, by the square of contradictions met,
     and by the square root of its `reach` (from `probe`) where it has one.
 
-    Squared, the learned weight wins over the option count sooner (measured on dense 30x30
-    boards: fewer slow outliers than the plain ratio). The reach is the lookahead of SAT
-    solvers: a branch that settles much on both sides leaves less to search. Measured on
-    64 hard unique 30x30 puzzles, CPU time of bot.solve: median 16.3 -> 14.5 ms, slowest
-    212 -> 80 ms; as the only criterion it left dense boards a slow tail (35 s), as the
-    learned weight then no longer moves the search.
+    Squared, the learned weight wins over the option count sooner; the reach is the
+    lookahead of SAT solvers: a branch that settles much on both sides leaves less to
+    search.
     """
-    scores = _scores(grid)
-    learned = memory(grid)
+    scores = _scores(rules)
+    learned = rules.memory
     if learned.ranked is None:
         best = scores.index(min(scores))
         best_key = scores[best], best
@@ -298,18 +305,14 @@ def choose_node(grid, reach=None):
         key = scores[i] / product ** 0.5, i
         if key < best_key:
             best_key = key
-    return options(grid, best_key[1])
+    return options(rules.grid, best_key[1])
 
 
-def _scores(grid):
+def _scores(rules):
     """Each node's option count by the square of its contradictions (inf once it is closed),
-    brought up to date for the nodes whose edges changed since the last call.
-
-    A board full of islands takes thousands of branches that each change a few nodes:
-    scoring every node at every branch made the search O(N^2) (a 900-island board spent
-    half its time here).
-    """
-    learned = memory(grid)
+    brought up to date for the nodes whose edges changed since the last call: scoring
+    every node at every branch would make a board full of islands O(N^2)."""
+    grid, learned = rules.grid, memory(rules)
     scores, got, cap, conflicts = learned.scores, grid.got, grid.cap, learned.conflicts
     ranked = learned.ranked
     if learned.scored_at < 0:
@@ -334,8 +337,7 @@ def _scores(grid):
 
 def _lowest(learned):
     """The (score, node) of the lowest score, the first such node on a tie: the heap's
-    top, once the entries left behind by later scores are dropped (a scan of every node
-    at every branch was a tenth of a 1,600-island solve)."""
+    top, once the entries left behind by later scores are dropped."""
     ranked, scores = learned.ranked, learned.scores
     while ranked[0][0] != scores[ranked[0][1]]:
         heappop(ranked)
@@ -369,7 +371,7 @@ def _ordered(grid, edges, choices):
     """Options that add links on more edges first.
 
     Spreading links over neighbours, rather than doubling them, keeps more of the board
-    connected (measured on 500 dense 30x30 boards: the slowest solve 368 ms against 988 ms).
+    connected.
     """
     lo = grid.lo
 
@@ -384,48 +386,55 @@ class OutOfBranches(Exception):
 
 class Budget:
     """How far the node search may go before the search that learns takes over: `branches`
-    branches, then on (up to `most` in all: NODE_SEARCH_STRETCH times the branches unless
-    given) while it has reached a depth new to it within the last NODE_SEARCH_STALL
-    branches. A node search still going deeper is often near an answer (fills); one that
-    keeps coming back up is thrashing, where the search that learns does better
-    (docs/TUNING.md, "Eighteenth session")."""
+    branches, then on (up to `most` in all: `stretch` times the branches unless given)
+    while it has reached a depth new to it within the last `stall` branches. A node search
+    still going deeper is often near an answer; one that keeps coming back up is
+    thrashing, where the search that learns does better."""
 
-    __slots__ = ("branches", "most", "used", "deepest", "deepened")
+    __slots__ = ("branches", "most", "stall", "used", "deepest", "deepened")
 
-    def __init__(self, branches=NODE_SEARCH_BRANCHES, most=None):
+    def __init__(self, branches=DEFAULT.node_search_branches, most=None,
+                 stall=DEFAULT.node_search_stall, stretch=DEFAULT.node_search_stretch):
         self.branches = branches
-        self.most = branches * NODE_SEARCH_STRETCH if most is None else most
+        self.most = branches * stretch if most is None else most
+        self.stall = stall
         self.used = 0       # branches taken
         self.deepest = -1   # the deepest level branched from...
         self.deepened = 0   # ...first reached after this many branches
+
+    @classmethod
+    def of(cls, options):
+        """The budget `options` set."""
+        return cls(options.node_search_branches, stall=options.node_search_stall,
+                   stretch=options.node_search_stretch)
 
     def spend(self, depth):
         """Count a branch from level `depth`; False (nothing counted) once none is left."""
         if depth > self.deepest:
             self.deepest, self.deepened = depth, self.used
-        stalled = self.used - self.deepened >= NODE_SEARCH_STALL
+        stalled = self.used - self.deepened >= self.stall
         if self.used >= self.most or (self.used >= self.branches and stalled):
             return False
         self.used += 1
         return True
 
 
-def first_solution(grid, stats, budget=None, sure=None):
+def first_solution(rules, stats, budget=None, sure=None):
     """The first solution's links the node search finds within `budget` (a Budget, the
-    default one if None), or None if the puzzle has none. Raises OutOfBranches once the
+    options' if None), or None if the puzzle has none. Raises OutOfBranches once the
     budget is spent (the grid is then back as it was). Every answer is checked with
     `Grid.valid` before it is returned. `sure`, if given, hears the links drawn at the root
     (in every solution).
     """
-    budget = Budget() if budget is None else budget
-    for found in solutions(grid, stats, BRANCHING, budget=budget, sure=sure):
+    budget = Budget.of(rules.options) if budget is None else budget
+    for found in solutions(rules, stats, BRANCHING, budget=budget, sure=sure):
         if found.valid():
             return found.links()
     return None
 
 
-def solutions(grid, stats, stage=BRANCHING, depth=0, budget=None, since=-1, sure=None):
-    """Yield `grid` each time it holds a solution (consume it before resuming).
+def solutions(rules, stats, stage=BRANCHING, depth=0, budget=None, since=-1, sure=None):
+    """Yield the grid each time it holds a solution (consume it before resuming).
 
     Explores only as deep as `stage` allows: RULES, ELIMINATION or BRANCHING (complete).
     With a `budget` (a Budget), raises OutOfBranches once it is spent. In the complete
@@ -434,22 +443,14 @@ def solutions(grid, stats, stage=BRANCHING, depth=0, budget=None, since=-1, sure
     hears the links drawn once the root is probed (they are in every solution).
     The grid is back in its entry state once the generator is exhausted or closed.
     """
+    grid = rules.grid
     stats.max_depth = max(stats.max_depth, depth)
-    memory(grid)  # contradictions met from here on are learned
-    mark = grid.mark()
+    memory(rules)  # contradictions met from here on are learned
+    mark = rules.mark()
     reach = {}
     try:
         try:
-            whole = depth % max(GLOBAL_EVERY, len(grid.puzzle) // ISLANDS_PER_GLOBAL) == 0
-            propagate(grid, stats, whole=whole, probing=stage == BRANCHING)
-            if stage == ELIMINATION and not grid.solved() and eliminate(grid, stats):
-                stats.stage = max(stats.stage, ELIMINATION)
-            if stage == BRANCHING and not grid.solved():
-                # The bridge search waited for the probes; a probe that narrowed has run it.
-                if probe(grid, stats, grid.changed_since(since), reach):
-                    stats.stage = max(stats.stage, ELIMINATION)
-                elif whole:
-                    propagate(grid, stats)
+            _narrow_here(rules, stats, stage, depth, since, reach)
         except Contradiction:
             return
         if sure is not None:
@@ -457,26 +458,44 @@ def solutions(grid, stats, stage=BRANCHING, depth=0, budget=None, since=-1, sure
         if grid.solved():
             yield grid
         elif stage >= BRANCHING:
-            yield from _branch(grid, stats, stage, depth, budget, reach)
+            yield from _branch(rules, stats, stage, depth, budget, reach)
     finally:
-        grid.revert(mark)
+        rules.revert(mark)
 
 
-def _branch(grid, stats, stage, depth, budget, reach):
+def _narrow_here(rules, stats, stage, depth, since, reach):
+    """The rules, then as `stage` allows elimination or probes, at one level of the search.
+    The whole-board rules run every few levels only (`Options.global_every`)."""
+    grid, tuning = rules.grid, rules.options
+    whole = depth % max(tuning.global_every, len(grid.puzzle) // tuning.islands_per_global) == 0
+    rules.propagate(NODES if not whole else PROBE if stage == BRANCHING else FULL, stats)
+    if stage == ELIMINATION and not grid.solved() and eliminate(rules, stats):
+        stats.stage = max(stats.stage, ELIMINATION)
+    if stage == BRANCHING and not grid.solved():
+        # The bridge search waited for the probes; a probe that narrowed has run it.
+        if probe(rules, stats, grid.changed_since(since), reach):
+            stats.stage = max(stats.stage, ELIMINATION)
+        elif whole:
+            rules.propagate(FULL, stats)
+
+
+def _branch(rules, stats, stage, depth, budget, reach):
     """Try each option of the most constrained node; an option that fails is eliminated."""
     if budget is not None and not budget.spend(depth):
         raise OutOfBranches()
     stats.stage = BRANCHING
     stats.branch()
-    edges, choices = choose_node(grid, reach)
+    grid = rules.grid
+    edges, choices = choose_node(rules, reach)
     for counts in _ordered(grid, edges, choices):
         stats.assumptions += 1
-        mark = grid.mark()
+        start = len(grid.trail)
+        mark = rules.mark()
         try:
             assume(grid, edges, counts)
         except Contradiction:
             stats.eliminations += 1
-            grid.revert(mark)
+            rules.revert(mark)
             continue
-        yield from solutions(grid, stats, stage, depth + 1, budget, mark[0])
-        grid.revert(mark)
+        yield from solutions(rules, stats, stage, depth + 1, budget, start)
+        rules.revert(mark)

@@ -1,27 +1,20 @@
-"""The changing state of a solve: bounds on the links of every edge.
+"""The changing state of a solve: bounds on the links of every edge, and nothing else.
 
 Edge `e` holds between `lo[e]` and `hi[e]` links (0..2); a solution is reached when every
 `lo == hi`. `got[i]`/`cap[i]` are node i's sums of `lo`/`hi`, kept current as bounds move.
 Every change is recorded on a trail, so `revert(mark)` undoes back to a saved point without
-copying the state; `clone` makes an independent copy for callers that want one.
+copying the state; `clone` makes an independent copy.
 
 Every change is also announced to the rules: the nodes whose edges changed are queued
 (`dirty`), and two flags tell the global rules whether they can find anything new: `joined`
 (some `lo` rose, so groups or their needs changed) and `cut` (some `hi` fell to 0, so the
-possible links lost a connection). The global rules are most of a solve's time, and most
-rounds change neither.
-
-The grid holds the board alone. Beside it stand two objects it keeps but never reads or
-writes: `looks`, the rules' cursors (`bot.intersection.Looks`), and `memory`, what the
-search has learned (`bot.assumption.Memory`); each module makes its own on first use. A
-mark keeps the cursors and a revert gives them back, so the rules look again only at what
-the revert undid; the memory is kept across a revert, which only tells it how far back
-the trail went.
+possible links lost a connection).
 
 The grid also keeps the groups of nodes that drawn links join (`parent`, `next_member`), and
 refuses at once a bound that leaves a node unable to reach its value, and a link that
 finishes a group smaller than the puzzle, which could then never join the rest. The
-`Contradiction` then names the node (an end of the link), so the search blames it.
+`Contradiction` then names the node (an end of the link), so the search blames it. The
+rules' cursors and the search's memory are their owners' (`bot.rules.Rules`), not the grid's.
 """
 
 
@@ -36,11 +29,20 @@ REGION, CUT, SLACK, CLOSED = "region", "cut", "slack", "closed"
 
 
 class Grid:
-    """Mutable link bounds over an immutable Puzzle."""
+    """Mutable link bounds over an immutable Puzzle.
+
+    Groups of nodes joined by drawn links (`isolate` reads them) are a union-find, joined
+    by size, whose root holds the group's `size` and `need` (the links its nodes still
+    lack); `next_member` threads each group's nodes in a circle. Each rise of a low bound
+    notes in `joins` its group's root and the root it joined under it (-1 if none), which
+    `revert` reads back rather than walk the tree again. A solution joins n islands with at
+    least n - 1 edges, so of its links all but `spare` join two groups: the others (a second
+    link on an edge, or a first one inside a group) are `waste`, never past `spare`.
+    """
 
     __slots__ = ("puzzle", "ends", "value", "crossings", "lo", "hi", "got", "cap", "trail",
                  "parent", "size", "need", "next_member", "joins", "dirty", "queued",
-                 "joined", "cut", "looks", "memory", "spare", "waste")
+                 "joined", "cut", "spare", "waste")
 
     def __init__(self, puzzle):
         self.puzzle = puzzle
@@ -56,13 +58,6 @@ class Grid:
             self.cap[a] += high
             self.cap[b] += high
         self.trail = []
-        # Groups of nodes joined by drawn links (`isolate` reads them): a union-find, joined
-        # by size so a root is a few steps away, whose root holds the group's size and
-        # `need`, the links its nodes still lack; `next_member` threads each group's nodes
-        # in a circle. Each rise of a low bound notes in `joins` its group's root and the
-        # root it joined under it (-1 if none), which `revert` reads back rather than walk
-        # the tree again. Kept rather than walked afresh by every `isolate`: the rule's CPU
-        # fell by 60% on hard boards.
         self.parent = list(range(len(puzzle)))
         self.size = [1] * len(puzzle)
         self.need = list(value)
@@ -72,10 +67,6 @@ class Grid:
         self.dirty = list(range(len(puzzle)))
         self.queued = bytearray([1]) * len(puzzle)
         self.joined = self.cut = True
-        self.looks = self.memory = None  # the rules' and the search's, made on first use
-        # A solution joins n islands with at least n - 1 edges, so of its links all but
-        # `spare` join two groups: the others (a second link on an edge, or a first one
-        # inside a group, closing a cycle) are `waste`, which may never pass `spare`.
         self.spare = sum(value) // 2 - (len(puzzle) - 1)
         self.waste = 0
 
@@ -92,28 +83,20 @@ class Grid:
         other.dirty, other.queued = self.dirty[:], bytearray(self.queued)
         other.joined, other.cut = self.joined, self.cut
         other.spare, other.waste = self.spare, self.waste
-        other.looks = self.looks.cloned(len(self.trail)) if self.looks is not None else None
-        other.memory = self.memory.cloned() if self.memory is not None else None
         return other
 
     def mark(self):
         """A point to `revert` to. It keeps the nodes still queued for the node rules: a
         mark taken before the first propagation (every node queued) must give them back,
         or the rules never look at the nodes nothing changed since."""
-        looks = self.looks
-        return (len(self.trail), self.joined, self.cut,
-                looks.mark() if looks is not None else None, tuple(self.dirty))
+        return len(self.trail), self.joined, self.cut, tuple(self.dirty)
 
     def revert(self, mark):
         """Undo every change made since `mark`."""
         trail, lo, hi, got, cap, ends = self.trail, self.lo, self.hi, self.got, self.cap, self.ends
         parent, size, next_member, joins = self.parent, self.size, self.next_member, self.joins
         need = self.need
-        length, self.joined, self.cut, looked, pending = mark
-        if self.looks is not None:
-            self.looks.restore(looked)
-        if self.memory is not None:
-            self.memory.reverted(length, trail, ends)
+        length, self.joined, self.cut, pending = mark
         # Each entry undoes one change: `raise_lo` moved only lo, `lower_hi` only hi.
         for _ in range(len(trail) - length):
             e, old_lo, old_hi = trail.pop()
@@ -163,13 +146,8 @@ class Grid:
 
         Raises Contradiction if the edge cannot carry n, if an end node would then have
         more links than its value, or if the link finishes a group smaller than the puzzle
-        (the exception's argument names the node, for the closed group the link's first
-        end). Finding a closed group here, the moment it happens, rather than when
-        `isolate` next looks, stops a doomed probe early. Measured (CPU time of bot.solve,
-        median / max ms): 108 hard unique 30x30 puzzles 12.2 / 75.6 -> 11.1 / 59.6, a fresh
-        hard set of 21 10.9 -> 9.0; dense boards 3% slower (keeping each group's need
-        costs more than the probes it shortens there).
-        """
+        (named by the link's first end): found the moment it happens, a doomed probe stops
+        early."""
         old = self.lo[e]
         if n <= old:
             return False
@@ -182,8 +160,8 @@ class Grid:
         got, value = self.got, self.value
         got[a] += n - old
         got[b] += n - old
-        # Queue both ends for the node rules (written out here and in `lower_hi`: a call per
-        # change cost 1-2% of a hard solve, measured).
+        # Queue both ends for the node rules (written out here and in `lower_hi`: this is
+        # the hottest path of a solve).
         queued = self.queued
         if not queued[a]:
             queued[a] = 1
@@ -225,11 +203,8 @@ class Grid:
         return True
 
     def lower_hi(self, e, n):
-        """Allow at most n links on edge e. Returns True if that changed anything.
-
-        Raises Contradiction if the edge already carries more, or if an end node could then
-        no longer reach its value (the exception's argument names it).
-        """
+        """Allow at most n links on edge e; True if that changed anything. Raises
+        Contradiction if e carries more, or an end node (named) could no longer fill."""
         old = self.hi[e]
         if n >= old:
             return False

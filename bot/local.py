@@ -13,11 +13,11 @@ looks at the whole board at once and never decides anything:
 2. *Join*: while the links make more than one group, a move takes a link off a random edge
    and makes its two ends whole again by a random alternating path between them, so every
    island keeps its value. A move is kept if the groups do not grow in number, and one in
-   `WALK_WORSE` that adds one group is kept too (a way out of a dead end). Half the moves
+   `Options.walk_worse` that adds one group is kept too (a way out of a dead end). Half the moves
    start at an island outside the largest group: that is where groups can join, and a move
    deep inside the largest group rarely changes anything. Where the path takes a link off,
    it takes a loose one if it can (doubled, or on a cycle: it splits no group).
-3. After `WALK_FILL_MOVES` moves without an answer, fill afresh.
+3. After `Options.walk_fill_moves` moves without an answer, fill afresh.
 
 A fill starts from the root's bounds, or from counts the search hands over (`refill`): the
 search's fullest state. Its decided edges start at their counts, then the spread and the
@@ -29,25 +29,23 @@ descent follows (`filled`).
 
 The walk can find an answer but can never prove there is none. So it takes turns with the
 search that learns. Between turns the search follows the fewest groups the walk has met: an
-island-exact state, short only of connection (docs/TUNING.md, "Eleventh session"). It gives
-each answer once, and from an answer its moves that keep one group lead to others, so a
-count of solutions takes its answers too ("Twelfth session").
+island-exact state, short only of connection. It gives each answer once, and from an answer
+its moves that keep one group lead to others, so a count of solutions takes its answers too.
 """
 
 import random
 from itertools import permutations
 
 from bot.grid import components, solves
-from bot.intersection import bridges_from
-from bot.tuning import (SEED, WALK_FILL_MOVES, WALK_FOCUS, WALK_FOCUS_EVERY, WALK_LOOSE_EVERY,
-                         WALK_REACH, WALK_WORSE)
+from bot.options import DEFAULT
+from bot.rules.connect import bridges_from
 
 _TURN = 8  # islands a search takes in one turn of `_groups_among`
 _GIVE_UP_FILLS = 3  # fills in a row that leave an island short: the walk stops
 _STOP_EVERY = 64  # steps between the asks whether to end a turn early (about 2 ms)
 
 # Every order of an island's (at most four) edges: one draw picks an order, where a shuffle
-# drew once an edge (the shuffles were a third of the walk's time).
+# would draw once an edge.
 _ORDERS = [list(permutations(range(d))) for d in range(5)]
 
 
@@ -65,11 +63,11 @@ def loose_links(node_edges, count):
     return bytearray(1 if c > 1 or (c and e not in bridges) else 0 for e, c in enumerate(count))
 
 
-def filled(grid, seed=SEED):
+def filled(grid, seed=DEFAULT.seed, options=DEFAULT):
     """One fill from the bounds `grid` holds now: a count per edge that gives every island
     its value, no two links crossing; None if the fill's paths run out (as they do on most
     boards with crossings)."""
-    walk = Walk(grid, seed)
+    walk = Walk(grid, seed, options)
     walk._fill()
     return walk.count
 
@@ -77,9 +75,10 @@ def filled(grid, seed=SEED):
 class Walk:
     """A local search over link counts, from the bounds `grid` holds now (its root)."""
 
-    def __init__(self, grid, seed=SEED):
+    def __init__(self, grid, seed=DEFAULT.seed, options=DEFAULT):
         p = grid.puzzle
         self.puzzle = p
+        self.options = options
         self.lo, self.hi, self.got = grid.lo[:], grid.hi[:], grid.got[:]
         self.rng = random.Random(seed)
         self.stop = None    # a callable that says when to end a turn early, or None
@@ -103,13 +102,13 @@ class Walk:
     def run(self, moves):
         """Take up to `moves` more steps; an answer (links per edge) not given before if
         one is found, else None. A fill counts as one step. `stop`, if set, is asked every
-        `_STOP_EVERY` steps whether to end the turn now (a turn of 4,000 moves takes up to
-        150 ms on a 40x40 board: longer than a line of CodinGame's may wait)."""
+        `_STOP_EVERY` steps whether to end the turn now (a long turn on a big board outlasts
+        the wait CodinGame allows between lines)."""
         stop = self.stop
         for step in range(moves):
             if stop is not None and not step % _STOP_EVERY and step and stop():
                 return None
-            if self.count is None or self.moves >= WALK_FILL_MOVES:
+            if self.count is None or self.moves >= self.options.walk_fill_moves:
                 if self.failed >= _GIVE_UP_FILLS:
                     return None
                 self._fill()
@@ -182,14 +181,14 @@ class Walk:
     # -- join ---------------------------------------------------------------------------
     def _move(self):
         """One move: a link off a random edge, its ends made whole by an alternating path;
-        undone if it leaves more groups (but one in WALK_WORSE)."""
+        undone if it leaves more groups (but one in `Options.walk_worse`)."""
         count, lo, rng = self.count, self.lo, self.rng
         self.moves += 1
-        if self.moves % WALK_FOCUS_EVERY == 1:
+        if self.moves % self.options.walk_focus_every == 1:
             self.focus = self._outside_largest()
-        if self.moves % WALK_LOOSE_EVERY == 1:
+        if self.moves % self.options.walk_loose_every == 1:
             self.loose = loose_links(self.puzzle.node_edges, count)
-        if self.focus and rng.random() < WALK_FOCUS:
+        if self.focus and rng.random() < self.options.walk_focus:
             e = self.focus[int(rng.random() * len(self.focus))]
         else:
             e = rng.randrange(len(count))
@@ -199,7 +198,7 @@ class Walk:
         if rng.random() < 0.5:
             a, b = b, a
         count[e] -= 1
-        path = self._alternate(b, e, lambda j: j == a, WALK_REACH, False)
+        path = self._alternate(b, e, lambda j: j == a, self.options.walk_reach, False)
         if path is None:
             count[e] += 1
             return
@@ -214,7 +213,7 @@ class Walk:
             return
         after, walked = self._groups_among(ends)
         groups = self.groups + after - len(touched)
-        if groups <= self.groups or (groups == self.groups + 1 and rng.random() * WALK_WORSE < 1):
+        if groups <= self.groups or (groups == self.groups + 1 and rng.random() * self.options.walk_worse < 1):
             self.groups = groups
             self._relabel(*walked(), touched)
             if groups < self.best_groups:

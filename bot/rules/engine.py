@@ -1,0 +1,180 @@
+"""The rule engine: the rules' own state beside a grid, and the schedules that run them.
+
+Rules run cheapest first to a fixed point, going back to the node rules after any change a
+global rule makes. Which rules run is a named `Schedule`:
+
+- `FULL`: every rule, as at the root of a search;
+- `NODES`: the node rules only (and `connect` once every edge is decided); the global rules'
+  flags stay set, so the next full propagation catches up;
+- `PROBE`: as `FULL`, but `connect` waits until every edge is decided and `balance` until a
+  probe has moved enough bounds (probes gain the least from them);
+- `LEARN_CHEAP` / `LEARN`: the search that learns runs its nogoods between the cheap rules and
+  the two that walk the board (`connect`, `balance`); each has a `_NO_SLACK` twin for boards
+  where `slack`'s reasons span too much of the board to prune.
+
+A global rule runs only when its input changed since it last ran (`Grid.joined`,
+`Grid.cut`): it is the costly part of a round, and most rounds change neither.
+"""
+
+from dataclasses import dataclass
+
+from bot.grid import CLOSED, CUT, REGION, SLACK, Contradiction
+from bot.options import DEFAULT
+from bot.rules import balance, connect, groups, nodes
+
+
+@dataclass(frozen=True)
+class Schedule:
+    """Which rules one propagation runs."""
+
+    name: str
+    whole: bool = True      # the global rules run (else the node rules alone)
+    probing: bool = False   # connect waits for a decided board, balance for enough changes
+    slack: bool = True      # the slack rule runs
+    walks: bool = True      # connect and balance run
+
+
+FULL = Schedule("full")
+NODES = Schedule("nodes", whole=False)
+PROBE = Schedule("probe", probing=True)
+LEARN = Schedule("learn")
+LEARN_CHEAP = Schedule("learn-cheap", walks=False)
+LEARN_NO_SLACK = Schedule("learn-no-slack", slack=False)
+LEARN_CHEAP_NO_SLACK = Schedule("learn-cheap-no-slack", slack=False, walks=False)
+
+
+class Rules:
+    """The rule engine over one grid: its options, and where each rule last looked.
+
+    The cursors are trail positions up to which `balance`, `isolate`, `connect` and `slack`
+    have looked (-1: nothing yet), and the slack left at `slack`'s last look; `mark` keeps
+    them with the grid's mark and `revert` gives them back, so the rules look again only at
+    what the revert undid. `completed` lists the nodes `settle` found complete (a probe
+    clears it first). `spanning` is `connect`'s certificate of connection, true for every
+    state back to where it was made (going back only makes edges possible again).
+    `parity_looks` and `parity_hits` count `balance`'s looks in probes and the
+    contradictions they found: learned, so kept across revert. `memory`, where a search
+    keeps one (`bot.assumption.Memory`), hears of every dead end the node rules meet and of
+    every revert.
+    """
+
+    __slots__ = ("grid", "options", "memory", "balanced", "isolated", "connected",
+                 "slackened", "slack_left", "completed", "parity_looks", "parity_hits",
+                 "spanning", "spanned")
+
+    def __init__(self, grid, options=DEFAULT):
+        self.grid = grid
+        self.options = options
+        self.memory = None
+        self.balanced = self.isolated = self.connected = self.slackened = -1
+        self.slack_left = None
+        self.completed = []
+        self.parity_looks = self.parity_hits = 0
+        self.spanning = None  # connect's certificate; None: to be made
+        self.spanned = 0      # how many edges it holds
+
+    def mark(self):
+        """A point to `revert` to: the grid's, with the cursors."""
+        return (self.grid.mark(), self.balanced, self.isolated, self.connected,
+                self.slackened, self.slack_left)
+
+    def revert(self, mark):
+        """Undo every change made since `mark`, the cursors with the bounds."""
+        board = mark[0]
+        (self.balanced, self.isolated, self.connected, self.slackened,
+         self.slack_left) = mark[1:]
+        if self.memory is not None:
+            self.memory.reverted(board[0], self.grid.trail, self.grid.ends)
+        self.grid.revert(board)
+
+    def undo(self, length):
+        """Go back to trail `length`, forgetting where the rules looked (a trace reads the
+        state there; the level's mark gives the cursors back when the search jumps)."""
+        grid = self.grid
+        if self.memory is not None:
+            self.memory.reverted(length, grid.trail, grid.ends)
+        self.balanced = self.isolated = self.connected = self.slackened = -1
+        self.slack_left = None
+        grid.revert((length, True, True, ()))
+
+    def blame(self, i):
+        """Count a dead end against node i and its neighbours, where a search listens."""
+        if self.memory is not None:
+            self.memory.blame(i, [j for _, j in self.grid.puzzle.node_edges[i]])
+
+    def propagate(self, schedule=FULL, stats=None):
+        """Apply the `schedule`'s rules until none finds more (or raise Contradiction)."""
+        grid = self.grid
+        while True:
+            if stats is not None:
+                stats.round()
+            nodes.settle(self)
+            if not schedule.whole:
+                if grid.solved() and grid.cut:
+                    grid.cut = False
+                    connect.connect(self)
+                return
+            if grid.joined and not grid.solved():
+                grid.joined = False
+                changed = groups.isolate(self)
+                if schedule.slack and grid.waste + 1 >= grid.spare:
+                    changed |= groups.slack(self)  # (it has nothing to do with more left)
+                if changed:
+                    continue
+            if not schedule.walks:
+                return
+            if grid.cut and (not schedule.probing or grid.solved()):
+                grid.cut = False
+                if connect.connect(self):
+                    continue
+            if not schedule.probing:
+                balance.balance(self)
+            elif balance.due_in_probe(self):
+                balance.balance_in_probe(self)
+            return
+
+    def reason(self, top, e, new_lo, new_hi, drawn=None):
+        """Why a rule other than the node rules (whose reasons `nodes.node_reason` reads off
+        any later state) moved edge e's bounds to (new_lo, new_hi), in the grid's state just
+        before: the facts that rule read there, or None if no such rule's premises hold.
+        `drawn` caches what was worked out of the drawn links (see `groups.slack_reason`)."""
+        grid = self.grid
+        if new_lo > grid.lo[e]:
+            return connect.bridge_reason(grid, e) if new_lo == 1 else None
+        if new_hi == 0:
+            found = nodes.crossing_reason(grid, e)
+            if found is not None:
+                return found
+        return (groups.isolation_reason(grid, top, e, new_hi)
+                or groups.slack_reason(grid, e, new_hi, drawn))
+
+    def diagnose(self, top, hint=None, rule=None):
+        """The facts behind a contradiction visible in the grid's state, or None if none is.
+
+        `hint` is the node where a rule met it, `rule` the rule that did, if it names
+        itself: a global rule runs once the node rules have nothing left, and a link that
+        closes its group is refused before anything else moves, so the checks before
+        theirs would find nothing, and are skipped."""
+        grid = self.grid
+        if rule == SLACK:
+            return groups.waste_facts(grid)
+        if rule == CLOSED:
+            return groups.closed_reason(grid, top, hint)
+        if rule == REGION:
+            found = balance.unbalanced_region(grid, top)
+            if found is not None:
+                return found
+        elif rule == CUT:
+            found = connect.smallest_cut(grid)
+            if found is not None:
+                return found
+        found = nodes.dead_node(grid, top, hint)
+        if found is None:
+            found = groups.closed_group(grid, top)
+        if found is None and len(grid.puzzle) > 1:
+            found = connect.smallest_cut(grid)
+        return found if found is not None else balance.unbalanced_region(grid, top)
+
+
+__all__ = ["Contradiction", "Rules", "Schedule", "FULL", "NODES", "PROBE", "LEARN",
+           "LEARN_CHEAP", "LEARN_NO_SLACK", "LEARN_CHEAP_NO_SLACK"]
