@@ -7,6 +7,7 @@ Exit status: 0 solved, 1 no solution, 2 malformed input, a grid with no island i
 import sys
 import time
 
+from bot.options import DEFAULT
 from bot.pacing import Pacer
 from bot.puzzle import PuzzleError
 from bot.solver import Unsolvable, solve
@@ -28,12 +29,13 @@ def read_puzzle(stream):
     return "".join(lines)
 
 
-def main():
+def main(options=DEFAULT, pacer=Pacer):
+    """Play the puzzle on stdin (`options` tune the search, `pacer` makes the Pacer)."""
     text = read_puzzle(sys.stdin)
     # CodinGame's clock runs from the input: so does the pacer's.
-    pacer = Pacer(sys.stdout, start=time.monotonic()).start()
+    pacer = pacer(sys.stdout, start=time.monotonic()).start()
     try:
-        links = solve(text, sure=pacer.sure, press=pacer)
+        links = solve(text, sure=pacer.sure, press=pacer, options=options)
         if not links:   # only a grid without islands needs no link; the referee rejects it too
             raise PuzzleError("the grid has no island")
     except PuzzleError as error:

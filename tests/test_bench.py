@@ -8,6 +8,7 @@ import argparse
 import json
 import sys
 import time
+import types
 
 import pytest
 
@@ -338,22 +339,27 @@ def test_several_seeds_time_each_puzzle_once_per_seed_and_pool_the_figures(tmp_p
     assert "files/20x20_full_mixed_002@2:" in again.stdout and " sum x" in again.stdout
 
 
+def faked(**calls):
+    """The bot as `measure` reads it, with `calls` (solve, find_solutions) faked."""
+    return types.SimpleNamespace(**{"Stats": bot.Stats, "solve": bot.solve,
+                                    "find_solutions": bot.find_solutions, **calls})
+
+
 def _spinning(text, **kwargs):
     start = time.thread_time()
     while time.thread_time() - start < 5:   # CPU spent, until the alarm stops it
         pass
 
 
-def test_the_cpu_clock_counts_work_not_waiting_and_stops_a_solve_by_the_cpu_it_spent(monkeypatch):
+def test_the_cpu_clock_counts_work_not_waiting_and_stops_a_solve_by_the_cpu_it_spent():
     text = (PUBLIC / "01_simplest.txt").read_text()
-    monkeypatch.setattr(bot, "solve", slept(0.4))
-    wall = measure("s", "a", text, 1, 10.0, clock="wall")
-    cpu = measure("s", "a", text, 1, 0.2, clock="cpu")   # asleep past the limit: not over it
+    sleeper = faked(solve=slept(0.4))
+    wall = measure("s", "a", text, 1, 10.0, clock="wall", solver=sleeper)
+    cpu = measure("s", "a", text, 1, 0.2, clock="cpu", solver=sleeper)  # asleep: not over it
     assert wall.solved and wall.seconds >= 0.4
     assert cpu.solved and cpu.seconds < 0.2, cpu.error
-    monkeypatch.setattr(bot, "solve", _spinning)
     start = time.perf_counter()
-    stopped = measure("s", "a", text, 1, 0.2, clock="cpu")
+    stopped = measure("s", "a", text, 1, 0.2, clock="cpu", solver=faked(solve=_spinning))
     assert not stopped.solved and stopped.error == "over 0.2 s of CPU"
     assert 0.2 <= stopped.seconds < 1 and time.perf_counter() - start < 4
 
@@ -387,19 +393,19 @@ def test_a_count_finds_up_to_n_solutions_each_judged_and_says_how_many(tmp_path)
         in result.stdout
 
 
-def test_a_count_with_nothing_found_a_wrong_or_a_repeated_solution_is_not_solved(monkeypatch):
+def test_a_count_with_nothing_found_a_wrong_or_a_repeated_solution_is_not_solved():
     text = (PUBLIC / "03_simple.txt").read_text()
     right = bot.find_solutions(text, limit=1)[0]
     wrong = right[1:]   # a link short
     for found, said in (([], "no solution found"),
                         ([right, wrong], "wrong solution 2 of 2: "),
                         ([right, list(reversed(right))], "the same solution found twice")):
-        monkeypatch.setattr(bot, "find_solutions", lambda text, **kwargs: found)
-        run = measure("s", "a", text, 1, 10.0, count=2)
+        run = measure("s", "a", text, 1, 10.0, count=2,
+                      solver=faked(find_solutions=lambda text, **kwargs: found))
         assert not run.solved and run.error.startswith(said), run.error
         assert run.found == len(found)
-    monkeypatch.setattr(bot, "find_solutions", lambda text, **kwargs: [right])
-    run = measure("s", "a", text, 1, 10.0, count=2)
+    run = measure("s", "a", text, 1, 10.0, count=2,
+                  solver=faked(find_solutions=lambda text, **kwargs: [right]))
     assert run.solved and run.found == 1 and run.error == ""
 
 

@@ -7,6 +7,7 @@ import signal
 import sys
 import threading
 import time
+import types
 
 import pytest
 
@@ -23,9 +24,9 @@ EXPERT = (PUBLIC / "13_expert.txt").read_text()
 
 
 def _returning_as_the_timer_rings(monkeypatch):
-    """bot.solve that returns its answer with SIGALRM held back until its timer has run out,
-    and a setitimer that lets the ring through as the timer is stopped: the ring lands
-    just after the solve returned."""
+    """The bot as `measure` reads it, with a solve that returns its answer with SIGALRM held
+    back until its timer has run out, and a setitimer that lets the ring through as the
+    timer is stopped: the ring lands just after the solve returned."""
     solve, setitimer = bot.solve, signal.setitimer
 
     def late(text, **kwargs):
@@ -41,13 +42,13 @@ def _returning_as_the_timer_rings(monkeypatch):
             signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGALRM])
         return setitimer(which, seconds, *interval)
 
-    monkeypatch.setattr(bot, "solve", late)
     monkeypatch.setattr(signal, "setitimer", stop)
+    return types.SimpleNamespace(Stats=bot.Stats, solve=late, find_solutions=bot.find_solutions)
 
 
 def test_a_ring_as_the_solve_returns_is_no_traceback(monkeypatch):
-    _returning_as_the_timer_rings(monkeypatch)
-    run = measure("s", "a", EXPERT, 1, 0.05)
+    late = _returning_as_the_timer_rings(monkeypatch)
+    run = measure("s", "a", EXPERT, 1, 0.05, solver=late)
     assert not run.solved and run.error == "over 0.05 s" and run.seconds >= 0.05
 
 
@@ -75,11 +76,12 @@ def test_a_timeout_not_above_zero_or_not_finite_is_refused(timeout):
     one_line_usage_error(run, "--timeout")
 
 
-def test_a_solve_timed_over_the_limit_is_over_it_with_no_alarm(monkeypatch):
+def test_a_solve_timed_over_the_limit_is_over_it_with_no_alarm():
     # In a thread (a dask worker) no alarm can stop the solve: its time still judges it.
-    monkeypatch.setattr(bot, "solve", slept(0.2))
+    sleeper = types.SimpleNamespace(Stats=bot.Stats, solve=slept(0.2))
     runs = []
-    worker = threading.Thread(target=lambda: runs.append(measure("s", "a", EXPERT, 1, 0.05)))
+    worker = threading.Thread(target=lambda: runs.append(
+        measure("s", "a", EXPERT, 1, 0.05, solver=sleeper)))
     worker.start()
     worker.join()
     assert not runs[0].solved and runs[0].error == "over 0.05 s"

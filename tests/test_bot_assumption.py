@@ -1,18 +1,19 @@
 """Assumption search: bot/assumption.py."""
 
-import heapq
+import dataclasses
 import itertools
 import random
 
 import pytest
 
 import bot.assumption
-from bot.assumption import (BRANCHING, ELIMINATION, RULES, Budget, Stats, assume, choose_node,
-                            count_options, eliminate, first_solution, options, probe, solutions,
-                            OutOfBranches)
+from bot.assumption import (BRANCHING, ELIMINATION, RULES, Budget, Memory, Stats, assume,
+                            choose_node, count_options, eliminate, first_solution, options, probe,
+                            solutions, OutOfBranches)
 from bot.grid import Contradiction, Grid
-from bot.intersection import _blame, propagate
+from bot.options import DEFAULT
 from bot.puzzle import parse
+from bot.rules import PROBE, Rules
 from judge import fault, links_text
 from project import PUBLIC, ROOT
 
@@ -21,10 +22,14 @@ def public(name):
     return (PUBLIC / name).read_text()
 
 
+def rules_of(text, **tuning):
+    """The rule engine over a fresh grid of `text`, with `tuning` set in its options."""
+    return Rules(Grid(parse(text)), dataclasses.replace(DEFAULT, **tuning))
+
+
 def all_solutions(text):
     """Every solution, as a sorted tuple of links, found by the search."""
-    grid = Grid(parse(text))
-    return [tuple(sorted(g.links())) for g in solutions(grid, Stats())]
+    return [tuple(sorted(g.links())) for g in solutions(rules_of(text), Stats())]
 
 
 def brute_force_solutions(text):
@@ -40,10 +45,11 @@ def brute_force_solutions(text):
 
 def test_eliminate_fixes_bounds_every_solution_agrees_with():
     text = public("11_cg.txt")
-    grid = Grid(parse(text))
-    propagate(grid)
+    rules = rules_of(text)
+    grid = rules.grid
+    rules.propagate()
     stats = Stats()
-    assert eliminate(grid, stats)
+    assert eliminate(rules, stats)
     assert stats.eliminations > 0 and stats.assumptions >= stats.eliminations
     every = all_solutions(text)
     p = grid.puzzle
@@ -64,11 +70,12 @@ def assert_bounds_hold_every_solution(grid, text):
 
 def test_probe_narrows_and_keeps_every_solution():
     text = public("11_cg.txt")
-    grid = Grid(parse(text))
-    propagate(grid)
+    rules = rules_of(text)
+    grid = rules.grid
+    rules.propagate()
     before = (grid.lo[:], grid.hi[:])
     stats = Stats()
-    assert probe(grid, stats, range(len(grid.puzzle)))
+    assert probe(rules, stats, range(len(grid.puzzle)))
     assert stats.eliminations > 0 and (grid.lo[:], grid.hi[:]) != before
     assert_bounds_hold_every_solution(grid, text)
 
@@ -77,23 +84,25 @@ def test_probe_skips_options_a_surviving_probe_completed(monkeypatch):
     text = (PUBLIC.parent / "hard30" / "30x30_hard_unique_s1_004.txt").read_text()
 
     def probed():
-        grid = Grid(parse(text))
-        propagate(grid)
+        rules = rules_of(text)
+        rules.propagate()
         stats = Stats()
-        probe(grid, stats, range(len(grid.puzzle)))
-        return grid.lo, grid.hi, stats.assumptions
+        probe(rules, stats, range(len(rules.grid.puzzle)))
+        return rules.grid.lo, rules.grid.hi, stats.assumptions
 
     lo, hi, tried = probed()
-    monkeypatch.setattr(bot.assumption, "_completed", lambda *args: None)  # never known
+    # A spy, not a setting: the skip is never taken, so every option is probed.
+    monkeypatch.setattr(bot.assumption, "_completed", lambda *args: None)
     assert probed()[:2] == (lo, hi)
     assert probed()[2] > tried
 
 
 def test_probe_measures_the_reach_of_nodes_whose_options_all_survive():
-    grid = Grid(parse(public("11_cg.txt")))
-    propagate(grid)
+    rules = rules_of(public("11_cg.txt"))
+    grid = rules.grid
+    rules.propagate()
     reach = {}
-    probe(grid, Stats(), range(len(grid.puzzle)), reach)
+    probe(rules, Stats(), range(len(grid.puzzle)), reach)
     assert reach
     for i, product in reach.items():
         assert grid.got[i] != grid.cap[i] and len(options(grid, i)[1]) == 2
@@ -101,68 +110,66 @@ def test_probe_measures_the_reach_of_nodes_whose_options_all_survive():
 
 
 @pytest.mark.parametrize("heap_from", [0, 10 ** 6])  # scores on a heap, or scanned
-def test_choose_node_keeps_its_scores_true_through_changes_reverts_and_blame(heap_from,
-                                                                              monkeypatch):
-    monkeypatch.setattr(bot.assumption, "SCORE_HEAP_FROM", heap_from)
-    heaps = []
-    monkeypatch.setattr(bot.assumption, "heapify", lambda ranked: heaps.append(len(ranked))
-                        or heapq.heapify(ranked))
+def test_choose_node_keeps_its_scores_true_through_changes_reverts_and_blame(heap_from):
     text = (PUBLIC.parent / "hard30" / "30x30_hard_unique_s1_004.txt").read_text()
-    grid = Grid(parse(text))
-    propagate(grid)
+    rules = rules_of(text, score_heap_from=heap_from)
+    grid = rules.grid
+    rules.propagate()
     rng = random.Random(5)
     marks = []
     for step in range(150):
-        fresh = grid.clone()  # scores everything from scratch
-        assert choose_node(grid) == choose_node(fresh)
+        fresh = Rules(grid.clone(), rules.options)  # scores everything from scratch...
+        if rules.memory is not None:  # ...with the contradictions met so far
+            fresh.memory = Memory(len(grid.puzzle), heap_from)
+            fresh.memory.conflicts = rules.memory.conflicts[:]
+        assert choose_node(rules) == choose_node(fresh)
         if marks and rng.random() < 0.3:
-            grid.revert(marks.pop())
+            rules.revert(marks.pop())
         elif rng.random() < 0.2:
-            _blame(grid, rng.randrange(len(grid.puzzle)))  # a contradiction met there
+            rules.blame(rng.randrange(len(grid.puzzle)))  # a contradiction met there
         else:
-            edges, choices = choose_node(grid)
-            marks.append(grid.mark())
+            edges, choices = choose_node(rules)
+            marks.append(rules.mark())
             try:
                 assume(grid, edges, choices[0])
-                propagate(grid)
+                rules.propagate()
             except Contradiction:
-                grid.revert(marks.pop())
-    # Each fresh grid built its heap once; the grid under test rebuilt its own too.
-    assert len(heaps) > 150 + 1 if heap_from == 0 else not heaps
+                rules.revert(marks.pop())
+    assert (rules.memory.ranked is not None) == (heap_from == 0)  # kept on a heap, or scanned
 
 
 def test_choose_node_leans_to_a_node_of_great_reach():
-    grid = Grid(parse(public("09_multiple_solutions_1.txt")))
-    propagate(grid)
-    first = choose_node(grid)[0]
+    rules = rules_of(public("09_multiple_solutions_1.txt"))
+    grid = rules.grid
+    rules.propagate()
+    first = choose_node(rules)[0]
     other = next(i for i in range(len(grid.puzzle))
                  if grid.got[i] != grid.cap[i] and options(grid, i)[0] != first)
-    assert choose_node(grid, {other: 10 ** 6})[0] == options(grid, other)[0]
+    assert choose_node(rules, {other: 10 ** 6})[0] == options(grid, other)[0]
 
 
-def test_probe_tries_only_nodes_with_few_options(monkeypatch):
-    monkeypatch.setattr(bot.assumption, "PROBE_OPTIONS", 1)
-    grid = Grid(parse(public("11_cg.txt")))
-    propagate(grid)
+def test_probe_tries_only_nodes_with_few_options():
+    rules = rules_of(public("11_cg.txt"), probe_options=1)
+    rules.propagate()
     stats = Stats()
-    assert not probe(grid, stats, range(len(grid.puzzle)))
+    assert not probe(rules, stats, range(len(rules.grid.puzzle)))
     assert stats.assumptions == 0
 
 
 def test_probe_raises_when_a_node_has_no_option_left():
     # 2 2 1 in a row: the middle 2 goes 2+0 (the 1 is cut off) or 1+1 (the left 2 is short).
-    grid = Grid(parse("3\n1\n221\n"))
-    grid.dirty.clear()  # no rules yet: only the probe can find it
+    rules = rules_of("3\n1\n221\n")
+    rules.grid.dirty.clear()  # no rules yet: only the probe can find it
     with pytest.raises(Contradiction):
-        probe(grid, Stats(), [1])
+        probe(rules, Stats(), [1])
 
 
 def test_eliminate_raises_on_a_dead_state():
     # Two 2s and a 1 in a row: the 1 cannot take a link the others leave over.
-    grid = Grid(parse("3\n1\n221\n"))
+    rules = rules_of("3\n1\n221\n")
     with pytest.raises(Contradiction):
-        propagate(grid)
-        eliminate(grid, Stats())
+        rules.propagate()
+        eliminate(rules, Stats())
 
 
 def test_options_are_the_ways_a_node_can_complete():
@@ -179,19 +186,21 @@ def test_options_are_the_ways_a_node_can_complete():
 
 
 def test_choose_node_picks_an_open_node_with_options():
-    grid = Grid(parse(public("09_multiple_solutions_1.txt")))
-    propagate(grid)
-    edges, choices = choose_node(grid)
+    rules = rules_of(public("09_multiple_solutions_1.txt"))
+    grid = rules.grid
+    rules.propagate()
+    edges, choices = choose_node(rules)
     assert edges and all(grid.lo[e] < grid.hi[e] for e in edges)
     assert len(choices) >= 2
 
 
 def test_first_solution_past_its_budget_hands_over_with_the_grid_restored():
     text = public("12_multiple_solutions_2.txt")
-    grid = Grid(parse(text))
+    rules = rules_of(text)
+    grid = rules.grid
     before = grid.lo[:], grid.hi[:], len(grid.trail)
     with pytest.raises(OutOfBranches):
-        first_solution(grid, Stats(), budget=Budget(0, 0))
+        first_solution(rules, Stats(), budget=Budget(0, 0))
     assert (grid.lo, grid.hi, len(grid.trail)) == before
 
 
@@ -204,7 +213,7 @@ def spent_after(budget, depths):
 
 
 def test_a_budget_goes_on_past_its_branches_while_the_search_goes_deeper():
-    stall = bot.assumption.NODE_SEARCH_STALL
+    stall = DEFAULT.node_search_stall
     assert spent_after(Budget(10, 1000), range(100)) is None  # deeper at every branch
     assert spent_after(Budget(10, 50), range(100)) == 50  # ...up to `most`
     # Back up after 30 levels: more branches at depths already reached.
@@ -218,18 +227,18 @@ def test_the_node_search_answers_a_fill_it_would_have_handed_over_at_its_branche
     # A board of the stress suite that the node search answers after more than
     # NODE_SEARCH_BRANCHES branches, going deeper: it answers it within the default budget.
     text = (ROOT / "puzzles" / "stress" / "fill" / "30x15_fill58_single_009.txt").read_text()
-    branches = bot.assumption.NODE_SEARCH_BRANCHES
+    branches = DEFAULT.node_search_branches
     stats = Stats()
-    links = first_solution(Grid(parse(text)), stats)
+    links = first_solution(rules_of(text), stats)
     assert fault(text, links_text(links)) is None
     assert stats.branches > branches
     with pytest.raises(OutOfBranches):
-        first_solution(Grid(parse(text)), Stats(), budget=Budget(branches, most=branches))
+        first_solution(rules_of(text), Stats(), budget=Budget(branches, most=branches))
 
 
 def test_first_solution_within_its_budget_is_valid():
     text = public("12_multiple_solutions_2.txt")
-    links = first_solution(Grid(parse(text)), Stats())
+    links = first_solution(rules_of(text), Stats())
     assert fault(text, links_text(links)) is None
 
 
@@ -242,7 +251,7 @@ def test_options_that_spread_links_come_first():
 
 
 def test_first_solution_of_an_unsolvable_board_is_none():
-    assert first_solution(Grid(parse("3\n2\n2.1\n...\n")), Stats()) is None
+    assert first_solution(rules_of("3\n2\n2.1\n...\n"), Stats()) is None
 
 
 def test_solutions_finds_each_solution_once():
@@ -288,9 +297,10 @@ def test_solutions_match_brute_force_on_small_random_boards(seed):
 
 
 def test_solutions_leave_the_grid_as_they_found_it():
-    grid = Grid(parse(public("12_multiple_solutions_2.txt")))
+    rules = rules_of(public("12_multiple_solutions_2.txt"))
+    grid = rules.grid
     before = (grid.lo[:], grid.hi[:], grid.got[:], grid.cap[:])
-    assert sum(1 for _ in solutions(grid, Stats())) > 1
+    assert sum(1 for _ in solutions(rules, Stats())) > 1
     assert (grid.lo, grid.hi, grid.got, grid.cap) == before
 
 
@@ -298,18 +308,19 @@ def test_stage_limits_how_deep_the_search_goes():
     text = public("11_cg.txt")
     for stage, expect in ((RULES, 0), (BRANCHING, 1)):
         stats = Stats()
-        found = sum(1 for _ in itertools.islice(solutions(Grid(parse(text)), stats, stage), 1))
+        found = sum(1 for _ in itertools.islice(solutions(rules_of(text), stats, stage), 1))
         assert found == expect
     stats = Stats()
-    list(itertools.islice(solutions(Grid(parse(text)), stats, ELIMINATION), 1))
+    list(itertools.islice(solutions(rules_of(text), stats, ELIMINATION), 1))
     assert stats.branches == 0 and stats.eliminations > 0
 
 
 def test_replay_sets_the_state_a_probe_reached():
     from bot.assumption import _changes, _replay
     text = (PUBLIC.parent / "hard30" / "30x30_hard_unique_s1_004.txt").read_text()
-    grid = Grid(parse(text))
-    propagate(grid)
+    rules = rules_of(text)
+    grid = rules.grid
+    rules.propagate()
     replayed = 0
     for i in range(len(grid.puzzle)):
         if grid.got[i] == grid.cap[i]:
@@ -317,17 +328,17 @@ def test_replay_sets_the_state_a_probe_reached():
         edges, choices = options(grid, i)
         for c in choices:
             outcome = []
-            if _changes(grid, edges, c, Stats(), set(), outcome) is None:
+            if _changes(rules, edges, c, Stats(), set(), outcome) is None:
                 continue
-            mark = grid.mark()
-            _replay(grid, outcome)
+            mark = rules.mark()
+            _replay(rules, outcome)
             replay = (grid.lo[:], grid.hi[:], grid.got[:], grid.cap[:])
             assert not grid.dirty
-            grid.revert(mark)
+            rules.revert(mark)
             assume(grid, edges, c)
-            propagate(grid, probing=True)
+            rules.propagate(PROBE)
             assert (grid.lo, grid.hi, grid.got, grid.cap) == replay
-            grid.revert(mark)
+            rules.revert(mark)
             replayed += 1
     assert replayed > 20
 
@@ -335,8 +346,9 @@ def test_replay_sets_the_state_a_probe_reached():
 def test_a_probe_records_every_node_it_completed():
     from bot.assumption import _changes
     text = (PUBLIC.parent / "hard30" / "30x30_hard_unique_s1_004.txt").read_text()
-    grid = Grid(parse(text))
-    propagate(grid)
+    rules = rules_of(text)
+    grid = rules.grid
+    rules.propagate()
     lo, got, cap, node_edges = grid.lo, grid.got, grid.cap, grid.puzzle.node_edges
     probed = 0
     for i in range(len(grid.puzzle)):
@@ -345,31 +357,32 @@ def test_a_probe_records_every_node_it_completed():
         edges, choices = options(grid, i)
         for c in choices:
             survived = set()
-            if _changes(grid, edges, c, Stats(), survived) is None:
+            if _changes(rules, edges, c, Stats(), survived) is None:
                 continue
             # The same probe, read from the state it ends in: each node whose edges it
             # changed and left all decided.
-            mark = grid.mark()
+            start = len(grid.trail)
+            mark = rules.mark()
             assume(grid, edges, c)
-            propagate(grid, probing=True)
+            rules.propagate(PROBE)
             expected = {(j, tuple(lo[e] for e, _ in node_edges[j]))
-                        for j in grid.changed_since(mark[0]) if got[j] == cap[j]}
-            grid.revert(mark)
+                        for j in grid.changed_since(start) if got[j] == cap[j]}
+            rules.revert(mark)
             assert survived == expected and expected
             probed += 1
     assert probed > 20
 
 
-def test_probing_nodes_of_three_options_still_finds_the_solution(monkeypatch):
+def test_probing_nodes_of_three_options_still_finds_the_solution():
     # A later option can then be the one probed survivor left; its probe kept no bounds to
     # replay, so the probe narrows to it instead.
-    monkeypatch.setattr(bot.assumption, "PROBE_OPTIONS", 3)
+    three = dataclasses.replace(DEFAULT, probe_options=3)
     for name in ("30x30_hard_unique_s1_004.txt", "30x30_hard_unique_s1_010.txt"):
         text = (PUBLIC.parent / "hard30" / name).read_text()
-        assert fault(text, links_text(bot.solve(text))) is None
+        assert fault(text, links_text(bot.solve(text, options=three))) is None
 
 
-def test_option_counts_do_not_depend_on_what_was_counted_before(monkeypatch):
+def test_option_counts_do_not_depend_on_what_was_counted_before():
     # Two states of the middle node whose packed keys once collided: 6 links missing on
     # one open 0..1 edge (no way to complete), and none missing on a 1..2 and a 0..1 edge
     # (one way). Bounds set by hand: only the count is under test.
@@ -384,7 +397,7 @@ def test_option_counts_do_not_depend_on_what_was_counted_before(monkeypatch):
 
     for first, second in ((((0, 0), (0, 1)), 2), (((1, 2), (0, 1)), 8)), \
                          ((((1, 2), (0, 1)), 8), (((0, 0), (0, 1)), 2)):
-        monkeypatch.setattr(assumption, "_COUNTS", {})
+        assumption._COUNTS.clear()  # (a cache: only what is counted here is in it)
         state(*first)
         assert count_options(grid, 1) == len(options(grid, 1)[1])
         state(*second)

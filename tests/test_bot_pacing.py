@@ -12,22 +12,27 @@ from collections import Counter
 
 import pytest
 
+import dataclasses
+
 import bot
-import bot.learning
 import bot.pacing
-import bot.solver
 from bot import cli
 from bot.assumption import probe
+from bot.cdcl import Learner
 from bot.grid import Grid
-from bot.intersection import propagate
-from bot.learning import Learner, learned_solutions
+from bot.learning import Turns, learned_solutions
 from bot.local import Walk
+from bot.options import DEFAULT
 from bot.pacing import Pacer
 from bot.puzzle import parse
+from bot.rules import Rules
 from bot.work import Stats
 from judge import fault, links_text
 from project import ROOT
 from test_bot_learning import connected_board
+
+# The node search hands over at once: the search that learns takes every board.
+LEARNS = dataclasses.replace(DEFAULT, node_search_branches=0)
 
 ANSWER = [(0, 0, 2, 0, 2), (2, 0, 2, 2, 1), (2, 2, 4, 2, 1)]
 
@@ -185,13 +190,12 @@ BOARDS = learner_boards() + [(ROOT / "puzzles" / path).read_text() for path in (
 
 
 @pytest.mark.parametrize("index", range(len(BOARDS)))
-def test_every_link_announced_sure_is_in_the_answer_and_the_search_is_the_same(index, monkeypatch):
+def test_every_link_announced_sure_is_in_the_answer_and_the_search_is_the_same(index):
     text = BOARDS[index]
-    monkeypatch.setattr(bot.solver, "NODE_SEARCH_BRANCHES", 0)  # reach the search that learns
     announced = []
     quiet, told = Stats(), Stats()
-    answer = bot.solve(text, stats=quiet)
-    assert bot.solve(text, stats=told, sure=announced.append) == answer
+    answer = bot.solve(text, stats=quiet, options=LEARNS)
+    assert bot.solve(text, stats=told, sure=announced.append, options=LEARNS) == answer
     assert quiet.as_dict() == told.as_dict()
     assert announced, "the root draws links on every one of these boards"
     final = per_pair(links_text(answer).splitlines())
@@ -203,38 +207,35 @@ def test_every_link_announced_sure_is_in_the_answer_and_the_search_is_the_same(i
 def test_the_search_that_learns_stops_announcing_at_its_first_solution():
     # Ruling a solution out leaves facts at the root that hold in the other solutions only:
     # on this board (three solutions) the root grows after the first and after the second.
-    grid = Grid(parse(connected_board(5, 4, 2)))
+    rules = Rules(Grid(parse(connected_board(5, 4, 2))))
     found, heard = [], []
-    for solved in learned_solutions(grid, Stats(), lambda links: heard.append(len(found))):
+    for solved in learned_solutions(rules, Stats(), lambda links: heard.append(len(found))):
         found.append(sorted(solved.links()))
     assert len(found) == 3
     assert heard and set(heard) == {0}
 
 
 def test_the_bot_paced_from_the_start_still_prints_a_winning_answer(monkeypatch):
-    monkeypatch.setattr(bot.solver, "NODE_SEARCH_BRANCHES", 0)
-    monkeypatch.setattr(cli, "Pacer", functools.partial(Pacer, first_at=0, every=0, lead=None))
+    paced = functools.partial(Pacer, first_at=0, every=0, lead=None)
     for text in learner_boards()[:4]:
         out = io.StringIO()
         monkeypatch.setattr("sys.stdin", io.StringIO(text))
         monkeypatch.setattr("sys.stdout", out)
-        cli.main()
+        cli.main(options=LEARNS, pacer=paced)
         assert fault(text, out.getvalue()) is None
 
 
 def test_the_bot_as_a_process_paces_through_its_child_and_still_wins():
     # Each announcement waits 0.1 s, so the child prints every sure link before the answer.
-    script = ("import functools, time\n"
+    script = ("import time\n"
               "import bot.cli as c, bot.pacing as p\n"
-              "c.Pacer = functools.partial(p.Pacer, first_at=0, every=0, lead=None)\n"
-              "solve = c.solve\n"
-              "def slow(text, sure, press):\n"
-              "    def told(links):\n"
-              "        sure(links)\n"
+              "class Slow(p.Pacer):\n"
+              "    def __init__(self, out, start):\n"
+              "        super().__init__(out, start=start, first_at=0, every=0, lead=None)\n"
+              "    def sure(self, links):\n"
+              "        super().sure(links)\n"
               "        time.sleep(0.1)\n"
-              "    return solve(text, sure=told, press=press)\n"
-              "c.solve = slow\n"
-              "c.main()\n")
+              "c.main(pacer=Slow)\n")
     text = (ROOT / "puzzles" / "public" / "13_expert.txt").read_text()
     run = subprocess.run([sys.executable, "-c", script], input=text, capture_output=True,
                          text=True, cwd=ROOT, timeout=60)
@@ -323,17 +324,16 @@ def test_a_guess_is_announced_and_kept_in_the_answer(index, monkeypatch):
     # guess is one a known solution holds, so an answer exists, and it must hold them all.
     text = learner_boards()[index]
     known = edges_of(text, bot.solve(text))
-    likeliest = bot.learning.Learner._likeliest
-    monkeypatch.setattr(bot.learning.Learner, "_likeliest", lambda self: [
+    likeliest = Learner.drawn_above_root
+    monkeypatch.setattr(Learner, "drawn_above_root", lambda self: [
         fact for fact in likeliest(self) if known.get(fact >> 2, 0) > fact & 3])
-    monkeypatch.setattr(bot.solver, "NODE_SEARCH_BRANCHES", 0)  # reach the search that learns
     guessed = []
-    guess = bot.learning.Learner._guess
-    monkeypatch.setattr(bot.learning.Learner, "_guess",
+    guess = Turns._guess
+    monkeypatch.setattr(Turns, "_guess",
                         lambda self, fact: guessed.append(fact) or guess(self, fact))
     announced = []
     press = Press(announced, guesses=3)
-    answer = bot.solve(text, sure=announced.append, press=press)
+    answer = bot.solve(text, sure=announced.append, press=press, options=LEARNS)
     assert fault(text, links_text(answer)) is None
     assert press.at, "the search went above its root, so it guessed"
     for count in press.at:
@@ -349,30 +349,28 @@ def test_a_guess_is_announced_and_kept_in_the_answer(index, monkeypatch):
 
 def wrong_guess(text, monkeypatch):
     """Make each guess of the search a link open at its root that no solution of `text`
-    (one solution) holds, guessed without being tried first."""
+    (one solution) holds, guessed without being tried first; the options to solve with."""
     answer = edges_of(text, bot.solve(text))
     edges = range(len(parse(text).ends))
-    monkeypatch.setattr(bot.learning.Learner, "_likeliest", lambda self: [
-        4 * next(e for e in edges if e not in answer and self._open(4 * e))])
-    monkeypatch.setattr(bot.learning, "PROVE_FOR", -1)
-    monkeypatch.setattr(bot.solver, "NODE_SEARCH_BRANCHES", 0)
+    monkeypatch.setattr(Learner, "drawn_above_root", lambda self: [
+        4 * next(e for e in edges if e not in answer and self.is_open(4 * e))])
+    return dataclasses.replace(LEARNS, prove_for=-1)
 
 
 HARD = (ROOT / "puzzles" / "hard30" / "30x30_hard_unique_s1_000.txt").read_text()
 
 
 def test_a_wrong_guess_leaves_no_answer_rather_than_a_wrong_one(monkeypatch):
-    wrong_guess(HARD, monkeypatch)
+    options = wrong_guess(HARD, monkeypatch)
     with pytest.raises(bot.Unsolvable):
-        bot.solve(HARD, sure=lambda links: None, press=Press([], guesses=1))
+        bot.solve(HARD, sure=lambda links: None, press=Press([], guesses=1), options=options)
 
 
 def test_the_bot_says_its_guess_left_no_solution(monkeypatch, capsys):
-    wrong_guess(HARD, monkeypatch)
-    monkeypatch.setattr(cli, "Pacer", functools.partial(Pacer, first_at=0, every=0))
+    options = wrong_guess(HARD, monkeypatch)
     monkeypatch.setattr("sys.stdin", io.StringIO(HARD))
     with pytest.raises(SystemExit) as ended:
-        cli.main()
+        cli.main(options=options, pacer=functools.partial(Pacer, first_at=0, every=0))
     assert ended.value.code == cli.EXIT_UNSOLVABLE
     assert capsys.readouterr().err == (
         "bot: no solution holds the links guessed when the sure ones ran out\n")
@@ -388,12 +386,13 @@ def test_a_walk_turn_ends_early_when_told_to_stop():
     assert len(asked) == 3 and walk.moves <= 3 * 64
 
 
-def root_learner(text):
-    """A search that learns on `text`, at its root (after the rules and probes)."""
-    grid, stats = Grid(parse(text)), Stats()
-    propagate(grid, stats)
-    probe(grid, stats, range(len(grid.puzzle)))
-    return Learner(grid, stats, press=Press([], guesses=1))
+def root_learner(text, options=DEFAULT):
+    """The turns of a search that learns on `text`, at its root (after the rules and
+    probes), pressed for one guess."""
+    rules, stats = Rules(Grid(parse(text)), options), Stats()
+    rules.propagate(stats=stats)
+    probe(rules, stats, range(len(rules.grid.puzzle)))
+    return Turns(Learner(rules, stats), sure=lambda links: None, press=Press([], guesses=1))
 
 
 @pytest.mark.parametrize("in_answer", [True, False])
@@ -403,19 +402,19 @@ def test_when_pressed_the_search_settles_what_it_can_before_it_guesses(in_answer
     # then true, from the root settles some of them with no guess (a link of the first
     # kind proved, one of the second ruled out), and the root then keeps to the answer;
     # the others are guessed.
-    monkeypatch.setattr(bot.learning, "PROVE_FOR", 60)
+    patient = dataclasses.replace(DEFAULT, prove_for=60)
     answer = edges_of(HARD, bot.solve(HARD))
     outcomes = set()
-    root = root_learner(HARD)
+    root = root_learner(HARD, patient)
     for e in range(len(root.grid.puzzle.ends)):
-        if root._open(4 * e) and (answer.get(e, 0) > 0) == in_answer:
-            learner = root_learner(HARD)
+        if root.engine.is_open(4 * e) and (answer.get(e, 0) > 0) == in_answer:
+            learner = root_learner(HARD, patient)
             assert learner._answer_press([4 * e])
             guessed = learner.press.at != []
             lo = learner.grid.lo
             if not guessed:
                 assert all(low <= answer.get(f, 0) for f, low in enumerate(lo))
-                if not learner._open(4 * e):
+                if not learner.engine.is_open(4 * e):
                     assert bool(lo[e]) == in_answer
             outcomes.add(guessed)
             if len(outcomes) == 2:
@@ -425,11 +424,10 @@ def test_when_pressed_the_search_settles_what_it_can_before_it_guesses(in_answer
 
 def test_the_walk_beside_a_pressed_search_asks_the_caller_when_to_stop(monkeypatch):
     text = (ROOT / "puzzles" / "stress" / "tree" / "30x15_full_loops2_003.txt").read_text()
-    monkeypatch.setattr(bot.solver, "NODE_SEARCH_BRANCHES", 0)
-    unpressed = bot.solve(text)
+    unpressed = bot.solve(text, options=LEARNS)
     press = Press([], guesses=0)  # never due: the search is the one it would be unpressed
     stops = []
     run = Walk.run
     monkeypatch.setattr(Walk, "run", lambda self, moves: stops.append(self.stop) or run(self, moves))
-    assert bot.solve(text, sure=lambda links: None, press=press) == unpressed
+    assert bot.solve(text, sure=lambda links: None, press=press, options=LEARNS) == unpressed
     assert stops and all(stop == press.due for stop in stops)

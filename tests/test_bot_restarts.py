@@ -1,7 +1,9 @@
 """The learner's restart rule: glue running above its mean, put off near a solution."""
 
+from bot.options import DEFAULT
 from bot.restarts import Restarts
-from bot.tuning import BLOCK_AFTER, RESTART_WINDOW
+
+RESTART_WINDOW, BLOCK_AFTER = DEFAULT.restart_window, DEFAULT.block_after
 
 
 def met(restarts, count, glue, depth=100):

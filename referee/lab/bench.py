@@ -38,7 +38,7 @@ suite's `bundle`, and the lines over the limit); --compare OLD.json prints new/o
 ratios puzzle by puzzle and per suite, with the bundle's match when both runs have one
 (below 1.0 is faster now). It takes only a bench --json file made the same way: timing
 the same call (--count), by the same --clock, at the same seeds (--seed: a slow board's
-time is largely its seed's draw; none given is the bot's own, SEED in bot/tuning.py); any
+time is largely its seed's draw; none given is the bot's own, `Options.seed` in bot/options.py); any
 other is refused before any solving.
 
 --jobs N measures N puzzles at a time in worker processes, --dask ADDRESS on a
@@ -260,11 +260,12 @@ def _read(path: Path) -> str:
 
 def measure(suite: str, name: str, text: str, repeat: int, timeout: float,
             seed: int | None = None, clock: str = "wall", tag: str = "",
-            count: int = 0) -> PuzzleRun:
+            count: int = 0, solver=bot) -> PuzzleRun:
     """Solve `repeat` times; the median time, the judged answer and the last counters
     (`seed`: the solver's restarts, None for the bot's own; `clock`: a key of CLOCKS;
     `tag`: appended to the puzzle's key; `count`: if not 0, time the count of up to that
-    many solutions instead, each found judged)."""
+    many solutions instead, each found judged; `solver`: what provides `Stats`, `solve`
+    and `find_solutions`, the bot unless a test fakes it)."""
     seeded = {} if seed is None else {"seed": seed}
     board = parse_board(text, max_side=LAB_MAX_SIDE)
     times, answer, error, stats = [], None, "", None  # answer: links, or solutions if counted
@@ -274,14 +275,14 @@ def measure(suite: str, name: str, text: str, repeat: int, timeout: float,
                  and threading.current_thread() is threading.main_thread())
     with (Alarm(clock, timeout) if use_alarm else NoAlarm()) as alarm:
         for _ in range(repeat):
-            stats = bot.Stats()
+            stats = solver.Stats()
             start = now()
             try:
                 if count:
-                    answer = alarm.call(lambda: bot.find_solutions(text, limit=count, stats=stats,
-                                                                   **seeded))
+                    answer = alarm.call(lambda: solver.find_solutions(
+                        text, limit=count, stats=stats, **seeded))
                 else:
-                    answer = alarm.call(lambda: bot.solve(text, stats=stats, **seeded))
+                    answer = alarm.call(lambda: solver.solve(text, stats=stats, **seeded))
             except SolveTimeout:
                 error = f"over {timeout:g} {unit}"
             except Exception as exc:  # any crash of the solver is a result, not our failure

@@ -8,7 +8,9 @@ import json
 import math
 from pathlib import Path
 
-from bot.tuning import SEED as BOTS_SEED
+from bot.options import DEFAULT
+
+BOTS_SEED = DEFAULT.seed
 from referee.commands import UsageError
 from referee.lab.alarm import CLOCK_SAID, CLOCKS
 from referee.terminal import safe

@@ -4,10 +4,10 @@ Solves PUZZLE (a .txt or SDK .json file; default puzzles/public/13_expert.txt) -
 times in-process under cProfile, then prints:
   - the wall time of one solve without the profiler (median of --repeat);
   - phases, as cProfile's cumulative time per solve: parse (bot.puzzle.parse), grid set-up
-    (bot.grid.Grid.__init__), intersection rules (bot.intersection.propagate, every
-    call, also those inside the search), the assumption search (bot.assumption's entry
-    points first_solution, solutions, eliminate; the outermost one's time) and the output (formatting the links
-    as the bot's CLI prints them);
+    (bot.grid.Grid.__init__), the rules (bot.rules.Rules.propagate, every call, also those
+    inside the searches), the node search (bot.assumption's solutions and eliminate; the
+    outermost one's time), the search that learns (bot.learning.learned_solutions) and the
+    output (formatting the links as the bot's CLI prints them);
   - own time per module of bot/ (where the time is spent, not passed through);
   - the --top functions by own time, with calls and cumulative time;
   - the solver's counters (propagation rounds, assumptions, eliminations, branches,
@@ -49,8 +49,9 @@ DEFAULT_PUZZLE = ROOT / "puzzles" / "public" / "13_expert.txt"
 PHASES = (
     ("parse", "puzzle.py", ("parse",)),
     ("grid set-up", "grid.py", ("__init__",)),
-    ("intersection rules", "intersection.py", ("propagate",)),
-    ("assumption search", "assumption.py", ("first_solution", "solutions", "eliminate")),
+    ("rules", "rules/engine.py", ("propagate",)),
+    ("node search", "assumption.py", ("solutions", "eliminate")),
+    ("search that learns", "learning.py", ("learned_solutions",)),
     ("output", "profiler.py", ("format_output",)),
 )
 
@@ -110,8 +111,8 @@ def phase_rows(table: dict, repeat: int) -> list[tuple[str, float, int]]:
     for label, module, names in PHASES:
         seconds = calls = 0
         for (filename, _, name), (_, ncalls, _, cumtime, _) in table.items():
-            in_module = os.path.basename(filename) == module and (
-                module == "profiler.py" or os.path.dirname(os.path.abspath(filename)) == bot_dir)
+            in_module = (os.path.basename(filename) == module if module == "profiler.py"
+                         else _in_bot(filename, bot_dir) == module)
             if in_module and name in names:
                 # The search's entry points call each other: the outermost one's
                 # cumulative time holds the others', so take the largest, not the sum.
@@ -126,10 +127,19 @@ def module_rows(table: dict, repeat: int) -> list[tuple[str, float]]:
     bot_dir = _bot_dir()
     own: dict[str, float] = {}
     for (filename, _, _), (_, _, tottime, _, _) in table.items():
-        if os.path.dirname(os.path.abspath(filename)) == bot_dir:
-            name = "bot/" + os.path.basename(filename)
+        inside = _in_bot(filename, bot_dir)
+        if inside is not None:
+            name = "bot/" + inside
             own[name] = own.get(name, 0.0) + tottime
     return sorted(((m, s / repeat) for m, s in own.items()), key=lambda row: -row[1])
+
+
+def _in_bot(filename: str, bot_dir: str) -> str | None:
+    """`filename`'s path inside bot/ (e.g. "rules/engine.py"), or None if outside it."""
+    path = os.path.abspath(filename)
+    if not path.startswith(bot_dir + os.sep):
+        return None
+    return os.path.relpath(path, bot_dir).replace(os.sep, "/")
 
 
 def top_rows(table: dict, repeat: int, n: int) -> list[tuple[str, float, int, float]]:
