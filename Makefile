@@ -1,8 +1,8 @@
 # The two commands a fresh machine needs: `make run` and `make test`.
 # Each creates .venv on first use and installs only the pyproject.toml extra it needs:
-# `make run` the `run` group (stickytape, to build the bundle), `make test` the `test`
-# group (the run and lab groups, pytest, hypothesis, selenium). A stamp per group
-# re-installs it when pyproject.toml changes.
+# `make run` the `run` group (stickytape and python-minifier, to build the bundle),
+# `make test` the `test` group (the run and lab groups, pytest, hypothesis, selenium).
+# A stamp per group re-installs it when pyproject.toml changes.
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
