@@ -1,30 +1,54 @@
 """The search that learns: its facts, the reasons it rebuilds, and its answers."""
 
+import dataclasses
 import random
 from bisect import bisect_right
 
 import pytest
 
 import bot
-import bot.intersection
 import bot.learning
-import bot.solver
-from bot.assumption import Stats
-from bot.grid import CLOSED, CUT, REGION, SLACK, Contradiction, Grid, components
-from bot.intersection import balance, connect, propagate
-from bot.learning import Learner, entry_facts, is_true, learned_solutions, negate
-from bot.reasons import (AT_LEAST_1, AT_LEAST_2, AT_MOST_0, AT_MOST_1, bound_facts, diagnose,
-                         node_reason, reason_for)
+import bot.rules.groups
+from bot.cdcl import Learner
+from bot.facts import (AT_LEAST_1, AT_LEAST_2, AT_MOST_0, AT_MOST_1, bound_facts, made_true,
+                       negate)
+from bot.facts import holds as fact_holds
+from bot.grid import CLOSED, CUT, REGION, Contradiction, Grid, components
+from bot.learning import Turns, learned_solutions
+from bot.options import DEFAULT
 from bot.puzzle import parse
+from bot.rules import FULL, Rules
+from bot.rules.balance import balance
+from bot.rules.connect import connect
+from bot.rules.groups import cycle_edges
+from bot.rules.nodes import node_reason
+from bot.work import Stats
 from judge import fault, links_text
 from project import PUBLIC, ROOT
 
+# The search that learns from the start: the node search hands over before its first branch.
+LEARNING_ONLY = dataclasses.replace(DEFAULT, node_search_branches=0)
 
-def without_fill(monkeypatch):
-    """The search's first descent at its default counts, not at a fill's: the boards of the
-    tests that call this were chosen for the conflicts and restarts they meet so, and a fill
-    leads most of them straight to an answer."""
-    monkeypatch.setattr(bot.learning, "filled", lambda grid, seed: None)
+
+def learned_without_fill(text, stats):
+    """The grid at each solution of the search that learns, made as `learned_solutions`
+    makes it but with the first descent at the engine's default counts, not at a fill's:
+    the boards of the tests that call this were chosen for the conflicts and restarts they
+    meet so, and a fill leads most of them straight to an answer. Also the engine."""
+    rules = Rules(Grid(parse(text)), LEARNING_ONLY)
+    assert bot.learning._root(rules, stats)
+    engine = Learner(rules, stats)
+    return engine, (grid for grid in Turns(engine).solutions() if grid.valid())
+
+
+def count_without_fill(text, limit, stats=None):
+    """How many distinct solutions `learned_without_fill` finds, stopping at `limit`."""
+    found = set()
+    for grid in learned_without_fill(text, Stats() if stats is None else stats)[1]:
+        found.add(tuple(sorted(grid.links())))
+        if len(found) >= limit:
+            break
+    return len(found)
 
 
 def fact(grid, a, b, kind):
@@ -34,7 +58,7 @@ def fact(grid, a, b, kind):
 
 
 def holds(grid, facts):
-    return all(is_true(grid.lo, grid.hi, f) for f in facts)
+    return all(fact_holds(grid.lo, grid.hi, f) for f in facts)
 
 
 def top(grid):
@@ -49,8 +73,7 @@ def node_reason_now(grid, top_, fact):
 
 def node_rules_before(grid, top_, e, new_lo, new_hi):
     """The node rules' reason for moving edge e to (new_lo, new_hi), read the slow way in
-    the state just before the move (the checks as `reason_for` made them until the
-    seventeenth session): an independent oracle for `node_reason`."""
+    the state just before the move: an independent oracle for `node_reason`."""
     p = grid.puzzle
     lo, hi, value = grid.lo, grid.hi, p.value
     for x in p.ends[e]:
@@ -69,13 +92,13 @@ def test_a_fact_and_its_negation_never_hold_together():
         assert negate(negate(f)) == f
         assert {f, negate(f)} in ({AT_LEAST_1, AT_MOST_0}, {AT_LEAST_2, AT_MOST_1})
     grid.raise_lo(0, 1)
-    assert is_true(grid.lo, grid.hi, AT_LEAST_1) and not is_true(grid.lo, grid.hi, AT_MOST_0)
+    assert fact_holds(grid.lo, grid.hi, AT_LEAST_1) and not fact_holds(grid.lo, grid.hi, AT_MOST_0)
 
 
-def test_entry_facts_lists_every_bound_a_change_crossed():
-    assert entry_facts(3, 0, 2, 2, 2) == [4 * 3 + AT_LEAST_2, 4 * 3 + AT_LEAST_1]
-    assert entry_facts(3, 0, 2, 0, 0) == [4 * 3 + AT_MOST_0, 4 * 3 + AT_MOST_1]
-    assert entry_facts(3, 1, 2, 1, 1) == [4 * 3 + AT_MOST_1]
+def test_made_true_lists_every_bound_a_change_crossed():
+    assert made_true(3, 0, 2, 2, 2) == [4 * 3 + AT_LEAST_2, 4 * 3 + AT_LEAST_1]
+    assert made_true(3, 0, 2, 0, 0) == [4 * 3 + AT_MOST_0, 4 * 3 + AT_MOST_1]
+    assert made_true(3, 1, 2, 1, 1) == [4 * 3 + AT_MOST_1]
 
 
 def test_magicval_is_explained_by_the_caps_of_the_other_edges():
@@ -107,15 +130,16 @@ def test_the_node_rules_read_from_a_later_state_explain_as_in_the_state_before(p
     grid = Grid(parse((ROOT / path).read_text()))
     tops = top(grid)
     rng = random.Random(3)
-    propagate(grid)
+    rules = Rules(grid)
+    rules.propagate()
     while not grid.solved():  # decide an edge at random, up to the first dead end
-        mark = grid.mark()
+        mark = rules.mark()
         e = rng.choice([f for f in range(len(tops)) if grid.lo[f] != grid.hi[f]])
         try:
             grid.raise_lo(e, grid.hi[e]) if rng.random() < 0.5 else grid.lower_hi(e, grid.lo[e])
-            propagate(grid)
+            rules.propagate()
         except Contradiction:
-            grid.revert(mark)
+            rules.revert(mark)
             break
     trail = grid.trail
     fact_pos = [-1] * (4 * len(tops))
@@ -124,7 +148,7 @@ def test_the_node_rules_read_from_a_later_state_explain_as_in_the_state_before(p
     for position in range(len(trail) - 1, -1, -1):
         e, old_lo, old_hi = trail[position]
         new_lo, new_hi = after.get(e) or (grid.lo[e], grid.hi[e])
-        facts = entry_facts(e, old_lo, old_hi, new_lo, new_hi)
+        facts = made_true(e, old_lo, old_hi, new_lo, new_hi)
         for f in facts:
             fact_pos[f] = position
         made.append((position, e, new_lo, new_hi, facts[0]))
@@ -133,7 +157,7 @@ def test_the_node_rules_read_from_a_later_state_explain_as_in_the_state_before(p
                   for position, _, _, _, strongest in made}
     explained = 0
     for position, e, new_lo, new_hi, _ in made:  # the latest first
-        grid.revert((position, True, True, None, ()))
+        rules.undo(position)
         assert read_ahead[position] == node_rules_before(grid, tops, e, new_lo, new_hi)
         explained += read_ahead[position] is not None
     assert 0 < explained < len(made)
@@ -145,7 +169,7 @@ def test_a_crossing_is_explained_by_the_link_it_crosses():
     across = fact(grid, (0, 1), (2, 1), AT_LEAST_1) // 4
     down = fact(grid, (1, 0), (1, 2), AT_LEAST_1) // 4
     grid.lo[across] = 1  # as raise_lo leaves it just before it blocks the crossing edge
-    assert reason_for(grid, top(grid), down, 0, 0) == [4 * across + AT_LEAST_1]
+    assert Rules(grid).reason(top(grid), down, 0, 0) == [4 * across + AT_LEAST_1]
 
 
 def test_a_bridge_is_explained_by_the_cut_edges_around_its_side():
@@ -156,7 +180,7 @@ def test_a_bridge_is_explained_by_the_cut_edges_around_its_side():
     left = p.edge_between(0, 2)
     grid.lower_hi(left, 0)
     right = p.edge_between(1, 3)
-    reason = reason_for(grid, top(grid), right, 1, grid.hi[right])
+    reason = Rules(grid).reason(top(grid), right, 1, grid.hi[right])
     assert reason is not None and holds(grid, reason)
     assert 4 * left + AT_MOST_0 in reason
 
@@ -170,7 +194,7 @@ def test_isolation_is_explained_by_the_shut_ways_out_of_the_group():
     left = p.edge_between(p.pos.index((0, 0)), p.pos.index((1, 0)))
     right = p.edge_between(p.pos.index((1, 0)), p.pos.index((2, 0)))
     grid.raise_lo(left, 1)
-    reason = reason_for(grid, top(grid), right, grid.lo[right], 0)
+    reason = Rules(grid).reason(top(grid), right, grid.lo[right], 0)
     assert reason is not None and holds(grid, reason)
     assert 4 * left + AT_LEAST_1 in reason
 
@@ -186,7 +210,7 @@ def test_diagnose_names_facts_that_hold_and_explain_the_contradiction(text, stat
             grid.lo[e] = 1
     else:
         state(grid)
-    conflict = diagnose(grid, top(grid))
+    conflict = Rules(grid).diagnose(top(grid))
     assert conflict and holds(grid, conflict)
 
 
@@ -198,8 +222,8 @@ def test_a_link_that_closes_its_group_names_itself_and_diagnose_goes_straight_to
     with pytest.raises(Contradiction) as dead:
         grid.raise_lo(top_pair, 1)
     assert dead.value.args == (0, CLOSED)
-    conflict = diagnose(grid, top(grid), *dead.value.args)
-    assert conflict == diagnose(grid, top(grid)) and holds(grid, conflict)
+    conflict = Rules(grid).diagnose(top(grid), *dead.value.args)
+    assert conflict == Rules(grid).diagnose(top(grid)) and holds(grid, conflict)
     assert {f >> 2 for f in conflict} <= {top_pair} | {e for e, _ in grid.puzzle.node_edges[0]
                                                        + grid.puzzle.node_edges[1]}
 
@@ -210,7 +234,7 @@ def test_diagnose_finds_a_cut_in_the_possible_links():
     for a, b in ((0, 2), (1, 3)):
         e = p.edge_between(a, b)
         grid.hi[e] = 0
-    conflict = diagnose(grid, top(grid))
+    conflict = Rules(grid).diagnose(top(grid))
     assert sorted(conflict) == sorted(4 * p.edge_between(a, b) + AT_MOST_0
                                       for a, b in ((0, 2), (1, 3)))
 
@@ -220,7 +244,7 @@ def test_diagnose_finds_a_region_lacking_an_odd_number_of_links():
     p = grid.puzzle
     left = p.edge_between(0, 1)
     grid.lo[left] = grid.hi[left] = 0  # decided at 0 by hand: the right pair lacks 3
-    conflict = diagnose(grid, top(grid))
+    conflict = Rules(grid).diagnose(top(grid))
     assert conflict is not None and holds(grid, conflict)
 
 
@@ -228,7 +252,7 @@ def learned(text):
     """Every solution the search that learns finds, sorted, up to ten."""
     grid = Grid(parse(text))
     found = []
-    for solved in learned_solutions(grid, Stats()):
+    for solved in learned_solutions(Rules(grid), Stats()):
         found.append(tuple(sorted(solved.links())))
         if len(found) >= 10:
             break
@@ -238,10 +262,9 @@ def learned(text):
 @pytest.mark.parametrize("path", sorted(PUBLIC.glob("*.txt")) +
                          sorted((ROOT / "puzzles" / "hard30").glob("*.txt"))[:6],
                          ids=lambda p: p.stem)
-def test_the_learning_search_alone_solves_every_public_and_hard_puzzle(path, monkeypatch):
-    monkeypatch.setattr(bot.solver, "NODE_SEARCH_BRANCHES", 0)
+def test_the_learning_search_alone_solves_every_public_and_hard_puzzle(path):
     text = path.read_text()
-    links = bot.solve(text)
+    links = bot.solve(text, options=LEARNING_ONLY)
     assert fault(text, links_text(links)) is None
 
 
@@ -265,7 +288,7 @@ def test_no_nogood_rules_out_a_solution_the_search_has_yet_to_find(seed, monkeyp
         stored.append((len(found), list(facts)))
         return add(self, facts)
     monkeypatch.setattr(Learner, "_add_nogood", noted)
-    for solved in learned_solutions(Grid(parse(text)), Stats()):
+    for solved in learned_solutions(Rules(Grid(parse(text))), Stats()):
         found.append(solved.lo[:])
     assert len(stored) > len(found)  # nogoods learned from contradictions, not only ends
     for known, facts in stored:
@@ -305,28 +328,26 @@ def connected_board(width, height, seed, density=1.0):
 
 
 @pytest.mark.parametrize("seed", range(12))
-def test_the_learning_search_solves_boards_full_of_islands(seed, monkeypatch):
-    monkeypatch.setattr(bot.solver, "NODE_SEARCH_BRANCHES", 0)
+def test_the_learning_search_solves_boards_full_of_islands(seed):
     text = connected_board(9, 8, seed, density=1.0 if seed % 2 else 0.6)
-    assert fault(text, links_text(bot.solve(text))) is None
+    assert fault(text, links_text(bot.solve(text, options=LEARNING_ONLY))) is None
 
 
 @pytest.mark.parametrize("seed", (42, 45))  # boards where it decides: 25 and 8 decisions were early
 def test_the_learning_search_decides_only_once_the_rules_have_nothing_left(seed, monkeypatch):
     # A nogood learned is asserted at the level it jumps back to; deciding before the rules
     # have run on it decided edges they would fix, and learned what they knew already.
-    monkeypatch.setattr(bot.solver, "NODE_SEARCH_BRANCHES", 0)
-    without_fill(monkeypatch)
-    decide = bot.learning.Learner._decide
+    decide = Learner.decide
     pending = []
 
     def checked(self):
         pending.append(bool(self.grid.dirty))
         return decide(self)
-    monkeypatch.setattr(bot.learning.Learner, "_decide", checked)
+    monkeypatch.setattr(Learner, "decide", checked)
     stats = Stats()
     text = connected_board(14, 14, seed)
-    assert fault(text, links_text(bot.solve(text, stats=stats))) is None
+    _, found = learned_without_fill(text, stats)
+    assert fault(text, links_text(next(found).links())) is None
     assert stats.eliminations > 0 and pending and not any(pending)
 
 
@@ -334,33 +355,32 @@ def test_the_learning_search_decides_only_once_the_rules_have_nothing_left(seed,
 def test_the_learning_search_walks_the_board_only_once_its_nogoods_have_nothing_left(
         seed, monkeypatch):
     # connect and balance walk the board's edges: the nogoods, cheaper, run first. Each time
-    # one of the two runs in the search, the nogoods have seen every fact on the trail.
-    monkeypatch.setattr(bot.solver, "NODE_SEARCH_BRANCHES", 0)
-    without_fill(monkeypatch)
-    searches, behind = [], []
-    init = bot.learning.Learner.__init__
-
-    def noted(self, *args, **kwargs):
-        init(self, *args, **kwargs)
-        searches.append(self)
-    monkeypatch.setattr(bot.learning.Learner, "__init__", noted)
-    for name in ("connect", "balance"):
-        def walked(grid, rule=getattr(bot.intersection, name)):
-            if searches and searches[-1].grid is grid:
-                behind.append(len(grid.trail) - searches[-1].scanned)
-            return rule(grid)
-        monkeypatch.setattr(bot.intersection, name, walked)
+    # one of the two runs in the search, the nogoods have seen every fact on the trail. They
+    # run in the schedules that walk, balance last: at the start of each such propagation
+    # of the search and at its end the trail holds nothing the nogoods have not seen (it
+    # only grows within one), so neither did it whenever the two ran in between.
     stats = Stats()
     text = connected_board(14, 14, seed)
-    assert fault(text, links_text(bot.solve(text, stats=stats))) is None
-    assert stats.eliminations > 0 and len(behind) > 20 and not any(behind)
+    engine, found = learned_without_fill(text, stats)
+    propagate, behind = Rules.propagate, []
+
+    def walked(self, schedule=FULL, stats=None):
+        if not schedule.walks:
+            return propagate(self, schedule, stats)
+        before = len(self.grid.trail) - engine.scanned
+        try:
+            return propagate(self, schedule, stats)
+        finally:
+            behind.append((before, len(self.grid.trail) - engine.scanned))
+    monkeypatch.setattr(Rules, "propagate", walked)
+    assert fault(text, links_text(next(found).links())) is None
+    assert stats.eliminations > 0 and len(behind) > 20 and not any(a or b for a, b in behind)
 
 
 @pytest.mark.parametrize("seed", (42, 45))
-def test_the_scan_notes_the_facts_entry_facts_names_for_each_change(seed, monkeypatch):
-    # The scan writes entry_facts out (its hottest loop): the two must never part.
-    monkeypatch.setattr(bot.solver, "NODE_SEARCH_BRANCHES", 0)
-    scan = bot.learning.Learner._scan
+def test_the_scan_notes_the_facts_made_true_names_for_each_change(seed, monkeypatch):
+    # The scan writes made_true out (its hottest loop): the two must never part.
+    scan = Learner._scan
     scans = []
 
     def checked(self):
@@ -369,16 +389,16 @@ def test_the_scan_notes_the_facts_entry_facts_names_for_each_change(seed, monkey
         for position in range(len(trail) - 1, start - 1, -1):  # as the scan reads them
             e, old_lo, old_hi = trail[position]
             new_lo, new_hi = after.get(e) or (lo[e], hi[e])
-            expected += entry_facts(e, old_lo, old_hi, new_lo, new_hi)
+            expected += made_true(e, old_lo, old_hi, new_lo, new_hi)
             after[e] = old_lo, old_hi
         made = scan(self)
         assert made == expected
         assert all(self.fact_pos[f] >= start for f in made)
         scans.append(len(made))
         return made
-    monkeypatch.setattr(bot.learning.Learner, "_scan", checked)
+    monkeypatch.setattr(Learner, "_scan", checked)
     text = connected_board(14, 14, seed)
-    assert fault(text, links_text(bot.solve(text))) is None
+    assert fault(text, links_text(bot.solve(text, options=LEARNING_ONLY))) is None
     assert sum(scans) > 100
 
 
@@ -389,15 +409,13 @@ def test_the_level_noted_for_each_fact_is_the_level_its_trail_position_lies_in(
     # levels' starts for its trail position at every look: at each conflict it learns
     # from, both must agree for every fact on the trail, through conflicts, jumps back,
     # the solutions counting goes past and restarts (the 26x26 board restarts three times).
-    monkeypatch.setattr(bot.solver, "NODE_SEARCH_BRANCHES", 0)
-    without_fill(monkeypatch)
-    learn, shake = bot.learning.Learner._learn, bot.learning.Learner._shake
+    learn, shake = Learner._learn, Learner._shake
     looked, shaken = [], []
 
     def checked(self, conflict):
         lo, hi, length = self.grid.lo, self.grid.hi, len(self.grid.trail)
         for f, position in enumerate(self.fact_pos):
-            if 0 <= position < length and is_true(lo, hi, f):
+            if 0 <= position < length and fact_holds(lo, hi, f):
                 level = self.fact_level[f]
                 assert level == bisect_right(self.level_starts, position)
                 looked.append(level)
@@ -406,23 +424,22 @@ def test_the_level_noted_for_each_fact_is_the_level_its_trail_position_lies_in(
     def counted(self):
         shaken.append(1)
         return shake(self)
-    monkeypatch.setattr(bot.learning.Learner, "_learn", checked)
-    monkeypatch.setattr(bot.learning.Learner, "_shake", counted)
+    monkeypatch.setattr(Learner, "_learn", checked)
+    monkeypatch.setattr(Learner, "_shake", counted)
     text = connected_board(size, size, seed)
-    assert bot.count_solutions(text, limit=3) >= 1
+    assert count_without_fill(text, limit=3) >= 1
     assert max(looked) > 1
     assert len(shaken) >= restarts
 
 
 @pytest.mark.parametrize("seed", range(40))
-def test_both_searches_count_the_same_solutions(seed, monkeypatch):
+def test_both_searches_count_the_same_solutions(seed):
     text = connected_board(5, 5, 100 + seed, density=0.7)
     node_count = bot.count_solutions(text, limit=3)
-    monkeypatch.setattr(bot.solver, "NODE_SEARCH_BRANCHES", 0)
-    assert bot.count_solutions(text, limit=3) == node_count
+    assert bot.count_solutions(text, limit=3, options=LEARNING_ONLY) == node_count
 
 
-def test_a_board_with_one_island_off_by_two_has_no_solution_either_way(monkeypatch):
+def test_a_board_with_one_island_off_by_two_has_no_solution_either_way():
     text = connected_board(8, 8, 7)
     rows = text.splitlines()
     y = next(y for y in range(2, len(rows)) if any(c in "123456" for c in rows[y]))
@@ -430,11 +447,10 @@ def test_a_board_with_one_island_off_by_two_has_no_solution_either_way(monkeypat
     rows[y] = rows[y][:x] + str(int(rows[y][x]) + 2) + rows[y][x + 1:]
     broken = "\n".join(rows) + "\n"
     expected = bot.count_solutions(broken, limit=1)
-    monkeypatch.setattr(bot.solver, "NODE_SEARCH_BRANCHES", 0)
-    assert bot.count_solutions(broken, limit=1) == expected
+    assert bot.count_solutions(broken, limit=1, options=LEARNING_ONLY) == expected
     if expected == 0:
         with pytest.raises(bot.Unsolvable):
-            bot.solve(broken)
+            bot.solve(broken, options=LEARNING_ONLY)
 
 
 def test_diagnose_blames_the_decided_edges_around_an_unbalanced_region():
@@ -444,13 +460,13 @@ def test_diagnose_blames_the_decided_edges_around_an_unbalanced_region():
     p = grid.puzzle
     left = p.edge_between(0, 3)
     grid.lo[left] = grid.hi[left] = 1
-    conflict = diagnose(grid, top(grid))
+    conflict = Rules(grid).diagnose(top(grid))
     assert conflict is not None and holds(grid, conflict)
 
 
 def unbalanced_regions(grid):
     """Each region of undecided edges that cannot balance, as the set of facts behind it,
-    in the order of each region's lowest node (written plainly, apart from `bot.reasons`)."""
+    in the order of each region's lowest node (written plainly, apart from `bot.rules.balance`)."""
     p = grid.puzzle
     lo, hi, got, value = grid.lo, grid.hi, grid.got, p.value
     side = {}
@@ -482,21 +498,19 @@ def test_an_unbalanced_region_is_explained_by_the_one_with_the_fewest_facts(
         size, density, seed, monkeypatch):
     # What the learner learns from a region `balance` refutes is the smallest such region's
     # facts, wherever on the board it lies (finished nodes are not even looked at).
-    monkeypatch.setattr(bot.solver, "NODE_SEARCH_BRANCHES", 0)
-    without_fill(monkeypatch)
-    told = bot.learning.diagnose
+    told = Rules.diagnose
     checked = []
 
-    def diagnosed(grid, top_, hint=None, rule=None):
-        conflict = told(grid, top_, hint, rule)
+    def diagnosed(self, top_, hint=None, rule=None):
+        conflict = told(self, top_, hint, rule)
         if rule == REGION:
-            regions = unbalanced_regions(grid)
+            regions = unbalanced_regions(self.grid)
             fewest = min(len(r) for r in regions)
             assert set(conflict) == next(r for r in regions if len(r) == fewest)
             checked.append(len(regions))
         return conflict
-    monkeypatch.setattr(bot.learning, "diagnose", diagnosed)
-    bot.count_solutions(connected_board(size, size, seed, density=density), limit=2)
+    monkeypatch.setattr(Rules, "diagnose", diagnosed)
+    count_without_fill(connected_board(size, size, seed, density=density), limit=2)
     assert len(checked) >= 20 and max(checked) > 1  # and some states hold more than one
 
 @pytest.mark.parametrize("text, cut, rule", [
@@ -511,11 +525,12 @@ def test_a_global_rule_names_itself_and_diagnose_goes_straight_to_its_reason(tex
         grid.lo[left] = grid.hi[left] = 1
     for a, b in cut:
         grid.hi[p.edge_between(a, b)] = 0
+    rules = Rules(grid)
     with pytest.raises(Contradiction) as dead:
-        (balance if rule == REGION else connect)(grid)
+        (balance if rule == REGION else connect)(rules)
     assert dead.value.args[1] == rule
-    conflict = diagnose(grid, top(grid), *dead.value.args)
-    assert conflict == diagnose(grid, top(grid)) and holds(grid, conflict)
+    conflict = rules.diagnose(top(grid), *dead.value.args)
+    assert conflict == rules.diagnose(top(grid)) and holds(grid, conflict)
 
 
 def near_tree_board(width, height, seed, cycles=0, doubles=0):
@@ -550,12 +565,11 @@ def near_tree_board(width, height, seed, cycles=0, doubles=0):
 
 
 @pytest.mark.parametrize("seed", range(30))
-def test_both_searches_count_the_same_solutions_on_boards_with_almost_no_spare(seed, monkeypatch):
+def test_both_searches_count_the_same_solutions_on_boards_with_almost_no_spare(seed):
     text = near_tree_board(4 + seed % 3, 4, seed, cycles=seed % 3, doubles=seed % 2)
     node_count = bot.count_solutions(text, limit=3)
     assert node_count >= 1
-    monkeypatch.setattr(bot.solver, "NODE_SEARCH_BRANCHES", 0)
-    assert bot.count_solutions(text, limit=3) == node_count
+    assert bot.count_solutions(text, limit=3, options=LEARNING_ONLY) == node_count
 
 
 @pytest.mark.parametrize("seed", range(8))
@@ -566,12 +580,11 @@ def test_boards_with_almost_no_spare_match_brute_force(seed):
 
 
 def test_cycle_edges_are_the_drawn_edges_that_are_no_bridge_and_count_the_cycles():
-    from bot.reasons import _cycle_edges
     from test_bot_grid import draws_and_reverts
     for step, g in enumerate(draws_and_reverts("stress/full/20x20_full_mixed_002.txt", 5, 400)):
         if step % 20:
             continue
-        on_cycles, cycles = _cycle_edges(g)
+        on_cycles, cycles = cycle_edges(g)
         assert cycles == g.waste - sum(1 for low in g.lo if low == 2)
         for e in (e for e, low in enumerate(g.lo) if low):
             # On a cycle exactly when its ends still meet through the other drawn links.
@@ -583,7 +596,7 @@ def test_cycle_edges_are_the_drawn_edges_that_are_no_bridge_and_count_the_cycles
 
 def admits(facts, counts):
     """Whether link `counts` (one per edge) make every fact hold."""
-    return all(is_true(counts, counts, f) for f in facts)
+    return all(fact_holds(counts, counts, f) for f in facts)
 
 
 @pytest.mark.parametrize("seed", range(16))
@@ -592,9 +605,10 @@ def test_every_reason_is_true_where_it_was_read_and_holds_in_every_solution(seed
     # in the state just before it, and check the reason against every solution.
     text = near_tree_board(4, 3, seed, cycles=seed % 3, doubles=seed % 4 // 2)
     grid = Grid(parse(text))
-    solutions = [g.lo[:] for g in learned_solutions(grid, Stats())]
+    solutions = [g.lo[:] for g in learned_solutions(Rules(grid), Stats())]
     assert solutions
     grid = Grid(parse(text))
+    rules = Rules(grid)
     goal = random.Random(seed).choice(solutions)
     order = random.Random(seed).sample(range(len(goal)), len(goal))
     explained = 0
@@ -603,15 +617,15 @@ def test_every_reason_is_true_where_it_was_read_and_holds_in_every_solution(seed
             grid.raise_lo(e, goal[e])
             grid.lower_hi(e, goal[e])
         start = len(grid.trail)
-        propagate(grid)
+        rules.propagate()
         moves = [(position, *grid.trail[position]) for position in range(start, len(grid.trail))]
         after = (grid.lo[:], grid.hi[:])
         for position, f, old_lo, old_hi in reversed(moves):
             new_lo, new_hi = grid.lo[f], grid.hi[f]
-            grid.revert((position, True, True, None, ()))
-            strongest = entry_facts(f, old_lo, old_hi, new_lo, new_hi)[0]
+            rules.undo(position)
+            strongest = made_true(f, old_lo, old_hi, new_lo, new_hi)[0]
             reason = (node_reason_now(grid, top(grid), strongest)
-                      or reason_for(grid, top(grid), f, new_lo, new_hi))
+                      or rules.reason(top(grid), f, new_lo, new_hi))
             if reason is None:
                 continue
             explained += 1
@@ -626,13 +640,12 @@ def test_every_reason_is_true_where_it_was_read_and_holds_in_every_solution(seed
 
 
 @pytest.mark.parametrize("limit", [bot.Limit(rounds=5), bot.Limit(branches=3)])
-def test_a_limit_stops_either_search_with_over_limit(limit, monkeypatch):
+def test_a_limit_stops_either_search_with_over_limit(limit):
     text = connected_board(9, 8, 3)
     with pytest.raises(bot.OverLimit):
         bot.count_solutions(text, 2, within=limit)
-    monkeypatch.setattr(bot.solver, "NODE_SEARCH_BRANCHES", 0)
     with pytest.raises(bot.OverLimit):
-        bot.count_solutions(text, 2, within=limit)
+        bot.count_solutions(text, 2, within=limit, options=LEARNING_ONLY)
 
 
 def test_a_generous_limit_changes_nothing():
@@ -652,14 +665,14 @@ def test_the_seed_draws_another_path_to_a_valid_answer_and_one_is_the_default():
     assert runs[None] == runs[1] != runs[2]
 
 
-def test_another_seed_counts_the_same_solutions_by_another_path(monkeypatch):
+def test_another_seed_counts_the_same_solutions_by_another_path():
     # The 22x22 board restarts while its solutions are counted (as in the level test).
-    monkeypatch.setattr(bot.solver, "NODE_SEARCH_BRANCHES", 0)
     text = connected_board(22, 22, 45)
     runs = []
     for seed in (1, 2):
         stats = Stats()
-        runs.append((bot.count_solutions(text, limit=3, stats=stats, seed=seed), stats.branches))
+        runs.append((bot.count_solutions(text, limit=3, stats=stats, seed=seed,
+                                         options=LEARNING_ONLY), stats.branches))
     (count_1, branches_1), (count_2, branches_2) = runs
     assert count_1 == count_2 >= 1 and branches_1 != branches_2
 
@@ -667,13 +680,14 @@ def test_another_seed_counts_the_same_solutions_by_another_path(monkeypatch):
 def slack_looks(text, monkeypatch, spare_limit):
     """How often the search that learns runs `slack` (from its root on) while it finds every
     solution of `text`, given the spare past which it leaves slack out; and the solutions."""
-    monkeypatch.setattr(bot.learning, "LEARN_SLACK_SPARE", spare_limit)
-    grid = Grid(parse(text))
-    propagate(grid, Stats())
+    rules = Rules(Grid(parse(text)), dataclasses.replace(DEFAULT, learn_slack_spare=spare_limit))
+    rules.propagate(FULL, Stats())
     looks = []
-    real = bot.intersection.slack
-    monkeypatch.setattr(bot.intersection, "slack", lambda g: looks.append(1) or real(g))
-    found = sorted(tuple(sorted(g.links())) for g in Learner(grid, Stats()).solutions())
+    # The rule's own runs are what is counted: no method of a class sees them.
+    real = bot.rules.groups.slack
+    monkeypatch.setattr(bot.rules.groups, "slack", lambda r: looks.append(1) or real(r))
+    found = sorted(tuple(sorted(g.links()))
+                   for g in Turns(Learner(rules, Stats())).solutions())
     monkeypatch.undo()
     return len(looks), found
 

@@ -215,6 +215,7 @@ def test_the_bundle_ships_without_docstrings_or_comments_but_runs_the_same_bot()
     text = build.bundle()
     assert "search that learns from its contradictions" in (ROOT / "bot" / "solver.py").read_text()
     assert "search that learns from its contradictions" not in text  # a docstring of solver.py
-    from bot.tuning import NODE_SEARCH_BRANCHES
-    assert "def first_solution(" in text
-    assert f"\nNODE_SEARCH_BRANCHES={NODE_SEARCH_BRANCHES}\n" in text  # the constants ship
+    from bot.options import DEFAULT
+    assert "def answers(" in text
+    # The options ship with their defaults.
+    assert f"node_search_branches:int={DEFAULT.node_search_branches}" in text

@@ -1,5 +1,6 @@
 """The SAT peer as a third oracle: it agrees with the bot's counts and the referee's judge."""
 
+import dataclasses
 import random
 import re
 from pathlib import Path
@@ -7,9 +8,8 @@ from pathlib import Path
 import pytest
 
 import bot
-import bot.learning
-import bot.local
-import bot.solver
+from bot.local import Walk
+from bot.options import DEFAULT
 from referee import peer
 from referee.board import parse_board
 from referee.lab.walk import generate, links_text, puzzle_rng, solution_text
@@ -190,21 +190,20 @@ def test_the_bot_never_imports_the_peer():
 def test_counts_that_take_the_walks_answers_agree(monkeypatch):
     """Near-trees counted by the search that learns with the walk's turns from the start:
     the walk's answers join the count, each once, and the peer agrees."""
-    monkeypatch.setattr(bot.solver, "NODE_SEARCH_BRANCHES", 0)
-    monkeypatch.setattr(bot.learning, "WALK_AFTER", 0)
-    monkeypatch.setattr(bot.learning, "WALK_EVERY", 1)
-    monkeypatch.setattr(bot.learning, "WALK_MOVES", 50)
+    options = dataclasses.replace(DEFAULT, node_search_branches=0, walk_after=0, walk_every=1,
+                                  walk_moves=50)
     answers = []
-    real_run = bot.local.Walk.run
+    real_run = Walk.run
 
     def run(self, moves):
         found = real_run(self, moves)
         answers.append(found is not None)
         return found
-    monkeypatch.setattr(bot.local.Walk, "run", run)
+    monkeypatch.setattr(Walk, "run", run)
     for seed in range(24):
         width, height = SIZES[seed % len(SIZES)]
         text = near_tree_board(width, height, seed, cycles=seed % 3, doubles=seed % 2)
         for limit in (2, 5):
-            assert bot.count_solutions(text, limit=limit) == peer_count(text, limit), (text, limit)
+            counted = bot.count_solutions(text, limit=limit, options=options)
+            assert counted == peer_count(text, limit), (text, limit)
     assert sum(answers) >= 10  # the walk answered often enough to be tested
