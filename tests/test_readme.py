@@ -198,7 +198,7 @@ def _help_options(command):
 def _tables():
     """{command: the flags its README table lists}, for each `### `COMMAND`` section."""
     tables = {}
-    for command, body in re.findall(r"^### `([a-z.-]+)`.*?\n(.*?)(?=^##)", README, flags=re.M | re.S):
+    for command, body in re.findall(r"^### `([a-z.-]+)`:.*?\n(.*?)(?=^##)", README, flags=re.M | re.S):
         rows = [line.split("|")[1] for line in body.splitlines() if line.startswith("| `")]
         tables[command] = {flag for row in rows for flag in re.findall(r"`(--?[a-z][a-z-]*)", row)}
     return tables
