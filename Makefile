@@ -7,7 +7,7 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 
-.PHONY: run test build watch bench stress hard30 clean
+.PHONY: run test build watch bench stress hard30 benchmarks clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -35,7 +35,7 @@ bench: build
 	$(PY) -m referee bench puzzles/public puzzles/hard30 puzzles/full30 --repeat 3 \
 		--gen 30x30:count=100:seed=7:density=0.15 --gen 30x30:count=100:seed=7:density=0.3
 
-# The bot against the SAT peer on the stress suite (puzzles/stress, docs/STRESS.md): each
+# The bot against the SAT peer on the stress suite (puzzles/stress, its README): each
 # solve stops at 10 s and counts as a timeout. Several minutes while the bot times out.
 stress: build $(VENV)/.installed-lab
 	mkdir -p out
@@ -44,7 +44,7 @@ stress: build $(VENV)/.installed-lab
 		puzzles/stress/tree puzzles/stress/research puzzles/stress/unsolvable \
 		puzzles/stress/tree-unsolvable
 
-# A set made like puzzles/hard30, with today's solver, in out/hard30 (about 5 minutes on
+# A set made like puzzles/hard30, with the current solver, in out/hard30 (about 5 minutes on
 # this 2-core machine; 279 s measured). The committed set stays fixed, so bench figures
 # compare across solver versions; the generator's checks depend on the solver, so a new
 # one can keep other candidates.
@@ -52,6 +52,24 @@ stress: build $(VENV)/.installed-lab
 JOBS ?= 1
 hard30: $(VENV)/.installed-run
 	$(PY) -m referee gen --size 30x30 --count 20 --seed 1 --difficulty hard --unique --out out/hard30 --jobs $(JOBS)
+
+# docs/BENCHMARKS.md, written afresh (never appended) from two bench --json runs: the bot
+# alone on the CodinGame-sized suites of `make bench`, and the bot against the SAT peer on
+# the stress folders, as `make stress` runs it. Several minutes. A bench that finds a board
+# unsolved or over CodinGame's limit exits 1: its figures still go on the page; any other
+# failure stops here.
+BENCH_SUITES := puzzles/public puzzles/hard30 puzzles/full30 \
+	--gen 30x30:count=100:seed=7:density=0.15 --gen 30x30:count=100:seed=7:density=0.3
+STRESS_SUITES := $(addprefix puzzles/stress/,full lattice fill tree research unsolvable tree-unsolvable)
+benchmarks: build $(VENV)/.installed-lab
+	mkdir -p out
+	rm -f out/benchmarks-codingame.json out/benchmarks-stress.json
+	$(PY) -m referee bench --repeat 3 --json out/benchmarks-codingame.json $(BENCH_SUITES) \
+		|| test $$? -eq 1
+	$(PY) -m referee bench --peer sat --repeat 1 --timeout 10 \
+		--json out/benchmarks-stress.json $(STRESS_SUITES) || test $$? -eq 1
+	$(PY) -m referee.lab.benchmarks_page --out docs/BENCHMARKS.md \
+		out/benchmarks-codingame.json out/benchmarks-stress.json
 
 clean:
 	rm -rf $(VENV) build *.egg-info
