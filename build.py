@@ -44,11 +44,13 @@ SMOKE_TIMEOUT_S = 10
 WATCH_INTERVAL_S = 0.5
 HEADER = ("# Built by build.py from the bot/ package: edit bot/, not this file. Each module below\n"
           "# is bot/'s code without its docstrings, comments and spare whitespace: read bot/ for them.\n")
-# python-minifier for the layout alone: every name, literal and statement stays as written.
+# python-minifier for the layout, and three rewrites that read the same: `return None` as
+# `return`, imports of one statement combined, a `pass` beside other statements dropped.
+# Every name and literal stays as written.
 MINIFY = dict(remove_literal_statements=False, rename_locals=False, rename_globals=False,
-              hoist_literals=False, remove_annotations=False, remove_pass=False,
-              remove_object_base=False, convert_posargs_to_args=False, combine_imports=False,
-              remove_explicit_return_none=False, remove_builtin_exception_brackets=False,
+              hoist_literals=False, remove_annotations=False, remove_pass=True,
+              remove_object_base=False, convert_posargs_to_args=False, combine_imports=True,
+              remove_explicit_return_none=True, remove_builtin_exception_brackets=False,
               constant_folding=False, remove_dead_branches=False, remove_asserts=False,
               remove_debug=False, prefer_single_line=False)
 WRITE_MODULE = "__stickytape_write_module"   # the call stickytape writes each module with

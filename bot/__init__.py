@@ -1,18 +1,25 @@
-"""A There Is No Spoon - Episode 2 (Hashi) solver: `solve(text)` returns the links."""
+"""A There Is No Spoon - Episode 2 (Hashi) solver: `solve(text)` returns the links.
+
+Each name is loaded from its module on first use: the bot's own entry point, and the bundle
+built from it, hold only what the bot runs (not the counting of solutions, nor the
+explainer).
+"""
 
 import importlib
 
-from bot.options import DEFAULT, Options
-from bot.puzzle import PuzzleError, Puzzle, parse
-from bot.solver import Unsolvable, count_solutions, find_solutions, solve
-from bot.work import Limit, OverLimit, Stats
-
-__all__ = ["DEFAULT", "Limit", "Options", "OverLimit", "PuzzleError", "Puzzle", "Stats", "Unsolvable",
-           "count_solutions", "find_solutions", "parse", "solve"]
+_HOMES = {
+    "DEFAULT": "bot.options", "Options": "bot.options",
+    "Puzzle": "bot.puzzle", "PuzzleError": "bot.puzzle", "parse": "bot.puzzle",
+    "Unsolvable": "bot.solver", "solve": "bot.solver",
+    "count_solutions": "bot.counting", "find_solutions": "bot.counting",
+    "Limit": "bot.work", "OverLimit": "bot.work", "Stats": "bot.work",
+    "explain": "bot.explainer",
+}
+__all__ = sorted(_HOMES)
 
 
 def __getattr__(name):
-    """`bot.explain` loads the explainer on first use: `solve` and the bundle never hold it."""
-    if name == "explain":
-        return getattr(importlib.import_module("bot.explainer"), "explain")
-    raise AttributeError(f"module 'bot' has no attribute {name!r}")
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module 'bot' has no attribute {name!r}")
+    return getattr(importlib.import_module(home), name)

@@ -20,7 +20,7 @@ rules' premises are read off the later state without going back to it.
 import random
 
 from bot.assumption import choose_node, memory
-from bot.facts import enforce, made_true, negate
+from bot.facts import enforce, holds, made_true, negate
 from bot.grid import Contradiction
 from bot.restarts import Restarts
 from bot.rules import LEARN, LEARN_CHEAP, LEARN_CHEAP_NO_SLACK, LEARN_NO_SLACK
@@ -394,7 +394,7 @@ class Learner:
             e = trail[position][0]
             lo, hi = self.grid.lo, self.grid.hi
             every = [f for f in range(4 * e + 3, 4 * e - 1, -1)
-                     if fact_pos[f] == position and self._holds(lo, hi, f)]
+                     if fact_pos[f] == position and holds(lo, hi, f)]
             made = [f for f in every if f in here]
             here.difference_update(made)
             reason = self._reason(position, e, every, drawn)
@@ -403,11 +403,6 @@ class Learner:
             else:
                 self._file(reason, level, here, learned)
         return list(here | kept), learned
-
-    @staticmethod
-    def _holds(lo, hi, fact):
-        kind = fact & 3
-        return lo[fact >> 2] > kind if kind < 2 else hi[fact >> 2] <= 3 - kind
 
     def _reason(self, position, e, every, drawn):
         """The facts behind the change at trail `position` (on edge e, making `every`):

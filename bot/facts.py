@@ -43,12 +43,6 @@ def holds(lo, hi, fact):
     return hi[fact >> 2] <= 3 - kind      # at most 3 - kind
 
 
-def bounds_after(grid, fact):
-    """Edge `fact`'s (lo, hi) with `fact` made to hold on today's bounds."""
-    e, kind = fact >> 2, fact & 3
-    return (kind + 1, grid.hi[e]) if kind < 2 else (grid.lo[e], 3 - kind)
-
-
 def enforce(grid, fact):
     """Make `fact` hold (raises Contradiction if the bounds refuse it)."""
     e, kind = fact >> 2, fact & 3

@@ -40,7 +40,9 @@ from bot.grid import components, solves
 from bot.options import DEFAULT
 from bot.rules.connect import bridges_from
 
-_TURN = 8  # islands a search takes in one turn of `_groups_among`
+# Islands a search takes in one turn of `_groups_among` (one a turn would spend more on the
+# turns than on the islands).
+_TURN = 8
 _GIVE_UP_FILLS = 3  # fills in a row that leave an island short: the walk stops
 _STOP_EVERY = 64  # steps between the asks whether to end a turn early (about 2 ms)
 
@@ -98,6 +100,7 @@ class Walk:
         self.seen = [0] * len(p)   # `_groups_among`'s stamp per island...
         self.owner = [0] * len(p)  # ...and the search that reached it
         self.stamp = 0
+        self.orders = [_ORDERS[len(around)] for around in p.node_edges]  # per island
 
     def run(self, moves):
         """Take up to `moves` more steps; an answer (links per edge) not given before if
@@ -133,10 +136,21 @@ class Walk:
 
     def _fill(self):
         """Counts that give every island its value, or count None if the paths run out."""
-        p, rng, lo, hi = self.puzzle, self.rng, self.lo, self.hi
-        ends, crossings = p.ends, p.crossings
-        count = lo[:]
-        short = [v - g for v, g in zip(p.value, self.got)]
+        count, short = self._start_counts()
+        self._spread(count, short)
+        self.count, self.moves = count, 0
+        if not self._make_whole(short):
+            self.count = None
+            self.failed += 1
+            return
+        self.failed = 0
+        self._label_groups()
+
+    def _start_counts(self):
+        """The root's low bounds, raised to the counts `refill` handed over: (count per edge,
+        links each island still lacks)."""
+        ends, count = self.puzzle.ends, self.lo[:]
+        short = [v - g for v, g in zip(self.puzzle.value, self.got)]
         if self.start is not None:
             for e, n in enumerate(self.start):
                 if n > count[e]:
@@ -145,6 +159,13 @@ class Walk:
                     short[b] -= n - count[e]
                     count[e] = n
             self.start = None
+        return count, short
+
+    def _spread(self, count, short):
+        """Links spread at random over the open edges: within each island's lack, never
+        across a link."""
+        rng, lo, hi = self.rng, self.lo, self.hi
+        ends, crossings = self.puzzle.ends, self.puzzle.crossings
         order = [e for e in range(len(ends)) if hi[e] > lo[e]]
         rng.shuffle(order)
         for e in order:
@@ -156,46 +177,43 @@ class Walk:
             count[e] += take
             short[a] -= take
             short[b] -= take
-        self.count, self.moves = count, 0
+
+    def _make_whole(self, short):
+        """Each island still short made whole, in random order, by shortest alternating
+        paths to other short islands; False if a path runs out."""
         needy = [i for i, s in enumerate(short) if s > 0]
-        rng.shuffle(needy)
+        self.rng.shuffle(needy)
         for i in needy:
             while short[i] > 0:
                 path = self._alternate(i, -1, lambda j, i=i: short[j] > 0 and j != i,
                                        len(short), True)
                 if path is None or not self._apply(path):
-                    self.count = None
-                    self.failed += 1
-                    return
+                    return False
                 short[i] -= 1
                 short[path[-1][2]] -= 1
-        self.failed = 0
+        return True
+
+    def _label_groups(self):
+        """Each island's group labelled afresh after a fill, and the counts the best met."""
         # (`components` reads a grid's `puzzle` and `got`, which the walk holds for its root.)
-        label, _, size = components(self, count)
+        label, _, size = components(self, self.count)
         self.label = label
         self.size = dict(enumerate(size))
         self.fresh = len(size)
         self.groups = len(size)
-        self.best, self.best_groups = count[:], self.groups
+        self.best, self.best_groups = self.count[:], self.groups
 
     # -- join ---------------------------------------------------------------------------
     def _move(self):
         """One move: a link off a random edge, its ends made whole by an alternating path;
         undone if it leaves more groups (but one in `Options.walk_worse`)."""
-        count, lo, rng = self.count, self.lo, self.rng
+        count = self.count
         self.moves += 1
-        if self.moves % self.options.walk_focus_every == 1:
-            self.focus = self._outside_largest()
-        if self.moves % self.options.walk_loose_every == 1:
-            self.loose = loose_links(self.puzzle.node_edges, count)
-        if self.focus and rng.random() < self.options.walk_focus:
-            e = self.focus[int(rng.random() * len(self.focus))]
-        else:
-            e = rng.randrange(len(count))
-        if count[e] <= lo[e]:
+        e = self._pick_edge()
+        if count[e] <= self.lo[e]:
             return
         a, b = self.puzzle.ends[e]
-        if rng.random() < 0.5:
+        if self.rng.random() < 0.5:
             a, b = b, a
         count[e] -= 1
         path = self._alternate(b, e, lambda j: j == a, self.options.walk_reach, False)
@@ -203,44 +221,64 @@ class Walk:
             count[e] += 1
             return
         # Only the groups of the changed edges' ends can change. The labels give those
-        # before the move; searches from the ends count those after (a walk of the whole
-        # board each move was most of the walk's time).
+        # before the move; searches from the ends count those after, rather than a walk of
+        # the whole board each move.
         ends = [a, b] + [i for f, _, _ in path for i in self.puzzle.ends[f]]
-        label = self.label
-        touched = {label[i] for i in ends}
+        touched = {self.label[i] for i in ends}
         if not self._apply(path):
             count[e] += 1
             return
+        if not self._keep(ends, touched):
+            self._undo(path)
+            count[e] += 1
+
+    def _pick_edge(self):
+        """The edge a move starts at: one at an island outside the largest group in
+        `Options.walk_focus` of the moves, else any. Looks again at the focus and at the
+        loose links when due."""
+        options, rng = self.options, self.rng
+        if self.moves % options.walk_focus_every == 1:
+            self.focus = self._outside_largest()
+        if self.moves % options.walk_loose_every == 1:
+            self.loose = loose_links(self.puzzle.node_edges, self.count)
+        if self.focus and rng.random() < options.walk_focus:
+            return self.focus[int(rng.random() * len(self.focus))]
+        return rng.randrange(len(self.count))
+
+    def _keep(self, ends, touched):
+        """Whether to keep a move made, from the groups of its ends (`touched` before it);
+        if kept, the groups, their labels and the best counts follow it."""
         after, walked = self._groups_among(ends)
         groups = self.groups + after - len(touched)
-        if groups <= self.groups or (groups == self.groups + 1 and rng.random() * self.options.walk_worse < 1):
-            self.groups = groups
-            self._relabel(*walked(), touched)
-            if groups < self.best_groups:
-                self.best, self.best_groups = count[:], groups
-            return
-        self._undo(path)
-        count[e] += 1
+        worse = groups - self.groups
+        if worse > 0 and (worse > 1 or self.rng.random() * self.options.walk_worse >= 1):
+            return False  # (one in `walk_worse` that adds a group is kept: a way out)
+        self.groups = groups
+        self._relabel(*walked(), touched)
+        if groups < self.best_groups:
+            self.best, self.best_groups = self.count[:], groups
+        return True
 
     def _alternate(self, start, banned, is_goal, reach, every):
         """A path from `start` that adds a link, takes one off, adds one, ... and ends with
         a link added at an island `is_goal` accepts: [(edge, +1 or -1, island reached)], or
         None past `reach` islands. Edge `banned` is left alone. With `every`, the shortest
-        such path (a breadth-first search, as a fill needs); without, each island a link is
-        added at goes on by one link taken off, at random but a loose one first (see
-        `loose_links`): a longer, more random path, which joins groups far more often
-        (`30x15_full_loops2_003` answered in 300,000 moves at two seeds of three, and at
-        none with `every`)."""
+        such path (`_shortest`, as a fill needs); without, a longer, more random one, which
+        joins groups far more often (`_random_path`, as a move needs)."""
+        if every:
+            return self._shortest(start, banned, is_goal, reach)
+        return self._random_path(start, banned, is_goal, reach)
+
+    def _shortest(self, start, banned, is_goal, reach):
+        """`_alternate` with `every`: a breadth-first search, each island a link is added at
+        going on by every link it can take off."""
         count, lo, hi, draw = self.count, self.lo, self.hi, self.rng.random
-        node_edges, crossings = self.puzzle.node_edges, self.puzzle.crossings
-        came = {start: None}  # island -> (edge added, island before, edge taken off)
-        loose = self.loose
-        queue = [start]
+        node_edges, crossings, orders_at = self.puzzle.node_edges, self.puzzle.crossings, self.orders
+        came, queue = {start: None}, [start]  # island -> (edge added, island before, edge taken off)
         for u in queue:
             if len(came) > reach:
                 return None
-            adds = node_edges[u]
-            orders = _ORDERS[len(adds)]
+            adds, orders = node_edges[u], orders_at[u]
             for k in orders[int(draw() * len(orders))]:
                 f, v = adds[k]
                 if (f == banned or v in came or count[f] >= hi[f]
@@ -250,26 +288,39 @@ class Walk:
                 if is_goal(v):
                     return self._path_to(came, u, f, v)
                 came[v] = None
-                takes = node_edges[v]
-                orders = _ORDERS[len(takes)]
-                if every:
-                    for k in orders[int(draw() * len(orders))]:
-                        g, w = takes[k]
-                        if g != f and g != banned and count[g] > lo[g] and w not in came:
-                            came[w] = (f, u, g, v)
-                            queue.append(w)
-                    continue
-                # One link taken off, at random, but a loose one where the island has one:
-                # it splits no group (docs/TUNING.md, "Thirteenth session").
-                chosen = None
+                takes, orders = node_edges[v], orders_at[v]
                 for k in orders[int(draw() * len(orders))]:
                     g, w = takes[k]
                     if g != f and g != banned and count[g] > lo[g] and w not in came:
-                        if loose[g]:
+                        came[w] = (f, u, g, v)
+                        queue.append(w)
+        return None
+
+    def _random_path(self, start, banned, is_goal, reach):
+        """`_alternate` without `every`: one link taken off per island, a loose one first."""
+        count, lo, hi, loose, draw = self.count, self.lo, self.hi, self.loose, self.rng.random
+        node_edges, crossings, orders_at = self.puzzle.node_edges, self.puzzle.crossings, self.orders
+        came, queue = {start: None}, [start]  # as in `_shortest`
+        for u in queue:
+            if len(came) > reach:
+                return None
+            adds, orders = node_edges[u], orders_at[u]
+            for k in orders[int(draw() * len(orders))]:
+                f, v = adds[k]
+                if (f == banned or v in came or count[f] >= hi[f] or (
+                        not count[f] and crossings[f] and any(count[g] for g in crossings[f]))):
+                    continue
+                if is_goal(v):
+                    return self._path_to(came, u, f, v)
+                came[v] = None
+                takes, orders, chosen = node_edges[v], orders_at[v], None
+                for k in orders[int(draw() * len(orders))]:
+                    g, w = takes[k]
+                    if g != f and g != banned and count[g] > lo[g] and w not in came:
+                        if loose[g]:  # it splits no group: taken off first
                             chosen = g, w
                             break
-                        if chosen is None:
-                            chosen = g, w
+                        chosen = chosen or (g, w)
                 if chosen is not None:
                     g, w = chosen
                     came[w] = (f, u, g, v)
@@ -364,9 +415,8 @@ class Walk:
         meet join, and one that runs out has walked its whole group. Once one search is
         left running, the rest is its group: so a move inside the board's largest group
         costs the walks around its ends, not the board."""
-        count, node_edges = self.count, self.puzzle.node_edges
-        # Which search reached each island: lists stamped per call, not a dict (the walk
-        # alone, 40,000 moves on two near-trees: x0.90).
+        # Which search reached each island: lists marked with a stamp per call rather than
+        # a dict built each call.
         self.stamp += 1
         stamp, seen, owner = self.stamp, self.seen, self.owner
         reached = []    # the islands reached, in order
@@ -379,60 +429,69 @@ class Walk:
                 reached.append(i)
                 lead.append(len(lead))
                 todo.append([i])
-        running = list(range(len(lead)))
-        finished = []
+        running, finished = self._grow(reached, lead, todo)
+        return len(finished) + len(running), lambda: _walked(sources, reached, owner, lead,
+                                                             finished, running)
+
+    def _grow(self, reached, lead, todo):
+        """Rounds of turns until at most one search is left running: (those left running,
+        those that ran out, each having walked its whole group)."""
+        running, finished = list(range(len(lead))), []
         while len(running) > 1:
-            changed = False
-            for k in running:
-                if lead[k] != k:
-                    continue  # joined another search, which carries its islands on
-                islands = todo[k]
-                # A few islands a turn: one a turn spent more on the turns than on the
-                # islands (x0.86 again). The searches stay within _TURN of one another.
-                for _ in range(_TURN):
-                    if not islands:
-                        finished.append(k)
-                        changed = True
-                        break
-                    i = islands.pop()
-                    for f, j in node_edges[i]:
-                        if not count[f]:
-                            continue
+            if self._round(running, reached, lead, todo, finished):
+                running = [k for k in running if lead[k] == k and k not in finished]
+        return running, finished
+
+    def _round(self, running, reached, lead, todo, finished):
+        """A turn for each running search; True if one ran out or was taken over."""
+        count, node_edges = self.count, self.puzzle.node_edges
+        stamp, seen, owner = self.stamp, self.seen, self.owner
+        changed = False
+        for k in running:
+            if lead[k] != k:
+                continue  # taken over: its islands are another search's to look from now
+            islands = todo[k]
+            for _ in range(_TURN):
+                if not islands:
+                    finished.append(k)
+                    changed = True
+                    break
+                i = islands.pop()
+                for f, j in node_edges[i]:
+                    if count[f]:
                         if seen[j] != stamp:
                             seen[j] = stamp
                             owner[j] = k
                             reached.append(j)
                             islands.append(j)
-                            continue
-                        other = owner[j]
-                        if other == k:
-                            continue
-                        while lead[other] != other:
-                            other = lead[other]
-                        if other != k:
-                            lead[other] = k
-                            islands.extend(todo[other])
-                            todo[other] = []
-                            changed = True
-                        owner[j] = k  # (a shorter way to the leader next time)
-            if changed:
-                running = [k for k in running if lead[k] == k and k not in finished]
+                        elif owner[j] != k:
+                            other = _leader(lead, owner[j])
+                            if other != k:  # k takes it over, and looks from its islands too
+                                lead[other] = k
+                                islands.extend(todo[other])
+                                changed = True
+                            owner[j] = k  # (a shorter way to the leader next time)
+        return changed
 
-        def leader(k):
-            while lead[k] != k:
-                k = lead[k]
-            return k
 
-        def walked():
-            parts = {k: [] for k in finished}
-            left = running[0] if running else -1
-            wanted = set(sources)
-            rest = []
-            for i in reached:
-                k = leader(owner[i])
-                if k in parts:
-                    parts[k].append(i)
-                elif k == left and i in wanted:
-                    rest.append(i)
-            return list(parts.values()), rest
-        return len(finished) + len(running), walked
+def _leader(lead, k):
+    """The search that carries search k's islands on."""
+    while lead[k] != k:
+        k = lead[k]
+    return k
+
+
+def _walked(sources, reached, owner, lead, finished, running):
+    """The islands of each group a search of `_groups_among` walked whole, and the
+    sources in the one group left unwalked."""
+    parts = {k: [] for k in finished}
+    left = running[0] if running else -1
+    wanted = set(sources)
+    rest = []
+    for i in reached:
+        k = _leader(lead, owner[i])
+        if k in parts:
+            parts[k].append(i)
+        elif k == left and i in wanted:
+            rest.append(i)
+    return list(parts.values()), rest

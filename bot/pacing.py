@@ -18,10 +18,9 @@ guesses.
 
 The printer is a child process where the system allows one. A thread would share the
 interpreter with the search: when the machine is busy and the system pauses the search
-while it holds the interpreter, a due line waits for it (on this 2-core machine with one
-other busy process, a thread's line once came 150 ms after the one before; a child's came
-at most 82 ms after, paced 75 ms apart). A child that loses its parent (killed at a
-timeout) reads the end of its pipe and exits at once.
+while it holds the interpreter, a due line waits for it, past CodinGame's 100 ms on a busy
+machine; a child's line does not. A child that loses its parent (killed at a timeout)
+reads the end of its pipe and exits at once.
 """
 
 import os

@@ -1,4 +1,5 @@
-"""The library entry points, and the one strategy every answer goes through (`answers`).
+"""The bot's entry point into the solver, and the one strategy every answer goes through
+(`answers`). Counting solutions, which only the library needs, is in `bot.counting`.
 
 A puzzle goes through the rules, then the node search within its branch budget
 (`bot.assumption`: fastest where a few guesses settle the board), and past the budget the
@@ -61,8 +62,8 @@ def solve(text, stats=None, stage=BRANCHING, within=None, sure=None, seed=None, 
     the search guesses links for `sure`, and the answer holds them (Unsolvable if no
     solution does). `options` (`bot.options.Options`) tunes the search.
     """
-    stats = _stats(stats, within)
-    rules = _rules(text, options, seed)
+    stats = stats_within(stats, within)
+    rules = rules_for(text, options, seed)
     found = answers(rules, stats, stage, sure, press)
     # Read the links before the generator is closed: closing reverts the grid.
     links = next((grid.links() for grid in found if grid.valid()), None)
@@ -72,33 +73,9 @@ def solve(text, stats=None, stage=BRANCHING, within=None, sure=None, seed=None, 
     return links
 
 
-def find_solutions(text, limit=2, stats=None, within=None, seed=None, options=DEFAULT):
-    """Up to `limit` of the puzzle's connected solutions, each a sorted list of links
-    (`within`, `seed` and `options` as for `solve`)."""
-    stats = _stats(stats, within)
-    rules = _rules(text, options, seed)
-    found = []
-    # The search that learns starts from the root: what the node search found, it finds.
-    search = answers(rules, stats, handed_over=found.clear)
-    try:
-        for solved in search:
-            if solved.valid():
-                links = sorted(solved.links())
-                if links not in found:  # the walk and the search may both find it
-                    found.append(links)
-                    if len(found) >= limit:
-                        break
-    finally:
-        search.close()
-    return found
-
-
-def count_solutions(text, limit=2, stats=None, within=None, seed=None, options=DEFAULT):
-    """Count the puzzle's connected solutions, stopping at `limit`."""
-    return len(find_solutions(text, limit, stats, within, seed, options))
-
-
-def _rules(text, options, seed):
+def rules_for(text, options, seed=None):
+    """The rule engine over a fresh grid of puzzle `text`, with `options` (and `seed`, if
+    given, in place of theirs)."""
     puzzle = parse(text)
     # Each branch is a few generator frames; keep deep searches on big boards legal.
     sys.setrecursionlimit(max(sys.getrecursionlimit(), 1000 + 8 * len(puzzle.ends)))
@@ -107,7 +84,8 @@ def _rules(text, options, seed):
     return Rules(Grid(puzzle), options)
 
 
-def _stats(stats, within):
+def stats_within(stats, within):
+    """`stats` (a fresh Stats if None), kept to the Limit `within` if given."""
     stats = Stats() if stats is None else stats
     if within is not None:
         stats.keep_to(within)

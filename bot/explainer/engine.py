@@ -12,9 +12,8 @@ from bot.explainer.rules import connect, isolate, settle_node
 from bot.explainer.state import Contradiction, State, edge_name, links
 
 PROBE_BUDGET = 100   # forced changes per island one round of eliminate may spend on probes
-# ... and all rounds together: past this, only search steps remain. The hard 30x30 set
-# spends at most 318 per island (30x30_hard_unique_s1_013); a board where every cell is an
-# island would spend minutes.
+# ... and all rounds together: past this, only search steps remain. Room for the probes of
+# hard 30x30 boards, while a board where every cell is an island would probe for minutes.
 TOTAL_PROBE_BUDGET = 600
 
 
@@ -77,20 +76,27 @@ def eliminate(state, start, spent):
                 if budget < 0:
                     return None
                 continue
-            assumed, why = found
-            lo = state.lo[e]
-            read = tuple(p.pos[n] for n in p.ends[e])
-            after = f"after {forced} forced change(s), " if forced > 1 else ""
-            if bound == "hi":
-                state.raise_lo(e, lo + 1, "elimination", read, lambda: (
-                    f"if {assumed}, {after}{why}: at least {links(lo + 1)} there"),
-                    assumption=assumed, contradiction=why)
-            else:
-                state.lower_hi(e, lo, "elimination", read, lambda: (
-                    f"if {assumed}, {after}{why}: at most {lo} there"),
-                    assumption=assumed, contradiction=why)
+            _prove(state, e, bound, found, forced)
             return e
     return None
+
+
+def _prove(state, e, bound, found, forced):
+    """Record the bound on edge e that refuting its opposite `bound` proves: `found` is
+    (assumption text, contradiction text), `forced` the changes the probe made."""
+    p = state.puzzle
+    assumed, why = found
+    lo = state.lo[e]
+    read = tuple(p.pos[n] for n in p.ends[e])
+    after = f"after {forced} forced change(s), " if forced > 1 else ""
+    if bound == "hi":
+        state.raise_lo(e, lo + 1, "elimination", read, lambda: (
+            f"if {assumed}, {after}{why}: at least {links(lo + 1)} there"),
+            assumption=assumed, contradiction=why)
+    else:
+        state.lower_hi(e, lo, "elimination", read, lambda: (
+            f"if {assumed}, {after}{why}: at most {lo} there"),
+            assumption=assumed, contradiction=why)
 
 
 def search(state, answer):

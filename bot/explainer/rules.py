@@ -149,13 +149,9 @@ def _bridges(p, hi):
     Tarjan's low-link walk, written with an explicit stack.
     """
     count = len(p.pos)
-    order = [-1] * count
-    low = [0] * count
-    size = [1] * count
-    order[0] = 0
-    clock = 1
-    stack = [(0, -1, iter(p.node_edges[0]))]
-    found = []
+    order, low, size = [-1] * count, [0] * count, [1] * count
+    order[0], clock = 0, 1
+    stack, found = [(0, -1, iter(p.node_edges[0]))], []
     while stack:
         node, via, around = stack[-1]
         for e, other in around:

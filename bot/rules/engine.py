@@ -27,20 +27,19 @@ from bot.rules import balance, connect, groups, nodes
 class Schedule:
     """Which rules one propagation runs."""
 
-    name: str
     whole: bool = True      # the global rules run (else the node rules alone)
     probing: bool = False   # connect waits for a decided board, balance for enough changes
     slack: bool = True      # the slack rule runs
     walks: bool = True      # connect and balance run
 
 
-FULL = Schedule("full")
-NODES = Schedule("nodes", whole=False)
-PROBE = Schedule("probe", probing=True)
-LEARN = Schedule("learn")
-LEARN_CHEAP = Schedule("learn-cheap", walks=False)
-LEARN_NO_SLACK = Schedule("learn-no-slack", slack=False)
-LEARN_CHEAP_NO_SLACK = Schedule("learn-cheap-no-slack", slack=False, walks=False)
+FULL = Schedule()
+NODES = Schedule(whole=False)
+PROBE = Schedule(probing=True)
+LEARN = FULL  # (a whole round of the search that learns runs every rule)
+LEARN_CHEAP = Schedule(walks=False)
+LEARN_NO_SLACK = Schedule(slack=False)
+LEARN_CHEAP_NO_SLACK = Schedule(slack=False, walks=False)
 
 
 class Rules:
@@ -57,10 +56,6 @@ class Rules:
     keeps one (`bot.assumption.Memory`), hears of every dead end the node rules meet and of
     every revert.
     """
-
-    __slots__ = ("grid", "options", "memory", "balanced", "isolated", "connected",
-                 "slackened", "slack_left", "completed", "parity_looks", "parity_hits",
-                 "spanning", "spanned")
 
     def __init__(self, grid, options=DEFAULT):
         self.grid = grid

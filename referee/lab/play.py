@@ -37,7 +37,8 @@ import time
 from pathlib import Path
 
 from bot.explainer import explain, replay
-from bot.solver import Unsolvable, count_solutions
+from bot.counting import count_solutions
+from bot.solver import Unsolvable
 from referee.board import Board, BoardError, load_board, parse_board, puzzle_files
 from referee.commands import UsageError
 from referee.commands.args import unwritable
