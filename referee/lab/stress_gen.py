@@ -28,7 +28,7 @@ from referee.lab.gen import print_listing
 from referee.lab.stress import SUITES, StressBoard
 from referee.lab.walk import solution_text
 
-DEFAULT_OUT = "generated/stress"
+DEFAULT_OUT = "out/stress"   # out/ is git-ignored
 SOLUTION_SUFFIX = ".solution"
 
 
