@@ -158,10 +158,10 @@ def test_play_writes_the_solvable_ones_and_says_what_it_left_out(tmp_path):
 def test_play_gen_short_of_its_count_exits_1_with_gens_hint_and_leaves_the_page(tmp_path):
     out = tmp_path / "p.html"
     out.write_text("an earlier page")
-    run = run_referee("play", "--gen", "2x2:count=1", "--out", str(out))   # no 2x2 is medium
+    run = run_referee("play", "--gen", "4x4:count=1", "--out", str(out))   # no 4x4 is medium
     assert run.returncode == 1, run.stderr
-    assert "gen 2x2_easy_s1: tried 1, kept 1 of 1\n" in run.stderr   # gen's progress
-    assert ("play: --gen 2x2_medium_s1: only 0 of 1 puzzles found in 100 attempts (easy 100); "
+    assert "gen 4x4_easy_unique_s1: tried 1, kept 1 of 1\n" in run.stderr   # gen's progress
+    assert ("play: --gen 4x4_medium_unique_s1: only 0 of 1 puzzles found in 100 attempts (easy 100); "
             "raise the attempts") in run.stderr and run.stderr.endswith("; no page written\n")
     assert run.stdout == "" and out.read_text() == "an earlier page"
     full = run_referee("play", "--gen", "3x3:easy:count=2", "--out", str(out))

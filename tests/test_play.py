@@ -47,7 +47,9 @@ def test_play_gen_grades_each_set(tmp_path):
     assert run.returncode == 0, run.stderr
     _, data = page_data(out)
     assert [p["difficulty"] for p in data["puzzles"]] == ["easy", "easy"]
-    assert [p["name"] for p in data["puzzles"]] == ["6x6_easy_s3_000", "6x6_easy_s3_001"]
+    # An easy set is made unique: such a puzzle has one solution by definition.
+    assert [p["name"] for p in data["puzzles"]] == ["6x6_easy_unique_s3_000", "6x6_easy_unique_s3_001"]
+    assert [p["unique"] for p in data["puzzles"]] == [True, True]
 
 
 def test_play_usage_errors_are_one_line(tmp_path):

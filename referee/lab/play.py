@@ -2,17 +2,17 @@
 
   spoon2 play                                    the 13 public tests, in out/play.html
   spoon2 play puzzles/hard30 my.txt --out p.html
-  spoon2 play --gen 10x10:count=3 --gen 30x30:hard:unique:count=1
+  spoon2 play --gen 10x10:count=3 --gen 30x30:medium:count=5 --gen 30x30:hard:unique:count=1
 
 PUZZLE is a .txt puzzle, an SDK .json test or a directory of them. --gen SPEC generates
 a set as `bench --gen` does (WxH[:easy|medium|hard][:unique][:key=value...]); a SPEC
 without a difficulty gives one set at each of easy, medium and hard (graded as `gen`
-grades them: the deepest solver stage a puzzle needs). Each set shows `gen`'s progress;
-a set that comes short of its count stops the command with `gen`'s hint, and no page is
-written (an existing one is left as it was). Easy and medium puzzles have one solution
-by definition (rules and elimination prove every link), so on big boards ask for them
-with `unique` (`30x30:medium:unique:count=5`): without the repairs that make a board
-unique, almost every 30x30 board has several solutions and needs search.
+grades them: the deepest solver stage a puzzle needs). Easy and medium sets are made
+unique, as `unique` makes them: such a puzzle has one solution by definition (the rules,
+or elimination, prove every link), and without the repairs almost every 30x30 board has
+several solutions and needs search. Each set shows `gen`'s progress; a set that comes
+short of its count stops the command with `gen`'s hint, and no page is written (an
+existing one is left as it was).
 
 The page (--out, default out/play.html) is one self-contained file: no network request, no
 external asset. Pick a puzzle by size and difficulty; click an island then another in line
@@ -22,7 +22,11 @@ line, nothing in between, no crossing, not past an island's value); a refused mo
 why. Undo, redo; "hint" adds the next sure link with its rule and sentence (from
 bot.explain, worked out here when the page is built, about 1 s for a hard 30x30); "check"
 marks the links the solution does not hold; "solve" plays the solution in. The board is
-kept in the browser's local storage, so a reload resumes it.
+kept in the browser's local storage, so a reload resumes it. The board takes the window's
+room under the controls, so a 30x30 board fits a laptop's screen or a phone's width whole;
+the wheel, a pinch, + and - zoom, a drag on the empty board pans, "fit" shows it whole.
+The numbers on its edges are the (column,row) that hints and messages name. A puzzle's
+difficulty reads "easy: rules only", "medium: needs elimination" or "hard: needs search".
 
 This is lab tooling: it calls the bot (explain, solve, count_solutions) as a library.
 
@@ -47,7 +51,7 @@ from referee.board import Board, BoardError, load_board, parse_board, puzzle_fil
 from referee.commands import UsageError
 from referee.commands.args import unwritable
 from referee.commands.run import sdk_fields
-from referee.lab.grading import DEFAULT_WORK, classify_or_none
+from referee.lab.grading import DEFAULT_WORK, HARD, classify_or_none
 from referee.lab.sets import generate_named, parse_spec, shortfall
 from referee.play import build_page, puzzle_entry
 from referee.progress import SetProgress
@@ -125,12 +129,18 @@ def read_files(paths: list[str]):
 
 
 def parse_gen(text: str):
-    """The --gen SPEC's sets: itself, or one per difficulty when it names none."""
+    """The --gen SPEC's sets: itself, or one per difficulty when it names none; easy and
+    medium sets are made unique."""
     try:
         spec = parse_spec(text)
     except ValueError as error:
         raise UsageError(f"--gen {text}: {error}") from None
-    return [spec] if spec.difficulty else [dataclasses.replace(spec, difficulty=d) for d in LEVELS]
+    specs = [spec] if spec.difficulty else [dataclasses.replace(spec, difficulty=d) for d in LEVELS]
+    # An easy or medium puzzle has one solution by definition (the rules, or elimination,
+    # prove every link); the repairs that make a board unique find them where plain boards,
+    # with several solutions, almost all need search.
+    return [dataclasses.replace(one, unique=True) if one.difficulty != HARD else one
+            for one in specs]
 
 
 def generated(specs) -> list | None:
