@@ -54,7 +54,7 @@ from referee.commands.run import sdk_fields
 from referee.lab.grading import DEFAULT_WORK, HARD, classify_or_none
 from referee.lab.sets import generate_named, parse_spec, shortfall
 from referee.play import build_page, puzzle_entry
-from referee.progress import SetProgress
+from referee.progress import Progress, SetProgress
 from referee.terminal import safe
 
 DEFAULT_PUZZLES = "puzzles/public"
@@ -88,17 +88,8 @@ def execute(args: argparse.Namespace) -> int:
     if made is None:
         return EXIT_SHORT
     sources += made
-    entries, failed = [], 0
-    for name, board, difficulty in sources:
-        start = time.perf_counter()
-        entry = solved_entry(name, board, difficulty)
-        if entry is None:
-            failed += 1
-            print(f"play: {safe(name)}: the puzzle has no solution, left out", file=sys.stderr)
-            continue
-        entries.append(entry)
-        print(f"play: {safe(name)}: {len(entry['hints'])} hints worked out in "
-              f"{time.perf_counter() - start:.2f} s", file=sys.stderr, flush=True)
+    entries = solved_entries(sources)
+    failed = len(sources) - len(entries)
     lacking = f"{failed} left out with no solution" if failed else ""
     if not entries:
         print(f"play: {out} not written: no puzzle to put in it ({lacking})", file=sys.stderr)
@@ -157,6 +148,25 @@ def generated(specs) -> list | None:
             return None
         made += [(puzzle.name, parse_board(puzzle.text), puzzle.difficulty) for puzzle in kept]
     return made
+
+
+def solved_entries(sources) -> list[dict]:
+    """The page's entries of the puzzles that have a solution, with the solver's data;
+    progress (one line per puzzle off a terminal) and each puzzle left out on stderr."""
+    progress = Progress("play hints", len(sources))
+    entries = []
+    for name, board, difficulty in sources:
+        start = time.perf_counter()
+        entry = solved_entry(name, board, difficulty)
+        if entry is None:
+            with progress.aside():
+                print(f"play: {safe(name)}: the puzzle has no solution, left out", file=sys.stderr)
+            continue
+        entries.append(entry)
+        progress.step(f"{safe(name)}: {len(entry['hints'])} hints in "
+                      f"{time.perf_counter() - start:.2f} s")
+    progress.close(f"{len(entries)} puzzle(s) worked out")
+    return entries
 
 
 def solved_entry(name: str, board: Board, difficulty: str | None) -> dict | None:
