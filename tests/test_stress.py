@@ -158,3 +158,14 @@ def test_the_judge_keeps_codingames_bound_and_the_lab_reads_past_it():
     with pytest.raises(BoardError, match="width must be 1..30"):
         parse_board(text)
     assert parse_board(text, max_side=LAB_MAX_SIDE).width == 40
+
+
+def test_without_the_sat_peer_nothing_is_written(tmp_path, monkeypatch, capsys):
+    import importlib.util
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *rest: None if name == "pysat" else real(name, *rest))
+    assert main(["stress-gen", "--seed", "1", "--out", str(tmp_path)]) == 2
+    assert list(tmp_path.iterdir()) == []   # not half a suite
+    assert "unsolvable, tree-unsolvable: needs the lab dependencies" in capsys.readouterr().err
+    assert main(["stress-gen", "--suite", "full", "--out", str(tmp_path)]) == 0

@@ -23,6 +23,7 @@ missing for the unsolvable suite).
 from __future__ import annotations
 
 import argparse
+import importlib.util
 from pathlib import Path
 
 from referee.commands import UsageError
@@ -31,6 +32,7 @@ from referee.lab.gen import print_listing
 from referee.lab.stress import SUITES, StressBoard, research_suite
 from referee.lab.walk import solution_text
 
+PEER_SUITES = ("unsolvable", "tree-unsolvable")   # proved unsolvable by the SAT peer (python-sat)
 DEFAULT_OUT = "out/stress"   # out/ is git-ignored
 SOLUTION_SUFFIX = ".solution"
 
@@ -54,7 +56,12 @@ def execute(args: argparse.Namespace) -> int:
     twice = next((suite for suite in args.suite if args.suite.count(suite) > 1), None)
     if twice:   # its boards would be written, and listed, twice
         raise UsageError(f"--suite {twice} is named twice")
-    for suite in args.suite or list(SUITES):
+    suites = args.suite or list(SUITES)
+    peer_needed = [suite for suite in suites if suite in PEER_SUITES]
+    if peer_needed and importlib.util.find_spec("pysat") is None:   # before any file is written
+        raise UsageError(f"{', '.join(peer_needed)}: needs the lab dependencies "
+                         "(pip install -e '.[lab]', or make test): no module named 'pysat'")
+    for suite in suites:
         try:
             boards = (research_suite(args.seed, pick=args.research_pick) if suite == "research"
                       else SUITES[suite](args.seed))
