@@ -1,11 +1,14 @@
 # The two commands a fresh machine needs: `make run` and `make test`.
 # Each creates .venv on first use and installs only the pyproject.toml extra it needs:
 # `make run` the `run` group (stickytape and python-minifier, to build the bundle),
-# `make test` the `test` group (the run and lab groups, pytest, hypothesis, selenium).
-# A stamp per group re-installs it when pyproject.toml changes.
+# `make test` the `test` group (the run and lab groups, pytest, hypothesis, selenium);
+# either installs the `spoon2` command. A stamp per group re-installs it when
+# pyproject.toml changes.
 PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
+# The command pyproject.toml installs (`python -m referee` works too).
+SPOON2 := $(VENV)/bin/spoon2
 
 .PHONY: run test build watch bench stress hard30 benchmarks clean
 
@@ -25,7 +28,7 @@ watch: $(VENV)/.installed-run
 	$(PY) build.py --watch
 
 run: build
-	$(PY) -m referee run
+	$(SPOON2) run
 
 test: $(VENV)/.installed-test
 	$(PY) -m pytest

@@ -1,7 +1,9 @@
-"""python -m referee COMMAND ...: the local referee for CodinGame's "There Is No Spoon - Episode 2".
+"""spoon2 COMMAND ... (or python -m referee COMMAND ...): the local referee and lab for
+CodinGame's "There Is No Spoon - Episode 2".
 
-It judges a bot independently of the bot's own code, under CodinGame's rules and
-limits. `python -m referee COMMAND --help` describes each command.
+The referee judges a bot independently of the bot's own code, under CodinGame's rules and
+limits. `spoon2` alone (or `--help`) lists the commands; `spoon2 COMMAND --help`
+describes one.
 
 Exit status: 0 success, 1 a match was lost, 2 usage error.
 """
@@ -19,6 +21,7 @@ from referee.commands import COMMANDS, UsageError
 from referee.terminal import safe
 
 EXIT_USAGE = 2
+PROG = "python -m referee"
 
 
 class Parser(argparse.ArgumentParser):
@@ -45,13 +48,13 @@ class CommandParser(Parser):
         return namespace, extras
 
 
-def build_parser(argv: list[str] | None = None) -> argparse.ArgumentParser:
+def build_parser(argv: list[str] | None = None, prog: str = PROG) -> argparse.ArgumentParser:
     """The top-level parser with one subparser per registered command.
 
     When `argv` names a command, only that command's module is imported, so `run` never
     loads the lab (nor, through it, the bot); the others are listed by name.
     """
-    parser = Parser(prog="python -m referee", description=__doc__,
+    parser = Parser(prog=prog, description=__doc__,
                     formatter_class=argparse.RawDescriptionHelpFormatter)
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True,
                                      parser_class=CommandParser)
@@ -78,10 +81,32 @@ def _terminated(signum, frame):
     raise Terminated()
 
 
-def main(argv: list[str] | None = None) -> int:
+def summary(name: str) -> str:
+    """A command's one line: the first line of its module's docstring."""
+    doc = importlib.import_module(COMMANDS[name]).__doc__ or name
+    return doc.strip().splitlines()[0]
+
+
+def listing(prog: str) -> str:
+    """Every command with its one line, for `spoon2` alone and `spoon2 --help`."""
+    width = max(map(len, COMMANDS))
+    lines = [f"usage: {prog} COMMAND [options]    ({prog} COMMAND --help: the command's options)",
+             "",
+             "The local referee and lab for CodinGame's \"There Is No Spoon - Episode 2\".",
+             "",
+             "commands:"]
+    lines += [f"  {name:<{width}}  {summary(name)}" for name in COMMANDS]
+    lines += ["", "Exit status: 0 success, 1 a match was lost (or a set came short), 2 usage error."]
+    return "\n".join(lines)
+
+
+def main(argv: list[str] | None = None, prog: str = PROG) -> int:
     if argv is None:
         argv = sys.argv[1:]
-    parser = build_parser(argv)
+    if argv in ([], ["-h"], ["--help"]):
+        print(listing(prog))
+        return 0
+    parser = build_parser(argv, prog)
     args = parser.parse_args(argv)
     if threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGTERM, _terminated)
@@ -99,6 +124,11 @@ def main(argv: list[str] | None = None) -> int:
         # again when it flushes stdout at exit. 141 is what a shell reports for SIGPIPE.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 141
+
+
+def console() -> int:
+    """The installed `spoon2` script (pyproject.toml's [project.scripts])."""
+    return main(prog="spoon2")
 
 
 if __name__ == "__main__":

@@ -3,6 +3,8 @@
 Two ways to feed it: `update(done, note)` for a long loop that reports now and then
 (throttled), `step(note)` for one line per finished item (a match played). `close()`
 ends it with a summary line, or, given none, clears the line a terminal was showing.
+A result printed while the line is up goes through `aside()`, so the two never share a
+line. `SetProgress` counts a generated set: puzzles kept of the count asked, attempts beside.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ from __future__ import annotations
 import sys
 import threading
 import time
+from contextlib import contextmanager
 from typing import TextIO
 
 from referee.terminal import safe
@@ -33,8 +36,8 @@ class Progress:
         self.every = 0.1 if self.tty else every
         self.done = 0
         self._last = time.perf_counter()
-        self._shown = False
-        self._lock = threading.Lock()
+        self._line_up = ""   # what a terminal shows now, to draw again after a result
+        self._lock = threading.RLock()
 
     def update(self, done: int, note: str = "") -> None:
         """`done` items so far; shown unless the last line is too recent."""
@@ -52,13 +55,32 @@ class Progress:
             self.done += 1
             self._write(self._line(note))
 
+    @contextmanager
+    def aside(self):
+        """Around printing a result: on a terminal the progress line is cleared first and
+        drawn again after, so a result never shares its line (stdout and stderr meet on
+        one screen)."""
+        with self._lock:
+            up = self._line_up
+            self._clear()
+            try:
+                yield
+            finally:
+                if up:
+                    self._write(up)
+
     def close(self, summary: str | None = None) -> None:
         with self._lock:
             if summary is not None:
                 self._write(f"{self.label}: {summary}", end="\n")
-            elif self.tty and self._shown and self.enabled:
-                self.stream.write("\r\x1b[K")
-                self.stream.flush()
+            else:
+                self._clear()
+
+    def _clear(self) -> None:
+        if self.tty and self._line_up and self.enabled:
+            self.stream.write("\r\x1b[K")
+            self.stream.flush()
+        self._line_up = ""
 
     def _line(self, note: str) -> str:
         if self.total:
@@ -76,9 +98,25 @@ class Progress:
         if not self.enabled:
             return
         text = safe(text)   # notes carry puzzle names, which may hold any character
-        self._shown = True
         if self.tty:
             self.stream.write("\r\x1b[K" + text + (end or ""))
+            self._line_up = "" if end else text
         else:
             self.stream.write(text + "\n")
         self.stream.flush()
+
+
+class SetProgress(Progress):
+    """A generated set's progress: the bar counts the puzzles kept of the `count` asked;
+    the attempts tried are shown beside it, against the most the set may try."""
+
+    def __init__(self, label: str, count: int, attempts: int, **kwargs):
+        super().__init__(label, count, **kwargs)
+        self.attempts = attempts
+
+    def attempt(self, tried: int, kept: int) -> None:
+        """After each candidate: `tried` so far, `kept` of them. A new puzzle kept is
+        always shown; attempts alone are throttled."""
+        if kept != self.done and self.tty:
+            self._last = 0.0
+        self.update(kept, f"kept, {tried} of at most {self.attempts} attempts")

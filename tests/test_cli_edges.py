@@ -155,15 +155,26 @@ def test_play_writes_the_solvable_ones_and_says_what_it_left_out(tmp_path):
         " bytes; 1 left out with no solution\n")
 
 
-def test_play_gen_short_of_its_count_exits_1_and_says_so(tmp_path):
+def test_play_gen_short_of_its_count_exits_1_with_gens_hint_and_leaves_the_page(tmp_path):
     out = tmp_path / "p.html"
-    run = run_referee("play", "--gen", "2x2:count=1", "--out", str(out))   # no 2x2 is hard
+    out.write_text("an earlier page")
+    run = run_referee("play", "--gen", "4x4:count=1", "--out", str(out))   # no 4x4 is medium
     assert run.returncode == 1, run.stderr
-    assert "play: --gen 2x2_hard_s1: only 0 of 1 found" in run.stderr
-    assert run.stdout.startswith(f"{out}: 1 puzzle(s), ")
-    assert run.stdout.endswith(" bytes; 2 asked of --gen not found\n")
+    assert "gen 4x4_easy_unique_s1: tried 1, kept 1 of 1\n" in run.stderr   # gen's progress
+    assert ("play: --gen 4x4_medium_unique_s1: only 0 of 1 puzzles found in 100 attempts (easy 100); "
+            "raise the attempts") in run.stderr and run.stderr.endswith("; no page written\n")
+    assert run.stdout == "" and out.read_text() == "an earlier page"
     full = run_referee("play", "--gen", "3x3:easy:count=2", "--out", str(out))
     assert full.returncode == 0 and full.stdout.endswith(" bytes\n"), full.stderr
+
+
+def test_gen_short_of_easy_or_medium_boards_says_to_ask_for_unique_ones(tmp_path):
+    run = run_referee("gen", "--size", "30x30", "--difficulty", "medium", "--count", "1",
+                      "--attempts", "3", "--out", str(tmp_path))
+    assert run.returncode == 1
+    assert run.stderr.splitlines()[-1] == (
+        "gen: only 0 of 1 puzzles found in 3 attempts (hard 3); most boards had several "
+        "solutions and so needed search: ask for unique ones (--unique, or unique in a SPEC)")
 
 
 def test_play_checks_every_gen_spec_before_making_a_set(tmp_path):

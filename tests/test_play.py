@@ -1,6 +1,7 @@
 """The `play` command writes one self-contained page; the page builder never needs the bot."""
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -46,7 +47,9 @@ def test_play_gen_grades_each_set(tmp_path):
     assert run.returncode == 0, run.stderr
     _, data = page_data(out)
     assert [p["difficulty"] for p in data["puzzles"]] == ["easy", "easy"]
-    assert [p["name"] for p in data["puzzles"]] == ["6x6_easy_s3_000", "6x6_easy_s3_001"]
+    # An easy set is made unique: such a puzzle has one solution by definition.
+    assert [p["name"] for p in data["puzzles"]] == ["6x6_easy_unique_s3_000", "6x6_easy_unique_s3_001"]
+    assert [p["unique"] for p in data["puzzles"]] == [True, True]
 
 
 def test_play_usage_errors_are_one_line(tmp_path):
@@ -63,3 +66,15 @@ def test_the_page_builder_does_not_import_the_bot():
     code = "import sys, referee.play; assert not any(m == 'bot' or m.startswith('bot.') for m in sys.modules)"
     run = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
+
+
+def test_default_outputs_go_under_out(tmp_path):
+    # out/ is git-ignored: a command run without --out writes nothing into the checkout.
+    for args, made in [(["play", str(ROOT / "puzzles/public/02_simpler.txt")], "out/play.html"),
+                       (["gen", "--size", "4x4", "--count", "1"], "out/gen/4x4_any_s1_000.txt")]:
+        run = subprocess.run([sys.executable, "-m", "referee", *args], cwd=tmp_path,
+                             capture_output=True, text=True, timeout=60,
+                             env={**os.environ, "PYTHONPATH": str(ROOT)})
+        assert run.returncode == 0, run.stderr
+        assert (tmp_path / made).is_file()
+    assert "/out/" in (ROOT / ".gitignore").read_text().split()

@@ -5,6 +5,7 @@ CI). The page is built as `referee play` builds it, with the solver's data; move
 by clicking the SVG islands as a person would. Screenshots go to out/play/ (git-ignored).
 """
 
+import re
 import time
 from pathlib import Path
 
@@ -260,3 +261,147 @@ def test_a_hundred_30x30_puzzles_open_fast(browser, page, tmp_path):
     assert browser.find_element("id", "title").text.startswith("p099: 30x30")
     assert len(browser.find_elements("css selector", "#puzzle option")) == 100
     assert size < 5_000_000
+
+
+VIEWPORTS = [(1280, 900), (390, 844)]
+
+
+def viewport(driver, width, height):
+    """The page's viewport exactly width x height (a window's size includes its frame)."""
+    driver.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                           {"width": width, "height": height, "deviceScaleFactor": 1,
+                            "mobile": width < 600})
+
+
+def box(driver, selector):
+    """The union of the client rectangles of the elements matching `selector`."""
+    return driver.execute_script("""
+        const rs = [...document.querySelectorAll(arguments[0])].map(e => e.getBoundingClientRect());
+        return [Math.min(...rs.map(r => r.left)), Math.min(...rs.map(r => r.top)),
+                Math.max(...rs.map(r => r.right)), Math.max(...rs.map(r => r.bottom))];""", selector)
+
+
+def centre(driver, element):
+    r = driver.execute_script("return arguments[0].getBoundingClientRect()", element)
+    return (r["left"] + r["right"]) / 2, (r["top"] + r["bottom"]) / 2
+
+
+def island_width(driver, x, y):
+    return node(driver, x, y).find_element("css selector", "circle").size["width"]
+
+
+@pytest.mark.parametrize("width, height", VIEWPORTS)
+def test_a_30x30_board_fits_the_window_with_its_controls(browser, page, width, height):
+    path, _ = page
+    viewport(browser, width, height)
+    try:
+        open_puzzle(browser, path, "hard30_000")
+        browser.find_element("id", "btn-hint").click()   # a hint's sentence above the board
+        left, top, right, bottom = box(browser, "#board g.node, #board .coord text")
+        assert 0 <= left and right <= width and 0 <= top and bottom <= height
+        for control in ("btn-hint", "btn-undo", "btn-fit", "btn-zoom-in", "puzzle", "status"):
+            r = browser.find_element("id", control).rect
+            assert r["x"] >= 0 and r["x"] + r["width"] <= width and r["y"] + r["height"] <= height
+        assert browser.execute_script(
+            "return document.documentElement.scrollHeight <= innerHeight "
+            "&& document.documentElement.scrollWidth <= innerWidth")
+        if width > 1000:   # on a desktop the islands are big enough to read whole
+            assert island_width(browser, 1, 0) >= 16
+        browser.save_screenshot(str(ARTIFACTS / f"fit-{width}.png"))
+    finally:
+        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+def test_the_numbers_on_the_edges_name_the_cells_hints_name(browser, page):
+    path, entries = page
+    open_puzzle(browser, path, "hard30_000")
+    assert len(browser.find_elements("css selector", "#board .coord text[data-x]")) == 30
+    assert len(browser.find_elements("css selector", "#board .coord text[data-y]")) == 30
+    browser.find_element("id", "btn-hint").click()
+    x, y = map(int, re.search(r"\((\d+),(\d+)\)", status(browser)).groups())
+    island = node(browser, x, y).find_element("css selector", "circle")
+    column = browser.find_element("css selector", f'#board .coord text[data-x="{x}"]')
+    row = browser.find_element("css selector", f'#board .coord text[data-y="{y}"]')
+    assert (column.text, row.text) == (str(x), str(y))
+    (cx, cy), (lx, _), (_, ly) = centre(browser, island), centre(browser, column), centre(browser, row)
+    assert abs(cx - lx) < 1.5 and abs(cy - ly) < 4   # the column above it, the row beside it
+    # Every island sits under its column's number and beside its row's.
+    for xx, yy in [(1, 0), (29, 29), (10, 24), (0, 13)]:
+        if index(browser, xx, yy) is None:
+            continue
+        ix, iy = centre(browser, node(browser, xx, yy).find_element("css selector", "circle"))
+        assert abs(ix - centre(browser, browser.find_element(
+            "css selector", f'#board .coord text[data-x="{xx}"]'))[0]) < 1.5
+        assert abs(iy - centre(browser, browser.find_element(
+            "css selector", f'#board .coord text[data-y="{yy}"]'))[1]) < 4
+
+
+def test_zoom_by_buttons_wheel_and_pinch_pan_by_drag_and_fit(browser, page):
+    path, _ = page
+    viewport(browser, 1280, 900)
+    try:
+        open_puzzle(browser, path, "hard30_000")
+        mid = browser.execute_script(   # an island near the middle of the board
+            "return game.nodes.filter(n => n.x > 9 && n.y > 9 && n.x < 20 && n.y < 20)"
+            ".map(n => [n.x, n.y])[0]")
+        whole = island_width(browser, *mid)
+        browser.find_element("id", "btn-zoom-in").click()
+        browser.find_element("id", "btn-zoom-in").click()
+        assert island_width(browser, *mid) == pytest.approx(whole * 1.96, rel=0.05)
+        browser.find_element("id", "btn-fit").click()
+        assert island_width(browser, *mid) == pytest.approx(whole, rel=0.01)
+        # The wheel zooms about the pointer: the island under it stays under it.
+        ix, iy = centre(browser, node(browser, *mid))
+        browser.execute_script("""document.getElementById('board').dispatchEvent(new WheelEvent(
+            'wheel', {deltaY: -400, clientX: arguments[0], clientY: arguments[1], bubbles: true,
+                      cancelable: true}))""", ix, iy)
+        assert island_width(browser, *mid) > whole * 1.5
+        after = centre(browser, node(browser, *mid))
+        assert abs(after[0] - ix) < 2 and abs(after[1] - iy) < 2
+        # A drag on the empty board pans it; the column numbers stay along the top.
+        stage = browser.find_element("id", "stage").rect
+        top_before = box(browser, '#board .coord text[data-x]')[1]
+        empty = next((xx, yy) for yy in range(30) for xx in range(30)
+                     if index(browser, xx, yy) is None and 10 < xx < 20 and 10 < yy < 20)
+        cell = browser.find_element("css selector", f'#board .coord text[data-x="{empty[0]}"]')
+        start = (centre(browser, cell)[0], centre(browser, browser.find_element(
+            "css selector", f'#board .coord text[data-y="{empty[1]}"]'))[1])
+        browser.execute_script("""
+            const svg = document.getElementById('board'), [x, y] = arguments[0];
+            const ev = (type, dx) => new PointerEvent(type, {pointerId: 7, clientX: x + dx,
+                clientY: y + dx, bubbles: true, isPrimary: true});
+            svg.dispatchEvent(ev('pointerdown', 0));
+            for (const dx of [-20, -60, -100]) window.dispatchEvent(ev('pointermove', dx));
+            window.dispatchEvent(ev('pointerup', -100));""", start)
+        moved = centre(browser, node(browser, *mid))
+        assert moved[0] == pytest.approx(after[0] - 100, abs=3)
+        assert moved[1] == pytest.approx(after[1] - 100, abs=3)
+        assert links(browser) == {}   # a pan is no move
+        assert abs(box(browser, '#board .coord text[data-x]')[1] - top_before) < 2
+        assert top_before >= stage["y"]
+        # Two fingers spread twice as far apart zoom in twice as much.
+        browser.find_element("id", "btn-fit").click()
+        browser.execute_script("""
+            const svg = document.getElementById('board'), r = svg.getBoundingClientRect();
+            const cx = r.left + r.width / 2, cy = r.top + r.height / 2;
+            const ev = (type, id, dx) => new PointerEvent(type, {pointerId: id, clientX: cx + dx,
+                clientY: cy, bubbles: true, pointerType: 'touch'});
+            svg.dispatchEvent(ev('pointerdown', 1, -50));
+            svg.dispatchEvent(ev('pointerdown', 2, 50));
+            window.dispatchEvent(ev('pointermove', 1, -100));
+            window.dispatchEvent(ev('pointermove', 2, 100));
+            window.dispatchEvent(ev('pointerup', 1, -100));
+            window.dispatchEvent(ev('pointerup', 2, 100));""")
+        assert island_width(browser, *mid) == pytest.approx(whole * 2, rel=0.05)
+        assert links(browser) == {}
+        assert severe_logs(browser) == []
+    finally:
+        browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+
+
+def test_the_difficulty_says_what_it_means(browser, page):
+    path, _ = page
+    open_puzzle(browser, path, "hard30_000")
+    assert browser.find_element("id", "title").text.endswith("hard: needs search")
+    levels = [o.text for o in browser.find_elements("css selector", "#difficulty option")]
+    assert "hard: needs search" in levels and "medium: needs elimination" in levels

@@ -1,9 +1,14 @@
 """The one progress line: plain lines when stderr is not a terminal, one line redrawn when it is."""
 
 import io
+import os
+import pty
+import subprocess
+import sys
 import threading
 
-from referee.progress import Progress
+from project import ROOT
+from referee.progress import Progress, SetProgress
 from referee.units import ms, ms_number
 
 
@@ -76,3 +81,73 @@ def test_a_note_is_escaped_for_the_terminal():
     written = stream.getvalue()
     assert "\x1b" not in written and "\x07" not in written and written.count("\n") == 1
     assert "esc\\e[2J\\x07x\\nsecond: win" in written
+
+
+def screen(raw):
+    """The lines a terminal shows after `raw`: carriage return, erase-to-end and newline
+    applied, as a terminal applies them."""
+    lines, col, i = [""], 0, 0
+    while i < len(raw):
+        if raw.startswith("\x1b[K", i):
+            lines[-1] = lines[-1][:col]
+            i += 3
+            continue
+        char = raw[i]
+        if char == "\r":
+            col = 0
+        elif char == "\n":
+            lines.append("")
+            col = 0
+        else:
+            line = lines[-1].ljust(col)
+            lines[-1] = line[:col] + char + line[col + 1:]
+            col += 1
+        i += 1
+    return lines
+
+
+def test_a_result_printed_aside_never_shares_the_progress_line():
+    out = Terminal()   # stdout and stderr on one screen, as on a terminal
+    progress = Progress("gen", 3, stream=out)
+    progress.step("a")
+    with progress.aside():
+        out.write("out/a.txt  islands=4\n")
+    progress.step("b")
+    progress.close("done")
+    assert screen(out.getvalue()) == ["out/a.txt  islands=4", "gen: done", ""]
+
+
+def test_a_set_counts_what_was_asked_and_shows_the_attempts_beside():
+    out = Terminal()
+    progress = SetProgress("gen 6x6_hard_s1", 4, 400, stream=out, every=3600)
+    progress.attempt(1, 0)     # throttled: nothing kept yet
+    progress.attempt(7, 1)     # a puzzle kept is always shown
+    progress.attempt(8, 1)     # throttled again
+    assert screen(out.getvalue()) == [
+        "gen 6x6_hard_s1: [#####...............] [1/4] kept, 7 of at most 400 attempts"]
+
+
+def test_gen_on_a_terminal_never_glues_a_file_to_the_bar(tmp_path):
+    # A real terminal (a pty) for stdout and stderr, as a user running `gen` has.
+    main, child = pty.openpty()
+    process = subprocess.Popen(
+        [sys.executable, "-m", "referee", "gen", "--size", "10x10", "--difficulty", "hard",
+         "--count", "3", "--out", str(tmp_path)], cwd=ROOT, stdout=child, stderr=child)
+    os.close(child)
+    raw = b""
+    while True:
+        try:
+            chunk = os.read(main, 4096)
+        except OSError:   # the child closed the terminal
+            break
+        if not chunk:
+            break
+        raw += chunk
+    os.close(main)
+    assert process.wait(timeout=60) == 0
+    lines = [line for line in screen(raw.decode()) if line]
+    results = [line for line in lines if "islands=" in line]
+    assert len(results) == 3
+    assert all("[" not in line and "kept" not in line for line in results), results
+    assert "[###" in raw.decode()   # the bar was drawn, between the results
+    assert lines[-1].startswith("gen 10x10_hard_s1: tried ") and "kept 3 of 3" in lines[-1]

@@ -107,14 +107,24 @@ def test_tree_boards_are_a_spanning_tree_and_a_few_loops():
         assert loops == 0 if "_loops0_" in board.name else 0 < loops < len(parsed.nodes) // 10
 
 
-@pytest.mark.parametrize("suite", ["full", "lattice", "fill", "tree"])
+@pytest.mark.parametrize("suite", ["full", "lattice", "fill", "tree", "research", "unsolvable"])
 def test_the_command_rewrites_the_committed_suite(suite, tmp_path, capsys):
     assert main(["stress-gen", "--seed", "1", "--suite", suite, "--out", str(tmp_path)]) == 0
     written = sorted(p.name for p in (tmp_path / suite).iterdir())
     assert written == sorted(p.name for p in (COMMITTED / suite).iterdir())
-    for name in written:
-        assert (tmp_path / suite / name).read_text() == (COMMITTED / suite / name).read_text()
-    assert capsys.readouterr().out.count("islands=") == len(written) // 2
+    for name in written:   # byte for byte
+        assert (tmp_path / suite / name).read_bytes() == (COMMITTED / suite / name).read_bytes()
+    puzzles = [name for name in written if name.endswith(".txt")]
+    assert capsys.readouterr().out.count("islands=") == len(puzzles)
+
+
+def test_the_committed_research_pick_does_not_ask_the_solver(monkeypatch):
+    # Which research boards the suite holds must not change with the solver of the day.
+    def refuse(text, work=0):
+        raise AssertionError("the solver was asked")
+    monkeypatch.setattr("referee.lab.stress.solver_work", refuse)
+    boards = research_suite(1)
+    assert sorted(b.name for b in boards) == sorted(p.stem for p in (COMMITTED / "research").glob("*.txt"))
 
 
 def test_the_command_rewrites_the_committed_broken_near_trees(tmp_path, capsys):
@@ -148,3 +158,14 @@ def test_the_judge_keeps_codingames_bound_and_the_lab_reads_past_it():
     with pytest.raises(BoardError, match="width must be 1..30"):
         parse_board(text)
     assert parse_board(text, max_side=LAB_MAX_SIDE).width == 40
+
+
+def test_without_the_sat_peer_nothing_is_written(tmp_path, monkeypatch, capsys):
+    import importlib.util
+    real = importlib.util.find_spec
+    monkeypatch.setattr(importlib.util, "find_spec",
+                        lambda name, *rest: None if name == "pysat" else real(name, *rest))
+    assert main(["stress-gen", "--seed", "1", "--out", str(tmp_path)]) == 2
+    assert list(tmp_path.iterdir()) == []   # not half a suite
+    assert "unsolvable, tree-unsolvable: needs the lab dependencies" in capsys.readouterr().err
+    assert main(["stress-gen", "--suite", "full", "--out", str(tmp_path)]) == 0

@@ -69,7 +69,7 @@ from referee.commands.show import use_colour
 from referee.limits import FIRST_LINE_LIMIT_S, TURN_LIMIT_S, Limits
 from referee.report import (latency_summary, loss_details, summary_line, table,
                             versus_stats, versus_summary, versus_table)
-from referee.progress import Progress
+from referee.progress import Progress, SetProgress
 from referee.result import MatchResult
 from referee.containment import GUARANTEES, MODES, ContainmentError, Mode, choose_mode
 from referee.runner import BotStartError, run_match
@@ -258,10 +258,10 @@ def generated(specs: list[str], out: str | None, quiet: bool = False) -> list[Pu
     names = [spec.name for _, spec in parsed]
     puzzles = []
     for text, spec in parsed:
-        progress = Progress(f"gen {text}", spec.max_attempts,
-                               stream=io.StringIO() if quiet else None)
+        progress = SetProgress(f"gen {text}", spec.count, spec.max_attempts,
+                                  stream=io.StringIO() if quiet else None)
         kept, verdicts = generate_named(
-            text, spec, on_attempt=lambda tried, n: progress.update(tried, f"kept {n}"))
+            text, spec, on_attempt=progress.attempt)
         progress.close(f"tried {sum(verdicts.values())}, kept {len(kept)} of {spec.count}")
         if not kept:
             raise UsageError(f"--gen {text}: no puzzle found within the attempts")

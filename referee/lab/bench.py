@@ -112,7 +112,7 @@ from referee.lab.stress import LAB_MAX_SIDE
 from referee.lab.walk import solution_text
 from referee.lab.workers import add_worker_options, workers_from_args
 from referee.limits import FIRST_LINE_LIMIT_S, TURN_LIMIT_S
-from referee.progress import Progress
+from referee.progress import Progress, SetProgress
 from referee.report import MARK_HALF, MARK_OVER, limit_mark
 from referee.rules import judge_text
 from referee.runner import BotStartError
@@ -215,10 +215,9 @@ def load_suites(args: argparse.Namespace, workers=None) -> list[tuple[str, list[
         raise UsageError(f"--gen: {error}") from None
     refuse_same_boards(specs)
     for text, spec in specs:
-        progress = Progress(f"gen {text}", spec.max_attempts)
+        progress = SetProgress(f"gen {text}", spec.count, spec.max_attempts)
         kept, verdicts = generate_named(
-            text, spec, on_attempt=lambda tried, n: progress.update(tried, f"kept {n}"),
-            workers=workers)
+            text, spec, on_attempt=progress.attempt, workers=workers)
         progress.close(f"tried {sum(verdicts.values())}, kept {len(kept)} of {spec.count}")
         if not kept:
             raise UsageError(f"--gen {text}: no puzzle found within the attempts")

@@ -24,8 +24,9 @@ arguments always write byte-identical files (candidate i uses a generator seeded
 SEED and i, never the global random state).
 
 Prints one line per puzzle written (file, islands, difficulty, attempt) to stdout; the
-count tried and kept, by verdict, goes to stderr. A reader that stops early (`| head`)
-stops the listing, not the work: every puzzle is still written.
+count tried and kept, by verdict, goes to stderr, after a progress line (puzzles kept of
+the count, attempts tried beside; on a terminal, redrawn below the listing). A reader
+that stops early (`| head`) stops the listing, not the work: every puzzle is still written.
 
 Measured rates (bot of 2026-11-22, unique candidates, no local search): 30x30 at the
 medium preset about 5% easy, 75% medium, 20% not made unique; hard only 1 in 2000
@@ -60,14 +61,14 @@ from referee.commands.args import integer, number, output_path
 from referee.lab.grading import DEFAULT_WORK, DIFFICULTIES
 from referee.lab.hardening import DEFAULT_CLIMB
 from referee.lab.sets import (DEFAULT_ATTEMPTS_PER_PUZZLE, DEFAULT_REPAIRS, PRESETS, Generated,
-                              SetSpec, check_spec, generate_set, parse_size)
+                              SetSpec, check_spec, generate_set, parse_size, shortfall)
 from referee.lab.walk import solution_text
 from referee.lab.workers import add_worker_options, workers_from_args
-from referee.progress import Progress
+from referee.progress import SetProgress
 from referee.terminal import safe
 
 EXIT_OK, EXIT_BUDGET = 0, 1  # usage errors exit 2 from the dispatcher
-DEFAULT_OUT = "generated"
+DEFAULT_OUT = "out/gen"   # out/ is git-ignored
 SOLUTION_SUFFIX = ".solution"
 
 
@@ -138,7 +139,7 @@ def _remove_if_empty(made: list[Path]) -> None:
 def execute(args: argparse.Namespace) -> int:
     spec = spec_from_args(args)
     out = Path(args.out)
-    progress = Progress(f"gen {spec.name}", spec.max_attempts)
+    progress = SetProgress(f"gen {spec.name}", spec.count, spec.max_attempts)
     start = time.perf_counter()
 
     def write(puzzle: Generated) -> None:
@@ -148,16 +149,16 @@ def execute(args: argparse.Namespace) -> int:
             (out / f"{puzzle.name}{SOLUTION_SUFFIX}").write_text(solution_text(puzzle.links))
         except OSError as error:
             raise UsageError(f"cannot write to {out}: {error.strerror}") from None
-        print_listing(f"{safe(out / (puzzle.name + '.txt'))}  islands={puzzle.islands}  "
-                      f"difficulty={puzzle.difficulty}  attempt={puzzle.attempt}")
+        with progress.aside():
+            print_listing(f"{safe(out / (puzzle.name + '.txt'))}  islands={puzzle.islands}  "
+                          f"difficulty={puzzle.difficulty}  attempt={puzzle.attempt}")
 
     made = [folder for folder in (out, *out.parents) if not folder.exists()]
     try:
         with workers_from_args(args) as workers:
             _make_folder(out)   # once the workers stand: a bad --dask leaves no empty folder
             kept, verdicts = generate_set(
-                spec, on_attempt=lambda tried, n: progress.update(tried, f"kept {n}/{spec.count}"),
-                on_keep=write, workers=workers)
+                spec, on_attempt=progress.attempt, on_keep=write, workers=workers)
     except ValueError as error:   # settings no candidate can meet (a board too small for two islands)
         _remove_if_empty(made)   # a usage error leaves nothing behind
         raise UsageError(str(error)) from None
@@ -166,8 +167,7 @@ def execute(args: argparse.Namespace) -> int:
     progress.close(f"tried {tried}, kept {len(kept)} of {spec.count} ({detail}) "
                    f"in {time.perf_counter() - start:.1f} s")
     if len(kept) < spec.count:
-        print(f"gen: only {len(kept)} of {spec.count} puzzles found in {tried} attempts; "
-              f"raise --attempts or relax --difficulty/--unique/--density", file=sys.stderr)
+        print(f"gen: {shortfall(spec, len(kept), verdicts)}", file=sys.stderr)
         return EXIT_BUDGET
     return EXIT_OK
 

@@ -1,15 +1,20 @@
 """Write a page to solve puzzles in a browser, with hints that say why a link is sure.
 
-  python -m referee play                                  the 13 public tests
-  python -m referee play puzzles/hard30 my.txt --out p.html
-  python -m referee play --gen 10x10:count=3 --gen 30x30:hard:unique:count=1
+  spoon2 play                                    the 13 public tests, in out/play.html
+  spoon2 play puzzles/hard30 my.txt --out p.html
+  spoon2 play --gen 10x10:count=3 --gen 30x30:medium:count=5 --gen 30x30:hard:unique:count=1
 
 PUZZLE is a .txt puzzle, an SDK .json test or a directory of them. --gen SPEC generates
 a set as `bench --gen` does (WxH[:easy|medium|hard][:unique][:key=value...]); a SPEC
 without a difficulty gives one set at each of easy, medium and hard (graded as `gen`
-grades them: the deepest solver stage a puzzle needs).
+grades them: the deepest solver stage a puzzle needs). Easy and medium sets are made
+unique, as `unique` makes them: such a puzzle has one solution by definition (the rules,
+or elimination, prove every link), and without the repairs almost every 30x30 board has
+several solutions and needs search. Each set shows `gen`'s progress; a set that comes
+short of its count stops the command with `gen`'s hint, and no page is written (an
+existing one is left as it was).
 
-The page (--out, default play.html) is one self-contained file: no network request, no
+The page (--out, default out/play.html) is one self-contained file: no network request, no
 external asset. Pick a puzzle by size and difficulty; click an island then another in line
 with it (or drag) to add a link, again to double it, again to remove it; arrows and
 Shift+arrow do the same from the keyboard. Every move is checked at once by the rules (in
@@ -17,15 +22,19 @@ line, nothing in between, no crossing, not past an island's value); a refused mo
 why. Undo, redo; "hint" adds the next sure link with its rule and sentence (from
 bot.explain, worked out here when the page is built, about 1 s for a hard 30x30); "check"
 marks the links the solution does not hold; "solve" plays the solution in. The board is
-kept in the browser's local storage, so a reload resumes it.
+kept in the browser's local storage, so a reload resumes it. The board takes the window's
+room under the controls, so a 30x30 board fits a laptop's screen or a phone's width whole;
+the wheel, a pinch, + and - zoom, a drag on the empty board pans, "fit" shows it whole.
+The numbers on its edges are the (column,row) that hints and messages name. A puzzle's
+difficulty reads "easy: rules only", "medium: needs elimination" or "hard: needs search".
 
 This is lab tooling: it calls the bot (explain, solve, count_solutions) as a library.
 
 An SDK .json test is named by its title, as `run` names it; a .txt puzzle by its file name.
 
-Exit status: 0 written, every puzzle asked for; 1 some puzzle has no solution or a --gen
-set found fewer than its count (the others are still written; with none left, no page);
-2 usage error (unreadable puzzle, bad --gen spec, unwritable --out).
+Exit status: 0 written, every puzzle asked for; 1 a --gen set found fewer than its count
+(no page written), or some puzzle file has no solution (the others are written; with
+none left, no page); 2 usage error (unreadable puzzle, bad --gen spec, unwritable --out).
 """
 
 from __future__ import annotations
@@ -43,13 +52,14 @@ from referee.board import Board, BoardError, load_board, parse_board, puzzle_fil
 from referee.commands import UsageError
 from referee.commands.args import unwritable
 from referee.commands.run import sdk_fields
-from referee.lab.grading import DEFAULT_WORK, classify_or_none
-from referee.lab.sets import generate_named, parse_spec
+from referee.lab.grading import DEFAULT_WORK, HARD, classify_or_none
+from referee.lab.sets import generate_named, parse_spec, shortfall
 from referee.play import build_page, puzzle_entry
+from referee.progress import Progress, SetProgress
 from referee.terminal import safe
 
 DEFAULT_PUZZLES = "puzzles/public"
-DEFAULT_OUT = "play.html"
+DEFAULT_OUT = "out/play.html"   # out/ is git-ignored
 LEVELS = ("easy", "medium", "hard")
 EXIT_OK, EXIT_SHORT = 0, 1   # short: a puzzle without a solution, or a --gen set short
 
@@ -68,25 +78,20 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 def execute(args: argparse.Namespace) -> int:
     out = Path(args.out)
+    if args.out == DEFAULT_OUT:
+        out.parent.mkdir(exist_ok=True)
     why = unwritable(args.out)
     if why:
         raise UsageError(f"cannot write --out {out}: {why}")
     sources = list(read_files(args.puzzles or ([] if args.gen else [DEFAULT_PUZZLES])))
     sets = [one for text in args.gen for one in parse_gen(text)]   # all checked before any is made
-    made, missing = generated(sets)
+    made = generated(sets)
+    if made is None:
+        return EXIT_SHORT
     sources += made
-    entries, failed = [], 0
-    for name, board, difficulty in sources:
-        start = time.perf_counter()
-        entry = solved_entry(name, board, difficulty)
-        if entry is None:
-            failed += 1
-            print(f"play: {safe(name)}: the puzzle has no solution, left out", file=sys.stderr)
-            continue
-        entries.append(entry)
-        print(f"play: {safe(name)}: {len(entry['hints'])} hints worked out in "
-              f"{time.perf_counter() - start:.2f} s", file=sys.stderr, flush=True)
-    lacking = shortfall(failed, missing)
+    entries = solved_entries(sources)
+    failed = len(sources) - len(entries)
+    lacking = f"{failed} left out with no solution" if failed else ""
     if not entries:
         print(f"play: {out} not written: no puzzle to put in it ({lacking})", file=sys.stderr)
         return EXIT_SHORT
@@ -98,14 +103,6 @@ def execute(args: argparse.Namespace) -> int:
     print(f"{out}: {len(entries)} puzzle(s), {len(page.encode()):,} bytes"
           + (f"; {lacking}" if lacking else ""))
     return EXIT_SHORT if lacking else EXIT_OK
-
-
-def shortfall(unsolvable: int, not_found: int) -> str:
-    """What the page lacks of what was asked for, in words ('' when nothing)."""
-    parts = [f"{unsolvable} left out with no solution"] if unsolvable else []
-    if not_found:
-        parts.append(f"{not_found} asked of --gen not found")
-    return ", ".join(parts)
 
 
 def read_files(paths: list[str]):
@@ -124,26 +121,53 @@ def read_files(paths: list[str]):
 
 
 def parse_gen(text: str):
-    """The --gen SPEC's sets: itself, or one per difficulty when it names none."""
+    """The --gen SPEC's sets: itself, or one per difficulty when it names none; easy and
+    medium sets are made unique."""
     try:
         spec = parse_spec(text)
     except ValueError as error:
         raise UsageError(f"--gen {text}: {error}") from None
-    return [spec] if spec.difficulty else [dataclasses.replace(spec, difficulty=d) for d in LEVELS]
+    specs = [spec] if spec.difficulty else [dataclasses.replace(spec, difficulty=d) for d in LEVELS]
+    # An easy or medium puzzle has one solution by definition (the rules, or elimination,
+    # prove every link); the repairs that make a board unique find them where plain boards,
+    # with several solutions, almost all need search.
+    return [dataclasses.replace(one, unique=True) if one.difficulty != HARD else one
+            for one in specs]
 
 
-def generated(specs) -> tuple[list, int]:
-    """[(name, board, difficulty)] for the puzzles of the sets, and how many fewer than
-    asked were found."""
-    made, missing = [], 0
+def generated(specs) -> list | None:
+    """[(name, board, difficulty)] for the puzzles of the sets, with `gen`'s progress;
+    None (and `gen`'s hint) as soon as one set comes short of its count."""
+    made = []
     for one in specs:
-        kept, _ = generate_named(one.name, one)
+        progress = SetProgress(f"gen {one.name}", one.count, one.max_attempts)
+        kept, verdicts = generate_named(one.name, one, on_attempt=progress.attempt)
+        progress.close(f"tried {sum(verdicts.values())}, kept {len(kept)} of {one.count}")
         if len(kept) < one.count:
-            print(f"play: --gen {one.name}: only {len(kept)} of {one.count} found",
-                  file=sys.stderr)
-            missing += one.count - len(kept)
+            print(f"play: --gen {one.name}: {shortfall(one, len(kept), verdicts)}; "
+                  "no page written", file=sys.stderr)
+            return None
         made += [(puzzle.name, parse_board(puzzle.text), puzzle.difficulty) for puzzle in kept]
-    return made, missing
+    return made
+
+
+def solved_entries(sources) -> list[dict]:
+    """The page's entries of the puzzles that have a solution, with the solver's data;
+    progress (one line per puzzle off a terminal) and each puzzle left out on stderr."""
+    progress = Progress("play hints", len(sources))
+    entries = []
+    for name, board, difficulty in sources:
+        start = time.perf_counter()
+        entry = solved_entry(name, board, difficulty)
+        if entry is None:
+            with progress.aside():
+                print(f"play: {safe(name)}: the puzzle has no solution, left out", file=sys.stderr)
+            continue
+        entries.append(entry)
+        progress.step(f"{safe(name)}: {len(entry['hints'])} hints in "
+                      f"{time.perf_counter() - start:.2f} s")
+    progress.close(f"{len(entries)} puzzle(s) worked out")
+    return entries
 
 
 def solved_entry(name: str, board: Board, difficulty: str | None) -> dict | None:

@@ -173,6 +173,19 @@ def generate_set(spec: SetSpec, on_attempt=None, on_keep=None,
     return kept, verdicts
 
 
+def shortfall(spec: SetSpec, kept: int, verdicts: dict[str, int]) -> str:
+    """Why a set came short of its count, and what to change (for `gen` and `play --gen`)."""
+    tried = sum(verdicts.values())
+    detail = ", ".join(f"{name} {n}" for name, n in sorted(verdicts.items()))
+    text = f"only {kept} of {spec.count} puzzles found in {tried} attempts ({detail}); "
+    if not spec.unique and spec.difficulty in (EASY, MEDIUM) and verdicts.get(HARD, 0) > tried // 2:
+        # A board with two solutions cannot be solved without a guess: it grades hard.
+        return text + ("most boards had several solutions and so needed search: ask for unique "
+                       "ones (--unique, or unique in a SPEC)")
+    return text + ("raise the attempts (--attempts, or attempts= in a SPEC) or relax the "
+                   "difficulty, uniqueness or density")
+
+
 def _attempt(job: tuple[SetSpec, int]) -> tuple[str, list[Link], str, str]:
     """Candidate `index` of a set: (text, links, verdict, difficulty); one task for workers."""
     spec, index = job

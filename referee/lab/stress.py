@@ -24,10 +24,12 @@ Sub-suites (`SUITES`, each a folder under the output directory):
               other edge (a few loops): solutions that are nearly trees, where a guess
               that closes a loop is found wrong only much later (the hardest boards of the
               other suites have few loops, and so came here)
-  research    the 24 of 800 candidates (30x30 walks of referee.lab.walk, and 200-400
-              island fills of 30x30 to 40x40 with few loops) on which the bot's solver
-              spends the most propagation rounds (counted, so the pick is the same on
-              any machine, for one version of the solver)
+  research    24 of 800 candidates (30x30 walks of referee.lab.walk, and 200-400
+              island fills of 30x30 to 40x40 with few loops): those on which the bot's
+              solver spends the most propagation rounds. Which ones depends on the solver,
+              so the pick for seed 1 is fixed in RESEARCH_KEPT (the committed suite's
+              candidates) and the suite is the same whatever the solver of the day;
+              another seed, or pick="solver", asks the solver of the day
   unsolvable  a dense solvable board with one island's value changed by 2 (so the sum of
               values stays even and parity alone cannot refute it), kept only when the
               SAT peer (referee.peer) proves it has no solution
@@ -65,6 +67,13 @@ RESEARCH_EXTRA = (0.05, 0.3)
 WALK_DENSITY = (0.25, 0.45)   # the walk stops short of it: 180-270 islands on 30x30
 RESEARCH_POOL = 800           # candidates the research suite picks its hardest from
 RESEARCH_WORK = 200_000       # propagation rounds counted per candidate at most
+# The research candidates kept for a seed: the 24 the solver worked hardest on when the
+# committed suite (puzzles/stress/research) was made. Fixed here so that stress-gen writes
+# that suite again byte for byte, whatever a later solver finds hard.
+RESEARCH_KEPT = {
+    1: (15, 21, 55, 59, 105, 177, 199, 217, 223, 319, 331, 349, 373, 385, 415, 429, 445, 477,
+        481, 547, 661, 697, 723, 751),
+}
 UNSOLVABLE_SOURCES = (("full", 20, 20), ("full", 30, 15), ("full", 30, 30), ("rows", 30, 30),
                       ("blocks", 30, 30), ("fill", 20, 20), ("fill", 30, 15), ("fill", 30, 30),
                       ("fill", 40, 40))
@@ -249,12 +258,17 @@ def solver_work(text: str, work: int = RESEARCH_WORK) -> int:
     return stats.rounds
 
 
-def research_suite(seed: int, count: int = 24, pool: int = RESEARCH_POOL) -> list[StressBoard]:
+def research_suite(seed: int, count: int = 24, pool: int = RESEARCH_POOL,
+                   pick: str = "kept") -> list[StressBoard]:
     """The `count` research candidates (of the first `pool`) the bot works hardest on.
 
-    With pool <= count the first `count` candidates are kept as they are, and the bot is
-    not consulted.
+    With pick="kept" and a seed in RESEARCH_KEPT (at the default count and pool), the
+    candidates listed there, and the bot is not consulted. With pool <= count the first
+    `count` candidates are kept as they are. Otherwise the solver of the day picks.
     """
+    kept = RESEARCH_KEPT.get(seed) if pick == "kept" else None
+    if kept is not None and (count, pool) == (len(kept), RESEARCH_POOL):
+        return [research_candidate(seed, index) for index in kept]
     candidates = [research_candidate(seed, index) for index in range(max(count, pool))]
     if pool > count:
         work = [solver_work(board.text) for board in candidates]

@@ -7,8 +7,11 @@ sub-suites and how their boards are made are described in referee/lab/stress.py.
 --seed always writes byte-identical files; the unsolvable boards are checked with the SAT
 peer (referee.peer, the `lab` dependency group), which takes a minute or two.
 
-The committed suite in puzzles/stress was written by
-    python -m referee stress-gen --seed 1 --out puzzles/stress
+The committed suite in puzzles/stress is written again, byte for byte, by
+    spoon2 stress-gen --seed 1 --out puzzles/stress
+(the research boards are the candidates listed in referee.lab.stress.RESEARCH_KEPT, not
+those today's solver finds hardest; --research-pick solver asks it instead). Without
+--out the files go to out/stress.
 
 Prints one line per board written (file, islands) to stdout; a reader that stops early
 (`| head`) stops the listing, not the work: every board is still written.
@@ -20,15 +23,17 @@ missing for the unsolvable suite).
 from __future__ import annotations
 
 import argparse
+import importlib.util
 from pathlib import Path
 
 from referee.commands import UsageError
 from referee.commands.args import integer, output_path
 from referee.lab.gen import print_listing
-from referee.lab.stress import SUITES, StressBoard
+from referee.lab.stress import SUITES, StressBoard, research_suite
 from referee.lab.walk import solution_text
 
-DEFAULT_OUT = "generated/stress"
+PEER_SUITES = ("unsolvable", "tree-unsolvable")   # proved unsolvable by the SAT peer (python-sat)
+DEFAULT_OUT = "out/stress"   # out/ is git-ignored
 SOLUTION_SUFFIX = ".solution"
 
 
@@ -36,6 +41,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seed", type=integer(0), default=1, help="the suite's seed (default: 1)")
     parser.add_argument("--out", type=output_path, default=DEFAULT_OUT, metavar="DIR",
                         help=f"directory for the sub-suite folders (default: {DEFAULT_OUT})")
+    parser.add_argument("--research-pick", choices=("kept", "solver"), default="kept",
+                        help="the research boards: kept = the candidates fixed for the seed "
+                             "(seed 1: the committed suite), solver = the 24 of 800 today's "
+                             "solver works hardest on (default: kept; a seed with none fixed "
+                             "asks the solver)")
     parser.add_argument("--suite", action="append", default=[], choices=list(SUITES),
                         help="write only this sub-suite (repeatable; default: all of "
                              + ", ".join(SUITES) + ")")
@@ -46,9 +56,15 @@ def execute(args: argparse.Namespace) -> int:
     twice = next((suite for suite in args.suite if args.suite.count(suite) > 1), None)
     if twice:   # its boards would be written, and listed, twice
         raise UsageError(f"--suite {twice} is named twice")
-    for suite in args.suite or list(SUITES):
+    suites = args.suite or list(SUITES)
+    peer_needed = [suite for suite in suites if suite in PEER_SUITES]
+    if peer_needed and importlib.util.find_spec("pysat") is None:   # before any file is written
+        raise UsageError(f"{', '.join(peer_needed)}: needs the lab dependencies "
+                         "(pip install -e '.[lab]', or make test): no module named 'pysat'")
+    for suite in suites:
         try:
-            boards = SUITES[suite](args.seed)
+            boards = (research_suite(args.seed, pick=args.research_pick) if suite == "research"
+                      else SUITES[suite](args.seed))
         except ImportError as error:
             raise UsageError(f"{suite}: needs the lab dependencies "
                              f"(pip install -e '.[lab]'): {error}") from None

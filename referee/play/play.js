@@ -8,6 +8,11 @@
 const DATA = JSON.parse(document.getElementById("play-data").textContent);
 const NS = "http://www.w3.org/2000/svg";
 const CELL = 40, RADIUS = 15, GAP = 5;          // SVG units
+const MARGIN = 30, PAD = 6;                      // the band of row and column numbers; the far edge
+const MIN_CELLS = 5;                             // zoomed in, the view still holds this many cells
+const ZOOM_STEP = 1.4;
+const LEVELS = {easy: "easy: rules only", medium: "medium: needs elimination",
+                hard: "hard: needs search", unknown: "unknown: over the solver's budget"};
 const SOLVE_MS = 30;                             // between links when "solve" plays them in
 const STORE = "spoon2-play/";
 const DIRS = [[1, 0], [0, 1], [-1, 0], [0, -1]]; // right, down, left, up
@@ -15,6 +20,9 @@ const KEY_DIRS = {ArrowRight: 0, ArrowDown: 1, ArrowLeft: 2, ArrowUp: 3};
 
 let game = null;      // the open puzzle: geometry, links, history, selection
 let solving = null;   // the timer of a "solve" being played in
+let view = null;      // the part of the board shown, in SVG units: {x, y, w, h}
+const pointers = new Map();   // the pointers down on the board: id -> {x, y}
+let gesture = null;   // a pan (one pointer on empty board) or a pinch (two pointers)
 
 function $(id) { return document.getElementById(id); }
 
@@ -196,7 +204,8 @@ function hint() {
     const k = pairKey(game.at.get(x1 + "," + y1), game.at.get(x2 + "," + y2));
     if ((game.links.get(k) || 0) < value) {
       game.helped += 1;
-      return play(k, value, `hint (${rule}): ${sentence}`);
+      play(k, value, `hint (${rule}): ${sentence}`);
+      return reveal(k);
     }
   }
   status("no hint left: every sure link is on the board", "");
@@ -233,8 +242,6 @@ function solve() {
 function draw() {
   const {p, nodes} = game, svg = $("board");
   svg.textContent = "";
-  svg.setAttribute("viewBox", `0 0 ${p.w * CELL} ${p.h * CELL}`);
-  svg.style.maxWidth = Math.min(900, p.w * 48) + "px";
   const pos = i => [nodes[i].x * CELL + CELL / 2, nodes[i].y * CELL + CELL / 2];
   for (const [k, n] of game.links) {
     const [a, b] = ends(k), [x1, y1] = pos(a), [x2, y2] = pos(b);
@@ -246,7 +253,9 @@ function draw() {
       el("line", horizontal ? {x1, y1: y1 + o, x2, y2: y2 + o} : {x1: x1 + o, y1, x2: x2 + o, y2}, g);
     }
     el("line", {x1, y1, x2, y2, class: "hit"}, g);       // a wide, invisible target to tap
-    g.addEventListener("click", () => { if (!solving) play(k, 0, `removed ${cell(nodes[a])}-${cell(nodes[b])}`); });
+    g.addEventListener("click", () => {
+      if (!solving && !(gesture && gesture.moved)) play(k, 0, `removed ${cell(nodes[a])}-${cell(nodes[b])}`);
+    });
   }
   nodes.forEach((n, i) => {
     const has = held(i), state = has < n.v ? "short" : has === n.v ? "full" : "over";
@@ -260,12 +269,149 @@ function draw() {
     small.textContent = `${has}/${n.v}`;
     el("title", {}, g).textContent = `${cell(n)}: ${has} of ${n.v} links`;
   });
+  drawCoordinates(svg, p);
+  applyView();
   const short = nodes.filter((n, i) => held(i) < n.v).length;
   $("progress").textContent = `${nodes.length - short}/${nodes.length} islands full, ` +
     `${game.history.length} move${game.history.length === 1 ? "" : "s"}`;
   $("btn-undo").disabled = !game.history.length;
   $("btn-redo").disabled = !game.redo.length;
   for (const id of ["btn-hint", "btn-check", "btn-solve"]) $(id).disabled = !game.p.solution;
+}
+
+// Column numbers along the top, row numbers down the left: the (column,row) that hints and
+// messages name. Each band stays at the edge of the view when the board is panned.
+function drawCoordinates(svg, p) {
+  const rows = el("g", {class: "coord rows"}, svg), cols = el("g", {class: "coord cols"}, svg);
+  el("rect", {x: -MARGIN, y: -MARGIN, width: MARGIN, height: p.h * CELL + MARGIN + PAD}, rows);
+  el("rect", {x: -MARGIN, y: -MARGIN, width: p.w * CELL + MARGIN + PAD, height: MARGIN}, cols);
+  for (let x = 0; x < p.w; x++) {
+    el("text", {x: x * CELL + CELL / 2, y: -MARGIN / 2 + 6, "data-x": x}, cols).textContent = x;
+  }
+  for (let y = 0; y < p.h; y++) {
+    el("text", {x: -MARGIN / 2, y: y * CELL + CELL / 2 + 6, "data-y": y}, rows).textContent = y;
+  }
+  const corner = el("g", {class: "coord corner"}, svg);   // where the two bands meet
+  el("rect", {x: -MARGIN, y: -MARGIN, width: MARGIN, height: MARGIN}, corner);
+}
+
+// ---- zoom and pan: the SVG's viewBox, inside the stage the page leaves for the board -----
+
+// The whole board with its numbers, widened or lengthened to the stage's shape (centred
+// across, at the top), so that zoomed in the view fills the stage and nothing shows
+// beyond the numbers' bands.
+function fitView() {
+  const p = game.p, w = p.w * CELL + MARGIN + PAD, h = p.h * CELL + MARGIN + PAD;
+  const r = $("stage").getBoundingClientRect();
+  const shape = r.width > 0 && r.height > 0 ? r.height / r.width : h / w;
+  if (h / w < shape) return {x: -MARGIN, y: -MARGIN, w, h: w * shape};
+  return {x: -MARGIN - (h / shape - w) / 2, y: -MARGIN, w: h / shape, h};
+}
+
+// Zoomed no further out than the whole board nor further in than MIN_CELLS cells, and
+// panned no further than its edges. The aspect stays the fit's, so the page's scale is
+// the same along both axes.
+function clampView(v) {
+  const fit = fitView();
+  const w = Math.min(fit.w, Math.max(v.w, Math.min(fit.w, MIN_CELLS * CELL + MARGIN)));
+  const h = w * fit.h / fit.w;
+  return {w, h, x: Math.min(Math.max(v.x, fit.x), fit.x + fit.w - w),
+          y: Math.min(Math.max(v.y, fit.y), fit.y + fit.h - h)};
+}
+
+function applyView() {
+  view = clampView(view || fitView());
+  const svg = $("board");
+  svg.setAttribute("viewBox", `${view.x} ${view.y} ${view.w} ${view.h}`);
+  const cols = svg.querySelector(".coord.cols"), rows = svg.querySelector(".coord.rows");
+  if (cols) cols.setAttribute("transform", `translate(0 ${Math.max(0, view.y + MARGIN)})`);
+  if (rows) rows.setAttribute("transform", `translate(${Math.max(0, view.x + MARGIN)} 0)`);
+  const corner = svg.querySelector(".coord.corner");
+  if (corner) corner.setAttribute("transform", `translate(${Math.max(0, view.x + MARGIN)} ${Math.max(0, view.y + MARGIN)})`);
+}
+
+// SVG units per screen pixel, and the screen point of the view's corner (the page's
+// preserveAspectRatio, "xMidYMin meet", centres it across and puts it at the top).
+function metrics(v) {
+  const r = $("board").getBoundingClientRect();
+  const k = Math.max(v.w / r.width, v.h / r.height);
+  return {k, ox: r.left + (r.width - v.w / k) / 2, oy: r.top};
+}
+
+// The view `base` zoomed by `factor` about the screen point (cx, cy), which stays put.
+function zoomed(base, factor, cx, cy) {
+  const {k, ox, oy} = metrics(base);
+  const px = base.x + (cx - ox) * k, py = base.y + (cy - oy) * k;
+  const next = clampView({x: 0, y: 0, w: base.w / factor, h: base.h / factor});
+  const f = base.w / next.w;
+  return clampView({x: px - (px - base.x) / f, y: py - (py - base.y) / f, w: next.w, h: next.h});
+}
+
+function zoomBy(factor) {
+  const r = $("board").getBoundingClientRect();
+  view = zoomed(view, factor, r.left + r.width / 2, r.top + r.height / 2);
+  applyView();
+}
+
+function fit() { view = fitView(); applyView(); }
+
+// Bring a link into view when a hint or the solver places it out of sight.
+function reveal(k) {
+  const [a, b] = ends(k), N = game.nodes;
+  const inView = i => {
+    const x = N[i].x * CELL + CELL / 2, y = N[i].y * CELL + CELL / 2;
+    return x > view.x + MARGIN && x < view.x + view.w && y > view.y + MARGIN && y < view.y + view.h;
+  };
+  if (inView(a) && inView(b)) return;
+  const cx = (N[a].x + N[b].x + 1) * CELL / 2, cy = (N[a].y + N[b].y + 1) * CELL / 2;
+  view = clampView({x: cx - view.w / 2, y: cy - view.h / 2, w: view.w, h: view.h});
+  applyView();
+}
+
+function onWheel(event) {
+  event.preventDefault();
+  view = zoomed(view, Math.exp(-event.deltaY * 0.0015), event.clientX, event.clientY);
+  applyView();
+}
+
+function startGesture() {
+  const [a, b] = [...pointers.values()];
+  if (b) {   // two fingers: pinch, the view and their midpoint and spread at the start
+    game.drag = null;
+    gesture = {pinch: true, view, mid: [(a.x + b.x) / 2, (a.y + b.y) / 2],
+               spread: Math.hypot(a.x - b.x, a.y - b.y) || 1, moved: true};
+  } else {
+    gesture = {pinch: false, view, at: [a.x, a.y], moved: false};
+  }
+}
+
+function onPointerMove(event) {
+  if (!pointers.has(event.pointerId)) return;
+  pointers.set(event.pointerId, {x: event.clientX, y: event.clientY});
+  if (!gesture) return;
+  const [a, b] = [...pointers.values()];
+  if (gesture.pinch && b) {
+    const mid = [(a.x + b.x) / 2, (a.y + b.y) / 2];
+    const next = zoomed(gesture.view, Math.hypot(a.x - b.x, a.y - b.y) / gesture.spread, ...gesture.mid);
+    const {k} = metrics(next);
+    view = clampView({...next, x: next.x - (mid[0] - gesture.mid[0]) * k,
+                      y: next.y - (mid[1] - gesture.mid[1]) * k});
+  } else if (!gesture.pinch) {
+    const dx = event.clientX - gesture.at[0], dy = event.clientY - gesture.at[1];
+    if (Math.abs(dx) + Math.abs(dy) > 4) gesture.moved = true;
+    if (!gesture.moved) return;
+    const {k} = metrics(gesture.view);
+    view = clampView({...gesture.view, x: gesture.view.x - dx * k, y: gesture.view.y - dy * k});
+    $("board").classList.add("panning");
+  }
+  applyView();
+}
+
+function endPointer(event) {
+  pointers.delete(event.pointerId);
+  $("board").classList.remove("panning");
+  if (pointers.size === 0) setTimeout(() => { if (!pointers.size) gesture = null; }, 0);  // after the click
+  else if (gesture && gesture.pinch) startGesture();   // one finger left: it pans on
 }
 
 function status(text, kind) {
@@ -297,13 +443,16 @@ function choose(i) {
 }
 
 function onPointerDown(event) {
-  if (solving) return;
+  pointers.set(event.pointerId, {x: event.clientX, y: event.clientY});
   const i = nodeAt(event);
-  game.drag = i >= 0 ? i : null;
+  if (pointers.size === 1 && i >= 0) { gesture = null; game.drag = solving ? null : i; return; }
+  startGesture();   // on empty board (or a link): pan; a second finger: pinch
 }
 
 function onPointerUp(event) {
-  if (solving || game.drag === null || game.drag === undefined) return;
+  const wasPinch = gesture && gesture.pinch;
+  endPointer(event);
+  if (wasPinch || solving || game.drag === null || game.drag === undefined) return;
   const from = game.drag, to = nodeAt(event);
   game.drag = null;
   if (to < 0) return;
@@ -318,6 +467,9 @@ function onKey(event) {
   else if ((ctrl && (key.toLowerCase() === "y" || (key.toLowerCase() === "z" && event.shiftKey))) || (!ctrl && key === "r")) redo();
   else if (!ctrl && key === "h") hint();
   else if (!ctrl && key === "c") check();
+  else if (!ctrl && (key === "+" || key === "=")) zoomBy(ZOOM_STEP);
+  else if (!ctrl && key === "-") zoomBy(1 / ZOOM_STEP);
+  else if (!ctrl && key === "0") fit();
   else if (key in KEY_DIRS) {
     if (game.cursor === null) game.cursor = 0;
     const next = game.next[game.cursor][KEY_DIRS[key]];
@@ -364,17 +516,21 @@ function load(i, links) {
                          won: saved.won, helped: saved.helped || 0});
   }
   $("puzzle").value = String(i);
+  view = null;   // a new board opens whole
   $("title").textContent = `${p.name}: ${p.w}x${p.h}, ${game.nodes.length} islands` +
-    (p.difficulty ? `, ${p.difficulty}` : "") + (p.unique === false ? ", several solutions" : "");
+    (p.difficulty ? `, ${levelText(p.difficulty)}` : "") + (p.unique === false ? ", several solutions" : "");
   if (game.won) { status(winText(), "won"); draw(); }
   else after(links ? "the position from the report: the links placed before the losing line" : "");
 }
+
+// What a grade means to a player: the deepest reasoning the solver needed.
+function levelText(level) { return LEVELS[level] || level; }
 
 function fillPicker() {
   const sizes = [...new Set(DATA.puzzles.map(p => p.w + "x" + p.h))];
   const levels = [...new Set(DATA.puzzles.map(p => p.difficulty).filter(Boolean))];
   $("size").append(option("", "any size"), ...sizes.map(s => option(s, s)));
-  $("difficulty").append(option("", "any difficulty"), ...levels.map(d => option(d, d)));
+  $("difficulty").append(option("", "any difficulty"), ...levels.map(d => option(d, levelText(d))));
   filter();
 }
 
@@ -383,7 +539,7 @@ function filter() {
   pick.textContent = "";
   DATA.puzzles.forEach((p, i) => {
     if ((!size || p.w + "x" + p.h === size) && (!level || p.difficulty === level)) {
-      pick.append(option(String(i), `${p.name} (${p.w}x${p.h}${p.difficulty ? ", " + p.difficulty : ""})`));
+      pick.append(option(String(i), `${p.name} (${p.w}x${p.h}${p.difficulty ? ", " + levelText(p.difficulty) : ""})`));
     }
   });
 }
@@ -414,13 +570,18 @@ function init() {
   $("size").addEventListener("change", () => { filter(); if ($("puzzle").options.length) load(+$("puzzle").value); });
   $("difficulty").addEventListener("change", () => { filter(); if ($("puzzle").options.length) load(+$("puzzle").value); });
   $("puzzle").addEventListener("change", () => load(+$("puzzle").value));
-  const actions = {undo, redo, hint, check, solve, restart};
+  const actions = {undo, redo, hint, check, solve, restart, fit,
+                   "zoom-in": () => zoomBy(ZOOM_STEP), "zoom-out": () => zoomBy(1 / ZOOM_STEP)};
   for (const name in actions) $("btn-" + name).addEventListener("click", () => actions[name]());
   const svg = $("board");
   svg.addEventListener("pointerdown", onPointerDown);
-  svg.addEventListener("pointerup", onPointerUp);
+  window.addEventListener("pointermove", onPointerMove);
+  window.addEventListener("pointerup", onPointerUp);
+  window.addEventListener("pointercancel", endPointer);
+  svg.addEventListener("wheel", onWheel, {passive: false});
   document.addEventListener("keydown", onKey);
   window.addEventListener("hashchange", fromAddress);
+  window.addEventListener("resize", () => { if (game) applyView(); });
   if (fromAddress()) return;
   let last = -1;
   try { last = DATA.puzzles.findIndex(p => p.name === localStorage.getItem(STORE + "last")); } catch (e) { last = -1; }
