@@ -5,9 +5,13 @@
     python build.py --watch    rebuild whenever a file under bot/ changes (Ctrl-C stops)
 
 The bundle holds the modules the bot's entry point imports (stickytape follows the imports;
-the lazily loaded explainer stays out), each as readable Python: bot/'s code without its
-docstrings, comments and spare whitespace (python-minifier with every name, literal and
-statement kept as written), written out line by line rather than as one escaped string.
+the lazily loaded explainer and the library's modules stay out), each as readable Python:
+bot/'s code without its docstrings, comments and spare whitespace (python-minifier with
+every name and literal kept as written), written out line by line rather than as one
+escaped string. What the bot never names stays out too: a function, method or class whose
+name appears nowhere else in the shipped code (the tests' and the lab's entry points), and
+the packages' own exports (each `__init__.py` ships empty: the bot imports its names from
+the modules that define them).
 It must stay within BUNDLE_MAX_CHARS, well under CodinGame's 100,000, so that a player has
 room to change it, and be plain ASCII. It is reproducible: building twice from the same
 sources gives the same bytes. At run time the bundle writes its modules to a fresh
@@ -42,8 +46,7 @@ CODINGAME_MAX_CHARS = 100_000
 BUNDLE_MAX_CHARS = 70_000   # the rest of CodinGame's 100,000 is a player's room to change the bot
 SMOKE_TIMEOUT_S = 10
 WATCH_INTERVAL_S = 0.5
-HEADER = ("# Built by build.py from the bot/ package: edit bot/, not this file. Each module below\n"
-          "# is bot/'s code without its docstrings, comments and spare whitespace: read bot/ for them.\n")
+HEADER = "# Built by build.py from bot/ (read it for the docstrings and comments): edit bot/.\n"
 # python-minifier for the layout, and three rewrites that read the same: `return None` as
 # `return`, imports of one statement combined, a `pass` beside other statements dropped.
 # Every name and literal stays as written.
@@ -84,15 +87,69 @@ def bundle():
 def _shipped_copy(scratch):
     """Copy bot/ under `scratch` as it ships: without docstrings, comments and spare
     whitespace, which are for the people reading bot/ and would cost more than half the
-    bundle. Returns the copy's entry point. (ast and the minifier are deterministic: the
-    bundle stays reproducible.)"""
+    bundle, and without what the bot never names (`unnamed`). Returns the copy's entry
+    point. (ast and the minifier are deterministic: the bundle stays reproducible.)"""
+    trees = {}
     for source in sorted(PACKAGE.rglob("*.py")):
-        target = scratch / "bot" / source.relative_to(PACKAGE)
-        target.parent.mkdir(parents=True, exist_ok=True)
         tree = ast.parse(source.read_text(encoding="utf-8"), filename=str(source))
-        code = python_minifier.minify(ast.unparse(_without_docstrings(tree)), **MINIFY)
+        trees[source.relative_to(PACKAGE)] = _without_docstrings(tree)
+    for path in trees:
+        if path.name == "__init__.py":  # a package's exports are the library's
+            trees[path] = ast.Module(body=[], type_ignores=[])
+    entry = scratch / "bot" / ENTRY.name
+    _write(scratch, trees)
+    shipped = {Path(path).relative_to("bot") for path in
+               modules(stickytape.script(str(entry), add_python_paths=[str(scratch)]))}
+    shipped.add(ENTRY.relative_to(PACKAGE))  # the script itself, which names what it runs
+    _leave_out_unnamed({path: trees[path] for path in shipped})
+    _write(scratch, trees)
+    return entry
+
+
+def _write(scratch, trees):
+    """Write each module's tree under `scratch`, laid out by python-minifier."""
+    for path, tree in trees.items():
+        target = scratch / "bot" / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        code = python_minifier.minify(ast.unparse(tree), **MINIFY) if tree.body else ""
         target.write_text(code + "\n", encoding="utf-8")
-    return scratch / "bot" / ENTRY.name
+
+
+def unnamed(trees):
+    """The definitions (functions, methods, classes) of `trees` whose name, not a dunder,
+    appears nowhere in them but where it is defined: as a name, an attribute, an import
+    or a string (which getattr could read). None of them can run. [(holder, node)]"""
+    named = set()
+    for tree in trees:
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Name):
+                named.add(node.id)
+            elif isinstance(node, ast.Attribute):
+                named.add(node.attr)
+            elif isinstance(node, ast.alias):
+                named.add((node.asname or node.name).split(".")[0])
+                named.add(node.name.split(".")[-1])
+            elif isinstance(node, ast.Constant) and isinstance(node.value, str):
+                named.add(node.value)
+    found = []
+    for tree in trees:
+        for holder in [tree] + [n for n in ast.walk(tree) if isinstance(n, ast.ClassDef)]:
+            for node in holder.body:
+                if isinstance(node, (ast.FunctionDef, ast.ClassDef)) \
+                        and not node.name.startswith("__") and node.name not in named:
+                    found.append((holder, node))
+    return found
+
+
+def _leave_out_unnamed(trees):
+    """Take every unnamed definition out of `trees`, until none is left (one taken out
+    may have been the only one to name another)."""
+    while True:
+        found = unnamed(trees.values())
+        if not found:
+            return
+        for holder, node in found:
+            holder.body = [n for n in holder.body if n is not node] or [ast.Pass()]
 
 
 def _without_docstrings(tree):

@@ -10,9 +10,9 @@ import importlib
 _HOMES = {
     "DEFAULT": "bot.options", "Options": "bot.options",
     "Puzzle": "bot.puzzle", "PuzzleError": "bot.puzzle", "parse": "bot.puzzle",
-    "Unsolvable": "bot.solver", "solve": "bot.solver",
+    "Unsolvable": "bot.solver", "solve": "bot.solver", "solve_to": "bot.stages",
     "count_solutions": "bot.counting", "find_solutions": "bot.counting",
-    "Limit": "bot.work", "OverLimit": "bot.work", "Stats": "bot.work",
+    "Limit": "bot.stages", "OverLimit": "bot.work", "Stats": "bot.work",
     "explain": "bot.explainer",
 }
 __all__ = sorted(_HOMES)

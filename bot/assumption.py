@@ -5,9 +5,9 @@ edges (an "option"). Assume it, run the rules, and if they meet a contradiction 
 is eliminated (the seed paper's elimination search, taken per node rather than per edge so
 one probe settles up to four edges).
 
-- `eliminate` probes every option of every open node, most constrained node first, and
-  narrows the node's edges to what its surviving options allow; it repeats until nothing
-  is eliminated. It never guesses, so it grades a puzzle's difficulty.
+- `bot.stages.eliminate` probes every option of every open node, most constrained node
+  first, and narrows the node's edges to what its surviving options allow; it repeats
+  until nothing is eliminated. It never guesses, so it grades a puzzle's difficulty.
 - `solutions` branches depth-first: it takes the most constrained node (fewest options,
   weighted by how often it has met contradictions) and tries each option in turn, and
   an option that fails is eliminated on the spot. Before it branches it `probe`s: the
@@ -26,8 +26,8 @@ from itertools import product
 
 from bot.grid import Contradiction
 from bot.options import DEFAULT
-from bot.rules import FULL, NODES, PROBE
-from bot.work import BRANCHING, ELIMINATION, RULES, STAGE_NAMES, Stats  # noqa: F401 (re-exported)
+from bot.rules.engine import FULL, NODES, PROBE
+from bot.work import BRANCHING, ELIMINATION
 
 
 class Memory:
@@ -36,8 +36,6 @@ class Memory:
     valid for the state at trail length `scored_at` (-1: never scored) but at the nodes in
     `blamed`. Kept across revert: a revert below `scored_at` blames the nodes it gives back
     and moves `scored_at` down to where it went, so only they are scored again."""
-
-    __slots__ = ("conflicts", "blamed", "scores", "scored_at", "ranked")
 
     def __init__(self, nodes, heap_from=DEFAULT.score_heap_from):
         self.conflicts = [1] * nodes
@@ -137,39 +135,6 @@ def _changes(rules, edges, counts, stats, survived=None, outcome=None):
         return None
     finally:
         rules.revert(mark)
-
-
-def _open_nodes_by_options(grid):
-    """(options count, node, edges, options) for every node with open edges, fewest first."""
-    found = []
-    for i in range(len(grid.puzzle)):
-        if grid.got[i] != grid.cap[i]:
-            edges, choices = options(grid, i)
-            found.append((len(choices), i, edges, choices))
-    found.sort()
-    return found
-
-
-def eliminate(rules, stats):
-    """Narrow every node to its options that survive the rules, until none is eliminated.
-
-    Returns True if anything was narrowed; raises Contradiction if the state is dead.
-    """
-    grid = rules.grid
-    progress = False
-    changed = True
-    while changed and not grid.solved():
-        changed = False
-        for _, _, edges, choices in _open_nodes_by_options(grid):
-            survivors = [c for c in choices if _changes(rules, edges, c, stats) is not None]
-            if not survivors:
-                raise Contradiction()
-            if _narrow(grid, edges, survivors):
-                stats.eliminations += len(choices) - len(survivors)
-                rules.propagate(FULL, stats)
-                changed = progress = True
-                break  # the most constrained node may have changed
-    return progress
 
 
 def _narrow(grid, edges, survivors):
@@ -391,8 +356,6 @@ class Budget:
     still going deeper is often near an answer; one that keeps coming back up is
     thrashing, where the search that learns does better."""
 
-    __slots__ = ("branches", "most", "stall", "used", "deepest", "deepened")
-
     def __init__(self, branches=DEFAULT.node_search_branches, most=None,
                  stall=DEFAULT.node_search_stall, stretch=DEFAULT.node_search_stretch):
         self.branches = branches
@@ -427,21 +390,20 @@ def first_solution(rules, stats, budget=None, sure=None):
     (in every solution).
     """
     budget = Budget.of(rules.options) if budget is None else budget
-    for found in solutions(rules, stats, BRANCHING, budget=budget, sure=sure):
+    for found in solutions(rules, stats, budget=budget, sure=sure):
         if found.valid():
             return found.links()
     return None
 
 
-def solutions(rules, stats, stage=BRANCHING, depth=0, budget=None, since=-1, sure=None):
+def solutions(rules, stats, depth=0, budget=None, since=-1, sure=None):
     """Yield the grid each time it holds a solution (consume it before resuming).
 
-    Explores only as deep as `stage` allows: RULES, ELIMINATION or BRANCHING (complete).
-    With a `budget` (a Budget), raises OutOfBranches once it is spent. In the complete
-    search every branch first probes the nodes whose edges changed after trail position
-    `since` (the assumption that led here; -1 at the root: every node). `sure`, if given,
-    hears the links drawn once the root is probed (they are in every solution).
-    The grid is back in its entry state once the generator is exhausted or closed.
+    With a `budget` (a Budget), raises OutOfBranches once it is spent. Every branch first
+    probes the nodes whose edges changed after trail position `since` (the assumption that
+    led here; -1 at the root: every node). `sure`, if given, hears the links drawn once the
+    root is probed (they are in every solution). The grid is back in its entry state once
+    the generator is exhausted or closed.
     """
     grid = rules.grid
     stats.max_depth = max(stats.max_depth, depth)
@@ -450,28 +412,26 @@ def solutions(rules, stats, stage=BRANCHING, depth=0, budget=None, since=-1, sur
     reach = {}
     try:
         try:
-            _narrow_here(rules, stats, stage, depth, since, reach)
+            _narrow_here(rules, stats, depth, since, reach)
         except Contradiction:
             return
         if sure is not None:
             sure(grid.links())
         if grid.solved():
             yield grid
-        elif stage >= BRANCHING:
-            yield from _branch(rules, stats, stage, depth, budget, reach)
+        else:
+            yield from _branch(rules, stats, depth, budget, reach)
     finally:
         rules.revert(mark)
 
 
-def _narrow_here(rules, stats, stage, depth, since, reach):
-    """The rules, then as `stage` allows elimination or probes, at one level of the search.
-    The whole-board rules run every few levels only (`Options.global_every`)."""
+def _narrow_here(rules, stats, depth, since, reach):
+    """The rules, then the probes, at one level of the search. The whole-board rules run
+    every few levels only (`Options.global_every`)."""
     grid, tuning = rules.grid, rules.options
     whole = depth % max(tuning.global_every, len(grid.puzzle) // tuning.islands_per_global) == 0
-    rules.propagate(NODES if not whole else PROBE if stage == BRANCHING else FULL, stats)
-    if stage == ELIMINATION and not grid.solved() and eliminate(rules, stats):
-        stats.stage = max(stats.stage, ELIMINATION)
-    if stage == BRANCHING and not grid.solved():
+    rules.propagate(PROBE if whole else NODES, stats)
+    if not grid.solved():
         # The bridge search waited for the probes; a probe that narrowed has run it.
         if probe(rules, stats, grid.changed_since(since), reach):
             stats.stage = max(stats.stage, ELIMINATION)
@@ -479,7 +439,7 @@ def _narrow_here(rules, stats, stage, depth, since, reach):
             rules.propagate(FULL, stats)
 
 
-def _branch(rules, stats, stage, depth, budget, reach):
+def _branch(rules, stats, depth, budget, reach):
     """Try each option of the most constrained node; an option that fails is eliminated."""
     if budget is not None and not budget.spend(depth):
         raise OutOfBranches()
@@ -497,5 +457,5 @@ def _branch(rules, stats, stage, depth, budget, reach):
             stats.eliminations += 1
             rules.revert(mark)
             continue
-        yield from solutions(rules, stats, stage, depth + 1, budget, start)
+        yield from solutions(rules, stats, depth + 1, budget, start)
         rules.revert(mark)

@@ -23,7 +23,7 @@ from bot.assumption import choose_node, memory
 from bot.facts import enforce, holds, made_true, negate
 from bot.grid import Contradiction
 from bot.restarts import Restarts
-from bot.rules import LEARN, LEARN_CHEAP, LEARN_CHEAP_NO_SLACK, LEARN_NO_SLACK
+from bot.rules.engine import LEARN, LEARN_CHEAP, LEARN_CHEAP_NO_SLACK, LEARN_NO_SLACK
 from bot.rules.nodes import node_reason
 
 DECISION = -1  # `why` of a decision

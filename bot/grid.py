@@ -40,10 +40,6 @@ class Grid:
     link on an edge, or a first one inside a group) are `waste`, never past `spare`.
     """
 
-    __slots__ = ("puzzle", "ends", "value", "crossings", "lo", "hi", "got", "cap", "trail",
-                 "parent", "size", "need", "next_member", "joins", "dirty", "queued",
-                 "joined", "cut", "spare", "waste")
-
     def __init__(self, puzzle):
         self.puzzle = puzzle
         # The puzzle's tuples the bound changes and `revert` read, held here: one lookup less

@@ -18,7 +18,7 @@ from bot.cdcl import Learner
 from bot.facts import enforce, negate
 from bot.grid import Contradiction
 from bot.local import Walk, filled
-from bot.rules import FULL
+from bot.rules.engine import FULL
 
 
 def learned_solutions(rules, stats, sure=None, walk=False, press=None):

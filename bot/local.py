@@ -44,7 +44,7 @@ from bot.rules.connect import bridges_from
 # turns than on the islands).
 _TURN = 8
 _GIVE_UP_FILLS = 3  # fills in a row that leave an island short: the walk stops
-_STOP_EVERY = 64  # steps between the asks whether to end a turn early (about 2 ms)
+_STOP_EVERY = 64  # steps between the asks whether to end a turn early (a few ms apart)
 
 # Every order of an island's (at most four) edges: one draw picks an order, where a shuffle
 # would draw once an edge.
@@ -100,7 +100,7 @@ class Walk:
         self.seen = [0] * len(p)   # `_groups_among`'s stamp per island...
         self.owner = [0] * len(p)  # ...and the search that reached it
         self.stamp = 0
-        self.orders = [_ORDERS[len(around)] for around in p.node_edges]  # per island
+        self.orders = [_ORDERS[len(around)] for around in p.node_edges]  # `_ORDERS` per island
 
     def run(self, moves):
         """Take up to `moves` more steps; an answer (links per edge) not given before if
@@ -135,7 +135,8 @@ class Walk:
         self.start, self.count = start, None
 
     def _fill(self):
-        """Counts that give every island its value, or count None if the paths run out."""
+        """Counts that give every island its value (count None if the paths run out), and
+        each island's group labelled afresh."""
         count, short = self._start_counts()
         self._spread(count, short)
         self.count, self.moves = count, 0
@@ -144,7 +145,11 @@ class Walk:
             self.failed += 1
             return
         self.failed = 0
-        self._label_groups()
+        # (`components` reads a grid's `puzzle` and `got`, which the walk holds for its root.)
+        label, _, size = components(self, count)
+        self.label, self.size, self.fresh = label, dict(enumerate(size)), len(size)
+        self.groups = len(size)
+        self.best, self.best_groups = count[:], self.groups
 
     def _start_counts(self):
         """The root's low bounds, raised to the counts `refill` handed over: (count per edge,
@@ -193,16 +198,6 @@ class Walk:
                 short[path[-1][2]] -= 1
         return True
 
-    def _label_groups(self):
-        """Each island's group labelled afresh after a fill, and the counts the best met."""
-        # (`components` reads a grid's `puzzle` and `got`, which the walk holds for its root.)
-        label, _, size = components(self, self.count)
-        self.label = label
-        self.size = dict(enumerate(size))
-        self.fresh = len(size)
-        self.groups = len(size)
-        self.best, self.best_groups = self.count[:], self.groups
-
     # -- join ---------------------------------------------------------------------------
     def _move(self):
         """One move: a link off a random edge, its ends made whole by an alternating path;
@@ -246,13 +241,15 @@ class Walk:
         return rng.randrange(len(self.count))
 
     def _keep(self, ends, touched):
-        """Whether to keep a move made, from the groups of its ends (`touched` before it);
-        if kept, the groups, their labels and the best counts follow it."""
+        """Whether a move made is kept: yes if its links make no more groups than before,
+        and in one case of `Options.walk_worse` if one more (a way out of a dead end).
+        `touched`: the groups of the move's `ends` before it. A kept move's groups, labels
+        and best counts are noted."""
         after, walked = self._groups_among(ends)
         groups = self.groups + after - len(touched)
         worse = groups - self.groups
         if worse > 0 and (worse > 1 or self.rng.random() * self.options.walk_worse >= 1):
-            return False  # (one in `walk_worse` that adds a group is kept: a way out)
+            return False
         self.groups = groups
         self._relabel(*walked(), touched)
         if groups < self.best_groups:
@@ -263,44 +260,12 @@ class Walk:
         """A path from `start` that adds a link, takes one off, adds one, ... and ends with
         a link added at an island `is_goal` accepts: [(edge, +1 or -1, island reached)], or
         None past `reach` islands. Edge `banned` is left alone. With `every`, the shortest
-        such path (`_shortest`, as a fill needs); without, a longer, more random one, which
-        joins groups far more often (`_random_path`, as a move needs)."""
-        if every:
-            return self._shortest(start, banned, is_goal, reach)
-        return self._random_path(start, banned, is_goal, reach)
-
-    def _shortest(self, start, banned, is_goal, reach):
-        """`_alternate` with `every`: a breadth-first search, each island a link is added at
-        going on by every link it can take off."""
-        count, lo, hi, draw = self.count, self.lo, self.hi, self.rng.random
-        node_edges, crossings, orders_at = self.puzzle.node_edges, self.puzzle.crossings, self.orders
-        came, queue = {start: None}, [start]  # island -> (edge added, island before, edge taken off)
-        for u in queue:
-            if len(came) > reach:
-                return None
-            adds, orders = node_edges[u], orders_at[u]
-            for k in orders[int(draw() * len(orders))]:
-                f, v = adds[k]
-                if (f == banned or v in came or count[f] >= hi[f]
-                        or (not count[f] and crossings[f]
-                            and any(count[g] for g in crossings[f]))):
-                    continue
-                if is_goal(v):
-                    return self._path_to(came, u, f, v)
-                came[v] = None
-                takes, orders = node_edges[v], orders_at[v]
-                for k in orders[int(draw() * len(orders))]:
-                    g, w = takes[k]
-                    if g != f and g != banned and count[g] > lo[g] and w not in came:
-                        came[w] = (f, u, g, v)
-                        queue.append(w)
-        return None
-
-    def _random_path(self, start, banned, is_goal, reach):
-        """`_alternate` without `every`: one link taken off per island, a loose one first."""
+        such path (a breadth-first search, as a fill needs); without, each island a link is
+        added at goes on by one link taken off, at random but a loose one first: a longer,
+        more random path, which joins groups far more often (as a move needs)."""
         count, lo, hi, loose, draw = self.count, self.lo, self.hi, self.loose, self.rng.random
         node_edges, crossings, orders_at = self.puzzle.node_edges, self.puzzle.crossings, self.orders
-        came, queue = {start: None}, [start]  # as in `_shortest`
+        came, queue = {start: None}, [start]  # island -> (edge added, island before, edge taken off)
         for u in queue:
             if len(came) > reach:
                 return None
@@ -317,10 +282,14 @@ class Walk:
                 for k in orders[int(draw() * len(orders))]:
                     g, w = takes[k]
                     if g != f and g != banned and count[g] > lo[g] and w not in came:
-                        if loose[g]:  # it splits no group: taken off first
+                        if every:
+                            came[w] = (f, u, g, v)
+                            queue.append(w)
+                        elif loose[g]:  # it splits no group: taken off first
                             chosen = g, w
                             break
-                        chosen = chosen or (g, w)
+                        else:
+                            chosen = chosen or (g, w)
                 if chosen is not None:
                     g, w = chosen
                     came[w] = (f, u, g, v)
@@ -434,8 +403,9 @@ class Walk:
                                                              finished, running)
 
     def _grow(self, reached, lead, todo):
-        """Rounds of turns until at most one search is left running: (those left running,
-        those that ran out, each having walked its whole group)."""
+        """Rounds of turns, so the searches stay within _TURN islands of one another, until
+        at most one is left running: (those left running, those that ran out, each having
+        walked its whole group)."""
         running, finished = list(range(len(lead))), []
         while len(running) > 1:
             if self._round(running, reached, lead, todo, finished):

@@ -16,30 +16,27 @@ from bot.grid import Grid
 from bot.learning import learned_solutions
 from bot.options import DEFAULT
 from bot.puzzle import parse
-from bot.rules import Rules
-from bot.work import BRANCHING, Stats
+from bot.rules.engine import Rules
+from bot.work import Stats
 
 
 class Unsolvable(Exception):
     """The puzzle has no solution."""
 
 
-def answers(rules, stats, stage=BRANCHING, sure=None, press=None, handed_over=None):
+def answers(rules, stats, sure=None, press=None, handed_over=None):
     """Yield the grid each time it holds a solution (consume it before resuming).
 
-    1. The rules, then as deep as `stage` allows: elimination, or the node search, which
-       probes at every branch and stops at its budget (`Options.node_search_branches`).
+    1. The rules, then the node search, which probes at every branch and stops at its
+       budget (`Options.node_search_branches`).
     2. Past the budget, the hand-over: the grid is back at the root, the rules keep their
        cursors, and `handed_over`, if given, is called.
     3. The search that learns, with the walk beside it on near-trees; given `press`, it
        proves and guesses links when the sure ones run out.
     `sure`, if given, hears the links every solution holds, each time they grow.
     """
-    if stage < BRANCHING:
-        yield from solutions(rules, stats, stage)
-        return
     try:
-        yield from solutions(rules, stats, BRANCHING, budget=Budget.of(rules.options), sure=sure)
+        yield from solutions(rules, stats, budget=Budget.of(rules.options), sure=sure)
         return
     except OutOfBranches:
         pass
@@ -48,12 +45,11 @@ def answers(rules, stats, stage=BRANCHING, sure=None, press=None, handed_over=No
     yield from learned_solutions(rules, stats, sure, walk=True, press=press)
 
 
-def solve(text, stats=None, stage=BRANCHING, within=None, sure=None, seed=None, press=None,
-          options=DEFAULT):
+def solve(text, stats=None, within=None, sure=None, seed=None, press=None, options=DEFAULT):
     """Solve CodinGame puzzle text; return its links as (x1, y1, x2, y2, n) tuples.
 
-    Raises PuzzleError for malformed text and Unsolvable when no solution exists (or none
-    is found within `stage`). Pass a Stats to collect counters, and a Limit as `within` to
+    Raises PuzzleError for malformed text and Unsolvable when no solution exists (to stop
+    at an earlier stage, see `bot.stages.solve_to`). Pass a Stats to collect counters, and a Limit as `within` to
     bound the work (OverLimit past it). `sure`, if given, is called with the links known to
     be in every solution (as the answer's tuples), each time the search proves more.
     `seed` (else `options.seed`) draws the search's restarts: another seed takes another
@@ -64,7 +60,7 @@ def solve(text, stats=None, stage=BRANCHING, within=None, sure=None, seed=None, 
     """
     stats = stats_within(stats, within)
     rules = rules_for(text, options, seed)
-    found = answers(rules, stats, stage, sure, press)
+    found = answers(rules, stats, sure, press)
     # Read the links before the generator is closed: closing reverts the grid.
     links = next((grid.links() for grid in found if grid.valid()), None)
     found.close()

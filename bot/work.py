@@ -1,22 +1,8 @@
-"""What a solve did and how much it may do: its counters and its limit."""
+"""What a solve did and how much it may do: its counters and the bound it keeps to (a
+`bot.stages.Limit`, where the library gives one)."""
 
-RULES, ELIMINATION, BRANCHING = 1, 2, 3
-STAGE_NAMES = {RULES: "rules", ELIMINATION: "elimination", BRANCHING: "branching"}
+RULES, ELIMINATION, BRANCHING = 1, 2, 3  # the stages, each deeper than the last
 _NONE = float("inf")
-
-
-class Limit:
-    """How much work a solve may do: propagation rounds and branches (None: no bound).
-    Counted in work, not seconds, so a verdict is the same on every machine."""
-
-    __slots__ = ("rounds", "branches")
-
-    def __init__(self, rounds=None, branches=None):
-        self.rounds = rounds
-        self.branches = branches
-
-    def __repr__(self):
-        return f"Limit(rounds={self.rounds}, branches={self.branches})"
 
 
 class OverLimit(Exception):
@@ -26,8 +12,6 @@ class OverLimit(Exception):
 class Stats:
     """Counters that explain a solve's time, and the limit the solve must keep to."""
 
-    __slots__ = ("rounds", "assumptions", "eliminations", "branches", "max_depth", "stage",
-                 "most_rounds", "most_branches")
     COUNTERS = ("rounds", "assumptions", "eliminations", "branches", "max_depth", "stage")
 
     def __init__(self, limit=None):

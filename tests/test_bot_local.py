@@ -1,29 +1,35 @@
 """The walk (`bot.local`): a local search that keeps every island at its value, and its
 turns beside the search that learns."""
 
+import dataclasses
 import random
 from collections import Counter
 
 import pytest
 
 import bot
-import bot.learning
 import bot.local
-import bot.solver
-from bot.assumption import Stats
+from bot.cdcl import Learner
 from bot.grid import Grid, components
-from bot.intersection import propagate
+from bot.learning import Turns
 from bot.local import Walk, filled
+from bot.options import DEFAULT
 from bot.puzzle import parse
+from bot.rules import FULL, Rules
+from bot.work import Stats
 from judge import fault, links_text
 from project import ROOT
 from test_bot_learning import connected_board, near_tree_board
+
+# The search that learns from the start, with the walk's first turn at once.
+WALK_AT_ONCE = dataclasses.replace(DEFAULT, node_search_branches=0, walk_after=0,
+                                   walk_every=1, walk_moves=50)
 
 
 def rooted(text):
     """A grid of `text` after the rules at its root, as the walk starts from."""
     grid = Grid(parse(text))
-    propagate(grid)
+    Rules(grid).propagate(FULL)
     return grid
 
 
@@ -104,7 +110,7 @@ def test_moves_start_at_edges_outside_the_largest_group(seed):
     for _ in range(400):
         if walk.groups == 1:
             break
-        if walk.moves % bot.local.WALK_FOCUS_EVERY == 0:  # the next move looks the focus up
+        if walk.moves % walk.options.walk_focus_every == 0:  # the next move looks the focus up
             group = groups_by_union(walk.puzzle, walk.count)
             most = max(map(group.count, group))
             outside = [{f for i, g in enumerate(group) if g != largest
@@ -223,56 +229,61 @@ def test_a_fill_from_a_partial_state_keeps_its_counts_where_no_path_moves_them()
     assert walk.start is None  # one fill from it: the next fills start from the root
 
 
-def near_tree_for_the_learner(monkeypatch):
-    """A near-tree the search that learns takes, with the walk's first turn at once."""
-    monkeypatch.setattr(bot.solver, "NODE_SEARCH_BRANCHES", 0)
-    monkeypatch.setattr(bot.learning, "WALK_AFTER", 0)
-    monkeypatch.setattr(bot.learning, "WALK_EVERY", 1)
-    monkeypatch.setattr(bot.learning, "WALK_MOVES", 50)
+def near_tree_for_the_learner():
+    """A near-tree the search that learns takes (with `WALK_AT_ONCE`, the walk's first
+    turn at once)."""
     text = near_tree_board(12, 10, 5, cycles=1)  # 1 link of slack, 120 islands
     grid = Grid(parse(text))
-    assert grid.spare * bot.learning.WALK_SPARE < len(grid.puzzle)
+    assert grid.spare * WALK_AT_ONCE.walk_spare < len(grid.puzzle)
     return text
 
 
 def test_solve_takes_its_turns_with_the_walk_and_answers_the_same_each_time(monkeypatch):
-    text = near_tree_for_the_learner(monkeypatch)
+    text = near_tree_for_the_learner()
     turns = []
     real_run = Walk.run
     monkeypatch.setattr(Walk, "run", lambda self, moves: (turns.append(moves),
                                                           real_run(self, moves))[1])
-    first = bot.solve(text)
+    first = bot.solve(text, options=WALK_AT_ONCE)
     assert turns and fault(text, links_text(first)) is None
-    assert bot.solve(text) == first
+    assert bot.solve(text, options=WALK_AT_ONCE) == first
 
 
 def test_an_answer_the_grid_refuses_sends_the_search_on_without_the_walk(monkeypatch):
-    text = near_tree_for_the_learner(monkeypatch)
+    text = near_tree_for_the_learner()
     asked = []
 
     def wrong(self, moves):
         asked.append(moves)
         return [3] * len(self.lo)  # no edge carries 3 links
     monkeypatch.setattr(Walk, "run", wrong)
-    links = bot.solve(text)
+    links = bot.solve(text, options=WALK_AT_ONCE)
     assert len(asked) == 1  # the walk is dropped after its answer is refused
     assert fault(text, links_text(links)) is None
 
 
 def test_the_walk_guides_the_search_between_its_turns(monkeypatch):
     # A walk that never answers still sets the target phases and restarts the search.
-    text = near_tree_for_the_learner(monkeypatch)
+    text = near_tree_for_the_learner()
     real_run = Walk.run
     monkeypatch.setattr(Walk, "run", lambda self, moves: (real_run(self, moves), None)[1])
+    turns_of = {}  # id of each engine -> the turns around it (where its walk is)
+    real_turns = Turns.__init__
+
+    def noted(self, engine, *args, **kwargs):
+        real_turns(self, engine, *args, **kwargs)
+        turns_of[id(engine)] = self
     targets = []
-    real_backjump = bot.learning.Learner._backjump
+    real_backjump = Learner.backjump
 
     def backjump(self, level):
-        if level == 0 and self.walk is not None and self.walk.best is not None:
-            targets.append(self.target == self.walk.best)
+        walk = turns_of[id(self)].walk if id(self) in turns_of else None
+        if level == 0 and walk is not None and walk.best is not None:
+            targets.append(self.target == walk.best)
         real_backjump(self, level)
-    monkeypatch.setattr(bot.learning.Learner, "_backjump", backjump)
-    links = bot.solve(text)
+    monkeypatch.setattr(Turns, "__init__", noted)
+    monkeypatch.setattr(Learner, "backjump", backjump)
+    links = bot.solve(text, options=WALK_AT_ONCE)
     assert fault(text, links_text(links)) is None
     assert targets and all(targets)
 
@@ -280,9 +291,9 @@ def test_the_walk_guides_the_search_between_its_turns(monkeypatch):
 def test_the_walk_fills_afresh_from_the_search_s_fullest_state_each_time_it_grows(monkeypatch):
     # At each turn the walk is handed the search's fullest state if, and only if, the search
     # has found a fuller one since the walk was last handed one.
-    text = near_tree_for_the_learner(monkeypatch)
+    text = near_tree_for_the_learner()
     searches, handed, turns = [], [], []
-    real_init, real_refill, real_run = bot.learning.Learner.__init__, Walk.refill, Walk.run
+    real_init, real_refill, real_run = Learner.__init__, Walk.refill, Walk.run
 
     def noted(self, *args, **kwargs):
         real_init(self, *args, **kwargs)
@@ -295,10 +306,10 @@ def test_the_walk_fills_afresh_from_the_search_s_fullest_state_each_time_it_grow
     def run(self, moves):
         turns.append((searches[-1].fullest, len(handed)))
         return real_run(self, moves)
-    monkeypatch.setattr(bot.learning.Learner, "__init__", noted)
+    monkeypatch.setattr(Learner, "__init__", noted)
     monkeypatch.setattr(Walk, "refill", refill)
     monkeypatch.setattr(Walk, "run", run)
-    assert fault(text, links_text(bot.solve(text))) is None
+    assert fault(text, links_text(bot.solve(text, options=WALK_AT_ONCE))) is None
     last = None
     for (fullest, count), before in zip(turns, [0] + [count for _, count in turns]):
         if fullest is not last:
@@ -310,16 +321,23 @@ def test_the_walk_fills_afresh_from_the_search_s_fullest_state_each_time_it_grow
 
 
 def test_boards_with_slack_to_spare_never_walk(monkeypatch):
-    monkeypatch.setattr(bot.solver, "NODE_SEARCH_BRANCHES", 0)
-    monkeypatch.setattr(bot.learning, "WALK_AFTER", 0)
+    options = dataclasses.replace(DEFAULT, node_search_branches=0, walk_after=0)
+    walks = []  # the walk each search that learns was given
+    real_turns = Turns.__init__
 
-    def refuse(*args):
-        raise AssertionError("the walk was made")
-    monkeypatch.setattr(bot.learning, "Walk", refuse)
+    def noted(self, engine, sure=None, walk=None, press=None):
+        walks.append(walk)
+        real_turns(self, engine, sure, walk, press)
+
+    def refuse(self, moves):
+        raise AssertionError("the walk took a turn")
+    monkeypatch.setattr(Turns, "__init__", noted)
+    monkeypatch.setattr(Walk, "run", refuse)
     text = connected_board(10, 10, 7)  # many links to spare
     grid = Grid(parse(text))
-    assert grid.spare * bot.learning.WALK_SPARE >= len(grid.puzzle)
-    assert fault(text, links_text(bot.solve(text, Stats()))) is None
+    assert grid.spare * options.walk_spare >= len(grid.puzzle)
+    assert fault(text, links_text(bot.solve(text, Stats(), options=options))) is None
+    assert walks == [None]  # the search that learns ran, without a walk
 
 
 @pytest.mark.parametrize("name", ["full/20x20_full_mixed_002", "full/30x15_full_double_004",
@@ -332,28 +350,45 @@ def test_one_fill_gives_every_island_its_value_within_the_root_s_bounds(name):
     assert filled(grid, 1) == counts  # the same seed, the same fill
 
 
-def test_where_no_walk_runs_the_search_s_first_descent_follows_one_fill(monkeypatch):
-    monkeypatch.setattr(bot.solver, "NODE_SEARCH_BRANCHES", 0)
-    fills, first_targets = [], []
-    real_filled, real_decide = bot.learning.filled, bot.learning.Learner._decide
+def fills_outside_turns(monkeypatch):
+    """The counts of each fill made outside a turn of the walk (those `filled` makes for
+    the search's first descent), as a list that grows."""
+    fills, turning = [], []
+    real_fill, real_run = Walk._fill, Walk.run
 
-    def noted_fill(grid, seed):
-        fills.append(real_filled(grid, seed))
-        return fills[-1]
+    def fill(self):
+        real_fill(self)
+        if not turning:
+            fills.append(self.count)
+
+    def run(self, moves):
+        turning.append(moves)
+        try:
+            return real_run(self, moves)
+        finally:
+            turning.pop()
+    monkeypatch.setattr(Walk, "_fill", fill)
+    monkeypatch.setattr(Walk, "run", run)
+    return fills
+
+
+def test_where_no_walk_runs_the_search_s_first_descent_follows_one_fill(monkeypatch):
+    fills, first_targets = fills_outside_turns(monkeypatch), []
+    real_decide = Learner.decide
 
     def decide(self):
         if self.level_starts == [] and not first_targets:
             first_targets.append(self.target[:])
         return real_decide(self)
-    monkeypatch.setattr(bot.learning, "filled", noted_fill)
-    monkeypatch.setattr(bot.learning.Learner, "_decide", decide)
+    monkeypatch.setattr(Learner, "decide", decide)
+    options = dataclasses.replace(DEFAULT, node_search_branches=0)
     text = (ROOT / "puzzles" / "stress" / "full" / "20x20_full_mixed_002.txt").read_text()
-    assert fault(text, links_text(bot.solve(text))) is None
+    assert fault(text, links_text(bot.solve(text, options=options))) is None
     assert len(fills) == 1 and fills[0] is not None and first_targets == fills
     # A near-tree has the walk to set its target: no fill is made for the search.
     fills.clear()
-    text = near_tree_for_the_learner(monkeypatch)
-    assert fault(text, links_text(bot.solve(text))) is None
+    text = near_tree_for_the_learner()
+    assert fault(text, links_text(bot.solve(text, options=WALK_AT_ONCE))) is None
     assert fills == []
 
 
@@ -371,7 +406,7 @@ def test_the_walk_gives_each_answer_once():
 
 @pytest.mark.parametrize("seed", range(3))
 def test_counting_takes_the_walks_answers_and_counts_each_once(seed, monkeypatch):
-    near_tree_for_the_learner(monkeypatch)  # the search that learns, the walk at once
+    # (`WALK_AT_ONCE`: the search that learns, the walk at once.)
     text = near_tree_board(7, 6, seed, cycles=2)  # 42 islands, 2 links of slack
     given = []
     real_run = Walk.run
@@ -382,12 +417,11 @@ def test_counting_takes_the_walks_answers_and_counts_each_once(seed, monkeypatch
             given.append(found)
         return found
     monkeypatch.setattr(Walk, "run", run)
-    with_walk = bot.find_solutions(text, limit=1000)
+    with_walk = bot.find_solutions(text, limit=1000, options=WALK_AT_ONCE)
     assert given  # the walk answered some of them
-    monkeypatch.setattr(bot.learning, "WALK_AFTER", 10 ** 9)  # the search alone
-    alone = bot.find_solutions(text, limit=1000)
+    alone = bot.find_solutions(text, limit=1000,  # the search alone
+                               options=dataclasses.replace(WALK_AT_ONCE, walk_after=10 ** 9))
     assert len(alone) > 1
     assert sorted(with_walk) == sorted(alone)  # the same solutions, none counted twice
     assert all(fault(text, links_text(links)) is None for links in with_walk)
-    monkeypatch.setattr(bot.learning, "WALK_AFTER", 0)
-    assert bot.count_solutions(text, limit=2) == 2
+    assert bot.count_solutions(text, limit=2, options=WALK_AT_ONCE) == 2

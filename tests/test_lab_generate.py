@@ -71,7 +71,7 @@ from project import run_referee
 
 
 def test_classify_matches_the_solver_stages():
-    from bot.assumption import ELIMINATION, RULES
+    from bot.work import ELIMINATION, RULES
 
     spec = SetSpec(width=12, height=12, count=12, seed=2, join=1.0, double=0.1, unique=True)
     kept, _ = generate_set(spec)
@@ -88,7 +88,7 @@ def test_classify_matches_the_solver_stages():
 
 def _solves(text, stage):
     try:
-        bot.solve(text, stage=stage)
+        bot.solve_to(text, stage)
         return True
     except bot.Unsolvable:
         return False
@@ -193,14 +193,14 @@ def test_every_mutation_keeps_the_known_solution():
 
 
 def test_hard_unique_puzzles_need_branching():
-    from bot.assumption import ELIMINATION
+    from bot.work import ELIMINATION
 
     kept, _ = generate_set(parse_spec("12x12:hard:unique:count=1:seed=6:density=0.15"))
     assert len(kept) == 1
     text = kept[0].text
     assert bot.count_solutions(text, 2) == 1
     with pytest.raises(bot.Unsolvable):
-        bot.solve(text, stage=ELIMINATION)
+        bot.solve_to(text, ELIMINATION)
     for links in (kept[0].links, bot.solve(text)):
         outcome = judge_text(parse_board(text), solution_text(links))
         assert outcome.verdict is Verdict.WIN, outcome.reason

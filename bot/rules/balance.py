@@ -42,8 +42,23 @@ def balance(rules):
 
 
 def _region_balances(grid, start, limit, seen, side):
-    """Walk the region of `start`; False if it cannot balance (True if walked past
-    `limit` nodes or into a region given up on: that part is then marked given up)."""
+    """Whether the region of `start` can balance (True too if walked past `limit` nodes)."""
+    walked = _walk_region(grid, start, limit, seen, side)
+    return walked is None or _balances(*walked[1:])
+
+
+def _balances(missing, two_sides):
+    """Whether links still missing on (side 0, side 1) can pair up."""
+    if two_sides:
+        return missing[0] == missing[1]
+    return (missing[0] + missing[1]) % 2 == 0
+
+
+def _walk_region(grid, start, limit, seen, side):
+    """Walk the region of `start` through undecided edges, giving each node a side: (its
+    nodes, the links missing on each side, whether the sides split it), or None past
+    `limit` nodes or where it meets a region given up on (the part walked is then marked
+    given up, so a walk that meets it gives up too rather than judge a fragment)."""
     lo, hi, got, value, node_edges = grid.lo, grid.hi, grid.got, grid.value, grid.puzzle.node_edges
     seen[start] = 1
     region = [start]
@@ -59,18 +74,14 @@ def _region_balances(grid, start, limit, seen, side):
                     side[j] = 1 - here
                     region.append(j)
                 elif seen[j] == GAVE_UP:
-                    limit = -1  # part of a region given up on: give up on it too
+                    limit = -1
                 elif side[j] == here:
                     two_sides = False
         if len(region) > limit:
-            # Mark the part walked, so a walk that meets it gives up too rather than judge
-            # a fragment of the region.
             for j in region:
                 seen[j] = GAVE_UP
-            return True
-    if two_sides:
-        return missing[0] == missing[1]
-    return (missing[0] + missing[1]) % 2 == 0
+            return None
+    return region, missing, two_sides
 
 
 def _decided_since(grid, position):
@@ -125,23 +136,10 @@ def unbalanced_region(grid, top):
 
 def _region_facts(grid, top, start, seen, side):
     """Walk the region of `start` whole; the facts behind it if it does not balance."""
-    lo, hi, got, value, node_edges = grid.lo, grid.hi, grid.got, grid.value, grid.puzzle.node_edges
-    seen[start] = 1
-    region = [start]
-    missing = [0, 0]
-    two_sides = True
-    for x in region:
-        missing[side[x]] += value[x] - got[x]
-        for f, y in node_edges[x]:
-            if lo[f] != hi[f]:
-                if not seen[y]:
-                    seen[y] = 1
-                    side[y] = 1 - side[x]
-                    region.append(y)
-                elif side[y] == side[x]:
-                    two_sides = False
-    if (missing[0] == missing[1]) if two_sides else (missing[0] + missing[1]) % 2 == 0:
+    region, missing, two_sides = _walk_region(grid, start, len(grid.value), seen, side)
+    if _balances(missing, two_sides):
         return None
+    lo, hi, node_edges = grid.lo, grid.hi, grid.puzzle.node_edges
     inside = set(region)
     read = {f for x in region for f, y in node_edges[x] if lo[f] == hi[f] and
             (y not in inside or (two_sides and side[x] == side[y]))}

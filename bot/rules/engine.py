@@ -85,12 +85,7 @@ class Rules:
     def undo(self, length):
         """Go back to trail `length`, forgetting where the rules looked (a trace reads the
         state there; the level's mark gives the cursors back when the search jumps)."""
-        grid = self.grid
-        if self.memory is not None:
-            self.memory.reverted(length, grid.trail, grid.ends)
-        self.balanced = self.isolated = self.connected = self.slackened = -1
-        self.slack_left = None
-        grid.revert((length, True, True, ()))
+        self.revert(((length, True, True, ()), -1, -1, -1, -1, None))
 
     def blame(self, i):
         """Count a dead end against node i and its neighbours, where a search listens."""

@@ -29,7 +29,9 @@ def isolate(rules):
     grid = rules.grid
     starts = joined_since(grid, rules.isolated)
     rules.isolated = len(grid.trail)
-    got, value, need, next_member = grid.got, grid.value, grid.need, grid.next_member
+    lo, hi, got, value, node_edges = grid.lo, grid.hi, grid.got, grid.value, grid.puzzle.node_edges
+    parent, size, need, next_member = grid.parent, grid.size, grid.need, grid.next_member
+    whole = len(value)
     changed = False
     for group in roots(grid, starts):
         lacking = need[group]  # never 0 short of the whole: `Grid.raise_lo` refuses that
@@ -38,38 +40,28 @@ def isolate(rules):
         i = group
         while True:  # once around the group's circle of members
             if got[i] != value[i]:  # a finished node has no open edge once settled
-                changed |= _cap_closing(grid, group, lacking, i)
+                for e, j in node_edges[i]:
+                    low, high = lo[e], hi[e]
+                    if low == high:
+                        continue
+                    other = j
+                    while parent[other] != other:
+                        other = parent[other]
+                    if other == group:
+                        total, joined = lacking, size[group]
+                    else:
+                        # j's own need is part of its group's: often enough to rule it out.
+                        if lacking + value[j] - got[j] > 2 * (high - low):
+                            continue
+                        total = lacking + need[other]
+                        joined = size[group] + size[other]
+                    if joined == whole or total > 2 * (high - low):
+                        continue
+                    if total % 2 == 0 and total > 0:
+                        changed |= grid.lower_hi(e, low + total // 2 - 1)
             i = next_member[i]
             if i == group:
                 break
-    return changed
-
-
-def _cap_closing(grid, group, lacking, i):
-    """Cap each open edge of node i (in `group`, lacking `lacking`) below closing."""
-    lo, hi, got, value = grid.lo, grid.hi, grid.got, grid.value
-    parent, size, need = grid.parent, grid.size, grid.need
-    whole = len(value)
-    changed = False
-    for e, j in grid.puzzle.node_edges[i]:
-        low, high = lo[e], hi[e]
-        if low == high:
-            continue
-        other = j
-        while parent[other] != other:
-            other = parent[other]
-        if other == group:
-            total, joined = lacking, size[group]
-        else:
-            # j's own need is part of its group's: often enough to rule the edge out.
-            if lacking + value[j] - got[j] > 2 * (high - low):
-                continue
-            total = lacking + need[other]
-            joined = size[group] + size[other]
-        if joined == whole or total > 2 * (high - low):
-            continue
-        if total % 2 == 0 and total > 0:
-            changed |= grid.lower_hi(e, low + total // 2 - 1)
     return changed
 
 

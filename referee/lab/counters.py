@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import bot
-from bot.work import STAGE_NAMES
+from bot.stages import STAGE_NAMES
 
 COUNTERS = tuple(name for name in bot.Stats.COUNTERS if name != "stage")
 

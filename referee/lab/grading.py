@@ -42,7 +42,7 @@ def classify(text: str, work: int = DEFAULT_WORK) -> str:
     """
     for stage, name in ((RULES, EASY), (ELIMINATION, MEDIUM)):
         try:
-            bot.solve(text, stats=budget(work), stage=stage)
+            bot.solve_to(text, stage, stats=budget(work))
             return name
         except bot.Unsolvable:
             pass
@@ -76,7 +76,7 @@ def grade(text: str, work: int = DEFAULT_WORK) -> tuple[int, int] | None:
     """
     try:
         try:
-            bot.solve(text, stats=budget(work), stage=RULES)
+            bot.solve_to(text, RULES, stats=budget(work))
             return 0, 0
         except bot.Unsolvable:
             pass
@@ -84,7 +84,7 @@ def grade(text: str, work: int = DEFAULT_WORK) -> tuple[int, int] | None:
             return None
         stats = budget(work)
         try:
-            bot.solve(text, stats=stats, stage=ELIMINATION)
+            bot.solve_to(text, ELIMINATION, stats=stats)
             return 1, stats.assumptions
         except bot.Unsolvable:
             return 2, 0
