@@ -47,11 +47,10 @@ BUNDLE_MAX_CHARS = 70_000   # the rest of CodinGame's 100,000 is a player's room
 SMOKE_TIMEOUT_S = 10
 WATCH_INTERVAL_S = 0.5
 HEADER = "# Built by build.py from bot/ (read it for the docstrings and comments): edit bot/.\n"
-# python-minifier for the layout, and three rewrites that read the same: `return None` as
-# `return`, imports of one statement combined, a `pass` beside other statements dropped.
-# Every name and literal stays as written.
+# python-minifier for the layout, and two rewrites that read the same: `return None` as
+# `return`, imports of one statement combined. Every name and literal stays as written.
 MINIFY = dict(remove_literal_statements=False, rename_locals=False, rename_globals=False,
-              hoist_literals=False, remove_annotations=False, remove_pass=True,
+              hoist_literals=False, remove_annotations=False, remove_pass=False,
               remove_object_base=False, convert_posargs_to_args=False, combine_imports=True,
               remove_explicit_return_none=True, remove_builtin_exception_brackets=False,
               constant_folding=False, remove_dead_branches=False, remove_asserts=False,

@@ -2,6 +2,7 @@
 
 import ast
 import os
+import re
 import select
 import shutil
 import subprocess
@@ -47,6 +48,9 @@ def _imported_modules(path):
     for node in ast.walk(ast.parse(path.read_text())):
         names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
             [node.module] if isinstance(node, ast.ImportFrom) and node.level == 0 else []
+        if isinstance(node, ast.ImportFrom) and node.level == 0:   # submodules, by name
+            names += [f"{node.module}.{a.name}" for a in node.names
+                      if _module_file(f"{node.module}.{a.name}").is_file()]
         found |= {n for n in names if n.split(".")[0] == "bot"}
     return found
 
@@ -72,31 +76,75 @@ def test_bundle_holds_exactly_the_modules_the_entry_point_imports():
     assert (ROOT / "bot" / "explainer" / "__init__.py").is_file()
 
 
-def _shipped_tree(source):
-    """bot/'s module as the bundle must hold it: its docstrings left out (a body left
-    empty holds `pass`), everything else the same."""
-    tree = ast.parse(source)
+def _normal(tree):
+    """`tree` without its docstrings, read the way the layout tool writes it: `return None`
+    as `return` (and none at a function's end), one import statement per name (a body left
+    empty holds `pass`)."""
     for node in ast.walk(tree):
-        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef)) and node.body \
-                and isinstance(node.body[0], ast.Expr) \
-                and isinstance(node.body[0].value, ast.Constant) \
-                and isinstance(node.body[0].value.value, str):
-            node.body = node.body[1:] or [ast.Pass()]
-    return ast.dump(tree)
+        for field in ("body", "orelse", "finalbody"):
+            body = getattr(node, field, None)
+            if isinstance(body, list) and body and isinstance(body[0], ast.stmt):
+                setattr(node, field, _normal_body(node, field, body))
+    return tree
 
 
-def test_each_shipped_module_is_bots_code_without_its_docstrings():
-    shipped = build.modules(BUNDLE.read_text())
+def _normal_body(node, field, body):
+    if field == "body" and isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef)) \
+            and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant) \
+            and isinstance(body[0].value.value, str):
+        body = body[1:]
+    split = []
+    for stmt in body:
+        if isinstance(stmt, (ast.Import, ast.ImportFrom)):
+            split += [type(stmt)(**{**vars(stmt), "names": [alias]}) for alias in stmt.names]
+        elif isinstance(stmt, ast.Return) and isinstance(stmt.value, ast.Constant) \
+                and stmt.value.value is None:
+            split.append(ast.Return(value=None))
+        else:
+            split.append(stmt)
+    if isinstance(node, ast.FunctionDef) and field == "body" and split \
+            and isinstance(split[-1], ast.Return) and split[-1].value is None:
+        split.pop()
+    return split or ([ast.Pass()] if field == "body" else [])
+
+
+def _definitions(tree):
+    """{name: (holder, node)} of the functions, methods and classes of `tree`."""
+    found = {}
+    for holder in [tree] + [n for n in ast.walk(tree) if isinstance(n, ast.ClassDef)]:
+        for node in holder.body:
+            if isinstance(node, (ast.FunctionDef, ast.ClassDef)):
+                found[f"{getattr(holder, 'name', '')}.{node.name}"] = holder, node
+    return found
+
+
+def test_each_shipped_module_is_bots_code_but_what_the_bot_never_names():
+    text = BUNDLE.read_text()
+    shipped = build.modules(text)
     assert len(shipped) >= 10
+    code = b"\n".join(shipped.values()).decode() + (ROOT / "bot" / "__main__.py").read_text()
+    left_out = []
     for path, contents in shipped.items():
-        source = (ROOT / path).read_text()
-        assert ast.dump(ast.parse(contents)) == _shipped_tree(source), path
+        if path.endswith("__init__.py"):
+            assert contents.strip() == b"", path   # a package's exports are the library's
+            continue
+        ours = _normal(ast.parse((ROOT / path).read_text()))
+        theirs = _normal(ast.parse(contents))
+        gone = set(_definitions(ours)) - set(_definitions(theirs))
+        for qualified in gone:
+            holder, node = _definitions(ours)[qualified]
+            # Nothing the bot ships names it, so nothing the bot runs can call it.
+            assert not re.search(rf"\b{node.name}\b", code), (path, qualified)
+            holder.body = [n for n in holder.body if n is not node]
+            left_out.append(qualified)
+        assert ast.dump(theirs) == ast.dump(ours), path
+    assert ".first_solution" in left_out   # the tests' entry to the node search
 
 
 def test_the_modules_are_written_line_by_line_not_as_escapes():
     text = BUNDLE.read_text()
     compile(text, str(BUNDLE), "exec")
-    assert "rb'''from bot.grid import" in text and "\n\tdef " in text
+    assert "rb'''from bot.facts import" in text and "\n\tdef " in text
     # every line of every module is a line of the bundle, none an escape
     assert text.count("\n") > sum(c.count(b"\n") for c in build.modules(text).values())
 
