@@ -4,7 +4,8 @@ Puzzles are .txt files in CodinGame's input format or CodinGame SDK test files
 (.json with a `testIn` field; the match is named by its `title`, and its
 `isValidator` is shown as a column); a directory stands for every such file in it.
 --gen SPEC adds a generated set, the same SPEC as `bench --gen`
-(WxH[:easy|medium|hard][:unique][:count=N:seed=S:density=D...]): the bot is played
+(WxH[:easy|medium|hard][:unique][:count=N:seed=S:density=D...], N at most 1000: the
+set is made whole before the first match): the bot is played
 as a process on boards like CodinGame's hidden validators, and nothing is written
 unless --out DIR asks for the puzzles (NAME.txt, with NAME.solution beside it). NAME
 is the one `gen` and `bench --gen` give; when two SPECs would give one name (they
