@@ -132,8 +132,10 @@ def parse(text):
             if c in NODE_CHARS:
                 nodes.append((x, y, int(c)))
             else:
+                shown = f"byte 0x{ord(c) - 0xdc00:02x}, not UTF-8," if "\udc80" <= c <= "\udcff" \
+                    else repr(c)   # read_puzzle keeps such a byte as a lone surrogate
                 raise PuzzleError(
-                    f"line {number}, column {x + 1}: unexpected character {c!r} "
+                    f"line {number}, column {x + 1}: unexpected character {shown} "
                     "(expected '.' or a digit 1-8)")
     for number, line in enumerate(lines[height + 2:], start=height + 3):
         if line.strip(BLANKS):   # the last line is not blank: one is found
