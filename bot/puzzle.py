@@ -132,7 +132,7 @@ def parse(text):
             if c in NODE_CHARS:
                 nodes.append((x, y, int(c)))
             else:
-                shown = f"byte 0x{ord(c) - 0xdc00:02x}, not UTF-8," if "\udc80" <= c <= "\udcff" \
+                shown = f"byte 0x{ord(c) - 0xdc00:02x} that is not UTF-8" if "\udc80" <= c <= "\udcff" \
                     else repr(c)   # read_puzzle keeps such a byte as a lone surrogate
                 raise PuzzleError(
                     f"line {number}, column {x + 1}: unexpected character {shown} "
