@@ -132,15 +132,21 @@ def parse(text):
             if c in NODE_CHARS:
                 nodes.append((x, y, int(c)))
             else:
-                shown = f"byte 0x{ord(c) - 0xdc00:02x} that is not UTF-8" if "\udc80" <= c <= "\udcff" \
-                    else repr(c)   # read_puzzle keeps such a byte as a lone surrogate
                 raise PuzzleError(
-                    f"line {number}, column {x + 1}: unexpected character {shown} "
+                    f"line {number}, column {x + 1}: unexpected character {_shown(c)} "
                     "(expected '.' or a digit 1-8)")
     for number, line in enumerate(lines[height + 2:], start=height + 3):
         if line.strip(BLANKS):   # the last line is not blank: one is found
             raise PuzzleError(f"line {number}: unexpected text after the {height} rows")
     return Puzzle(width, height, nodes)
+
+
+def _shown(char):
+    """A character for a message; read_puzzle keeps a byte that is not UTF-8 as a lone
+    surrogate, named here by the byte's value."""
+    if "\udc80" <= char <= "\udcff":
+        return f"byte 0x{ord(char) - 0xdc00:02x} that is not UTF-8"
+    return repr(char)
 
 
 def side_value(line):
