@@ -117,7 +117,8 @@ def _parse_row(row: str, y: int, width: int) -> dict[Cell, int]:
         if char in NODE_CHARS:
             nodes[(x, y)] = int(char)
         elif char != ".":
-            raise BoardError(f"line {line_no}: column {x} holds {_char(char)}, expected '.' or 1..8")
+            raise BoardError(f"line {line_no}: column {x} holds {_char(char)}, "
+                             "expected '.' or 1..8")
     return nodes
 
 

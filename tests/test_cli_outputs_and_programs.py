@@ -59,7 +59,8 @@ def test_a_bot_program_that_exists_but_cannot_run_is_not_executable(plain_file, 
 def test_a_name_on_path_that_is_not_executable_is_said_so(plain_file, monkeypatch):
     monkeypatch.setenv("PATH", str(plain_file.parent))
     status, err = invoke(["run", "--bot", "bot.py"])
-    assert (status, err) == (2, "python -m referee run: error: bot program not executable: bot.py\n")
+    assert (status, err) == (2, "python -m referee run: error: bot program not executable: "
+                                "bot.py\n")
 
 
 def test_a_gen_count_over_the_bound_is_refused_before_any_board(monkeypatch):
