@@ -136,7 +136,7 @@ def parse(text):
                     f"line {number}, column {x + 1}: unexpected character {_shown(c)} "
                     "(expected '.' or a digit 1-8)")
     for number, line in enumerate(lines[height + 2:], start=height + 3):
-        if line.strip(BLANKS):   # the last line is not blank: one is found
+        if line.strip(BLANKS):   # trailing blank lines are gone: this names the first text
             raise PuzzleError(f"line {number}: unexpected text after the {height} rows")
     return Puzzle(width, height, nodes)
 
