@@ -5,6 +5,9 @@ direction, which edges cross), so the search state in `grid.py` stays a few flat
 """
 
 NODE_CHARS = "12345678"
+BLANKS = " \t"      # the only blanks a line may carry: the referee reads the same
+BOM = "\ufeff"      # an editor's mark at the start of a file, not part of the puzzle
+LARGEST_SIDE = 100   # CodinGame's boards have at most 30; the lab benchmarks up to 100
 
 
 class PuzzleError(ValueError):
@@ -105,17 +108,22 @@ def _find_crossings(width, height, pos, ends, horizontal):
 def parse(text):
     """Parse CodinGame's input (width, height, then the rows) into a Puzzle.
 
-    Raises PuzzleError with a one-line message naming the offending line.
+    Raises PuzzleError with a one-line message naming the offending line. The referee reads
+    the same texts the same way (referee/board.py): a line ends at LF, one CR before it is
+    dropped, one leading BOM is dropped, blanks (space, tab) may surround the numbers and
+    follow a row, and only blank lines may follow the grid.
     """
-    lines = text.splitlines()
-    width = _positive_int(lines, 0, "width")
-    height = _positive_int(lines, 1, "height")
+    lines = [line.removesuffix("\r") for line in text.removeprefix(BOM).split("\n")]
+    while lines and not lines[-1].strip(BLANKS):
+        lines.pop()   # blank lines may end the text
+    width = _side(lines, 0, "width")
+    height = _side(lines, 1, "height")
     nodes = []
     for y in range(height):
         number = y + 3
         if y + 2 >= len(lines):
             raise PuzzleError(f"line {number}: missing row {y + 1} of {height}")
-        row = lines[y + 2].strip()
+        row = lines[y + 2].rstrip(BLANKS)
         if len(row) != width:
             raise PuzzleError(f"line {number}: row has {len(row)} characters, expected {width}")
         for x, c in enumerate(row):
@@ -125,19 +133,41 @@ def parse(text):
                 nodes.append((x, y, int(c)))
             else:
                 raise PuzzleError(
-                    f"line {number}, column {x + 1}: unexpected character {c!r} "
+                    f"line {number}, column {x + 1}: unexpected character {_shown(c)} "
                     "(expected '.' or a digit 1-8)")
     for number, line in enumerate(lines[height + 2:], start=height + 3):
-        if line.strip():
+        if line.strip(BLANKS):   # trailing blank lines are gone: this names the first text
             raise PuzzleError(f"line {number}: unexpected text after the {height} rows")
     return Puzzle(width, height, nodes)
 
 
-def _positive_int(lines, index, name):
-    """Read a positive integer from lines[index], or raise PuzzleError naming the line."""
+def _shown(char):
+    """A character for a message; read_puzzle keeps a byte that is not UTF-8 as a lone
+    surrogate, named here by the byte's value."""
+    if "\udc80" <= char <= "\udcff":
+        return f"byte 0x{ord(char) - 0xdc00:02x} that is not UTF-8"
+    return repr(char)
+
+
+def side_value(line):
+    """The width or height a line (its end removed) gives: 1..LARGEST_SIDE, or None.
+    Leading zeros are dropped before int(), which refuses strings over 4,300 digits."""
+    word = line.strip(BLANKS)
+    digits = word.lstrip("0")
+    if not (word.isascii() and word.isdigit()) or not 0 < len(digits) <= len(str(LARGEST_SIDE)):
+        return None
+    value = int(digits)
+    return value if value <= LARGEST_SIDE else None
+
+
+def _side(lines, index, name):
+    """Read the width or height from lines[index], or raise PuzzleError naming the line."""
     if index >= len(lines):
         raise PuzzleError(f"line {index + 1}: missing {name}")
-    word = lines[index].strip()
-    if not (word.isascii() and word.isdigit()) or int(word) < 1:
-        raise PuzzleError(f"line {index + 1}: {name} must be a positive integer, got {word!r}")
-    return int(word)
+    value = side_value(lines[index])
+    if value is None:
+        word = lines[index].strip(BLANKS)
+        shown = word if len(word) <= 40 else word[:40] + "..."
+        raise PuzzleError(f"line {index + 1}: {name} must be an integer 1..{LARGEST_SIDE}, "
+                          f"got {shown!r}")
+    return value

@@ -4,6 +4,12 @@ Accepts CodinGame's input format (width, height, then `height` rows of `width`
 characters, '.' empty, '1'..'8' a node) and CodinGame SDK test files (JSON with a
 `testIn` field holding the same text). Every error names the line it is about;
 after parsing, the rest of the referee trusts the board.
+
+The bot's own parser (bot/puzzle.py, not imported here: the judge stays independent)
+accepts and refuses the same texts, and names the same line: a line ends at LF, one CR
+before it is dropped (a CR anywhere else is a character), one leading BOM is dropped,
+the two numbers may have blanks around them, a row only after it, blank lines may only
+end the file, and bytes that are not UTF-8 are refused at their line.
 """
 
 from __future__ import annotations
@@ -67,19 +73,21 @@ def parse_board(text: str, max_side: int = MAX_SIDE) -> Board:
     Strict: digits are ASCII, blanks are spaces and tabs, a CR is tolerated at a line's end.
     `max_side` lets the lab's benchmarks read boards bigger than CodinGame's.
     """
-    lines = [line.removesuffix("\r") for line in text.split("\n")]
+    lines = [line.removesuffix("\r") for line in text.removeprefix(BOM).split("\n")]
     while lines and not lines[-1].strip(BLANKS):
         lines.pop()  # trailing blank lines are harmless
     width = _parse_side(lines, 0, "width", max_side)
     height = _parse_side(lines, 1, "height", max_side)
     rows = lines[2:]
-    if len(rows) < height:
-        raise BoardError(f"line {len(lines) + 1}: expected {height} grid rows, found {len(rows)}")
-    if len(rows) > height:
-        raise BoardError(f"line {height + 3}: unexpected text after the {height} grid rows")
     nodes: dict[Cell, int] = {}
-    for y, row in enumerate(rows):
-        nodes.update(_parse_row(row.rstrip(BLANKS), y, width))
+    for y in range(height):   # in file order: the first bad line is the one named
+        if y == len(rows):
+            raise BoardError(f"line {len(lines) + 1}: expected {height} grid rows, found {y}")
+        nodes.update(_parse_row(rows[y].rstrip(BLANKS), y, width))
+    if len(rows) > height:
+        extra = next(i for i, line in enumerate(rows[height:]) if line.strip(BLANKS))
+        raise BoardError(f"line {height + 3 + extra}: unexpected text after the {height} "
+                         "grid rows")
     if not nodes:
         raise BoardError("the grid has no island")
     return Board(width, height, MappingProxyType(nodes))
@@ -92,10 +100,11 @@ def _parse_side(lines: list[str], index: int, name: str, max_side: int) -> int:
     raw = lines[index].strip(BLANKS)
     if not _DIGITS.fullmatch(raw):
         raise BoardError(f"line {index + 1}: {name} must be an integer, got {_quote(raw)}")
-    if len(raw.lstrip("0")) > len(str(max_side)) or not 1 <= int(raw) <= max_side:
+    digits = raw.lstrip("0")   # int() refuses over 4,300 digits, leading zeros included
+    if len(digits) > len(str(max_side)) or not 1 <= int(digits or "0") <= max_side:
         shown = raw if len(raw) <= 40 else raw[:40] + "..."
         raise BoardError(f"line {index + 1}: {name} must be 1..{max_side}, got {shown}")
-    return int(raw)
+    return int(digits)
 
 
 def _parse_row(row: str, y: int, width: int) -> dict[Cell, int]:
@@ -108,8 +117,16 @@ def _parse_row(row: str, y: int, width: int) -> dict[Cell, int]:
         if char in NODE_CHARS:
             nodes[(x, y)] = int(char)
         elif char != ".":
-            raise BoardError(f"line {line_no}: column {x} holds {char!r}, expected '.' or 1..8")
+            raise BoardError(f"line {line_no}: column {x} holds {_char(char)}, "
+                             "expected '.' or 1..8")
     return nodes
+
+
+def _char(char: str) -> str:
+    """A character for an error message; a byte decode_text could not read, by its value."""
+    if "\udc80" <= char <= "\udcff":
+        return f"byte 0x{ord(char) - 0xdc00:02x}, which is not UTF-8"
+    return repr(char)
 
 
 def _quote(text: str, limit: int = 40) -> str:
@@ -133,21 +150,36 @@ def parse_sdk_test(text: str) -> Board:
         raise BoardError(f"testIn {error}") from None
 
 
+def decode_text(data: bytes) -> str:
+    """The file's bytes as text, line ends untouched (a CR alone ends no line). A byte that
+    is not UTF-8 becomes a lone surrogate, which the parser refuses at its line."""
+    return data.decode("utf-8", errors="surrogateescape")
+
+
 def load_board(path: str | Path, max_side: int = MAX_SIDE) -> Board:
     """Read a .txt puzzle or a .json SDK test file (a leading BOM is dropped); errors start
     with the file name."""
     path = Path(path)
     try:
         refuse_special(path)
-        text = path.read_text(encoding="utf-8").removeprefix(BOM)
-    except (OSError, UnicodeDecodeError) as error:
+        data = path.read_bytes()
+    except OSError as error:
         raise BoardError(f"{path}: cannot read ({error.__class__.__name__}: {error})") from None
     try:
         if path.suffix.lower() == ".json":
-            return parse_sdk_test(text)
-        return parse_board(text, max_side)
+            return parse_sdk_test(_decode_json(data))
+        return parse_board(decode_text(data), max_side)
     except BoardError as error:
         raise BoardError(f"{path}: {error}") from None
+
+
+def _decode_json(data: bytes) -> str:
+    """An SDK test file's text (JSON is UTF-8; its own escapes carry the line ends)."""
+    try:
+        return data.decode("utf-8").removeprefix(BOM)
+    except UnicodeDecodeError as error:
+        line = data.count(b"\n", 0, error.start) + 1
+        raise BoardError(f"line {line}: not UTF-8 text") from None
 
 
 PUZZLE_SUFFIXES = (".txt", ".json")   # a puzzle in CodinGame's format, an SDK test file

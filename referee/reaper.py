@@ -21,9 +21,12 @@ once. Then the reaper exits.
 """
 
 import ctypes
+import errno
 import os
+import re
 import resource
 import signal
+import stat
 import sys
 
 START_MARK = b"referee: bot starting\n"
@@ -99,6 +102,138 @@ def kill_all(bot: int, report) -> None:
                 break
             if pid == bot:
                 report(status, usage)
+
+
+TMPDIR_PREFIX = "referee-bot-"   # as the runner names the bot's TMPDIR: nothing else is removed
+DIR_FLAGS = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW | os.O_CLOEXEC
+
+
+def remove_tree(path: str) -> str:
+    """Remove `path` and all below it, or a file or symlink at `path` itself (never followed).
+    '' once it is gone (or was never there), else why not, in one line."""
+    try:
+        if not stat.S_ISDIR(os.lstat(path).st_mode):
+            os.unlink(path)
+            return ""
+        fd = _enter(path, None)
+    except FileNotFoundError:
+        return ""
+    except OSError as error:
+        return f"{path}: {error.strerror or error}"
+    device, mounted = os.fstat(fd).st_dev, _mounted(path)
+    if not _own(fd, device, mounted):
+        os.close(fd)
+        return f"{path}: a mount point, not entered"
+    failures: list[str] = []
+    trail: list[tuple[str, list[str]]] = []   # per level below `path`: (name, siblings left)
+
+    def here(*names: str) -> str:   # a path for a message only: its cost grows with depth
+        return os.path.join(path, *(n for n, _ in trail), *names)
+
+    pending = _clear(fd, here, failures)
+    while pending or trail:
+        if pending:
+            name = pending.pop()
+            try:
+                child = _enter(name, fd)
+                if not _own(child, device, mounted):
+                    os.close(child)
+                    raise OSError(0, "a mount point, not entered")
+            except OSError as error:
+                failures.append(f"{here(name)}: {error.strerror or error}")
+                continue
+            trail.append((name, pending))
+            os.close(fd)
+            fd, pending = child, _clear(child, here, failures)
+            continue
+        name, pending = trail.pop()   # this folder is empty: up one level and remove it
+        try:
+            parent = os.open("..", DIR_FLAGS, dir_fd=fd)
+        except OSError as error:
+            failures.append(f"{here()}: {error.strerror or error}")
+            break
+        os.close(fd)
+        fd = parent
+        _remove(lambda: os.rmdir(name, dir_fd=fd), lambda: here(name), failures)
+    os.close(fd)
+    if not failures:
+        _remove(lambda: os.rmdir(path), lambda: path, failures)
+    more = f" (and {len(failures) - 1} more)" if len(failures) > 1 else ""
+    return f"{failures[0]}{more}" if failures else ""
+
+
+def _own(fd: int, device: int, mounted: set[tuple[int, int]]) -> bool:
+    """The open folder belongs to the tree: same file system, and no mount's root."""
+    info = os.fstat(fd)
+    return info.st_dev == device and (info.st_dev, info.st_ino) not in mounted
+
+
+def _enter(name: str, dir_fd: int | None) -> int:
+    """Open folder `name` (in `dir_fd`) without following a symlink; one the bot made
+    unreadable or unwritable (chmod 000) is given back its owner's rights first."""
+    try:
+        fd = os.open(name, DIR_FLAGS, dir_fd=dir_fd)
+    except PermissionError:
+        os.chmod(name, 0o700, dir_fd=dir_fd)   # lstat and O_NOFOLLOW said: a folder
+        fd = os.open(name, DIR_FLAGS, dir_fd=dir_fd)
+    if stat.S_IMODE(os.fstat(fd).st_mode) & 0o700 != 0o700:
+        os.fchmod(fd, 0o700)
+    return fd
+
+
+def _clear(fd: int, here, failures: list[str]) -> list[str]:
+    """Unlink every entry of the open folder but its subfolders; their names."""
+    folders = []
+    try:
+        with os.scandir(fd) as entries:
+            for entry in entries:
+                if entry.is_dir(follow_symlinks=False):
+                    folders.append(entry.name)
+                else:
+                    _remove(lambda: os.unlink(entry.name, dir_fd=fd),
+                            lambda: here(entry.name), failures)
+    except OSError as error:
+        failures.append(f"{here()}: {error.strerror or error}")
+    return folders
+
+
+def _remove(action, where, failures: list[str]) -> None:
+    """Do `action`; a failure is noted with the path `where()` names."""
+    try:
+        action()
+    except FileNotFoundError:
+        pass
+    except OSError as error:
+        if not (error.errno == errno.ENOTEMPTY and failures):   # else its cause is noted
+            failures.append(f"{where()}: {error.strerror or error}")
+
+
+def _mounted(root: str) -> set[tuple[int, int]]:
+    """(device, inode) of each mount point at or below `root`: a bot running as root could
+    bind a folder of the machine there, which a removal must not enter."""
+    root = os.path.realpath(root)
+    found = set()
+    try:
+        with open("/proc/self/mountinfo") as file:
+            points = [re.sub(r"\\([0-7]{3})", lambda m: chr(int(m.group(1), 8)), line.split()[4])
+                      for line in file]
+    except (OSError, IndexError):
+        return found
+    for point in points:
+        if point == root or point.startswith(root + "/"):
+            try:
+                info = os.stat(point)
+                found.add((info.st_dev, info.st_ino))
+            except OSError:
+                pass
+    return found
+
+
+def remove_bot_tmpdir() -> None:
+    """After the kill: remove the TMPDIR the runner gave the bot (only one it named)."""
+    tmpdir = os.environ.get("TMPDIR", "")
+    if os.path.basename(tmpdir).startswith(TMPDIR_PREFIX):
+        remove_tree(tmpdir)
 
 
 def enter_pid_namespace(libc) -> bool:
@@ -198,6 +333,7 @@ def main() -> None:
         pass
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
     kill_all(bot, report)
+    remove_bot_tmpdir()
 
 
 if __name__ == "__main__":

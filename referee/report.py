@@ -16,6 +16,7 @@ from typing import Callable, Sequence
 from referee.drawing import draw_result
 from referee.limits import Limits
 from referee.result import MatchResult
+from referee.rules import Verdict
 from referee.terminal import quoted, safe
 from referee.units import ms, ms_number
 
@@ -248,6 +249,8 @@ def versus_summary(stats: dict, labels: Sequence[str]) -> str:
 def loss_details(result: MatchResult, replay_command: str) -> str:
     """Why a match was lost, the offending line, the board so far, and how to replay it."""
     where = f"at line {result.turn}" if result.line is not None else f"awaiting line {result.turn}"
+    if result.verdict is Verdict.ERROR:
+        where = "(no verdict of the rules)"
     who = f" ({result.bot})" if result.bot else ""
     parts = [f"LOST {safe(result.name)}{who}: {result.verdict.value} {where}: {safe(result.reason)}"]
     if result.line is not None:
@@ -258,6 +261,12 @@ def loss_details(result: MatchResult, replay_command: str) -> str:
         parts.append("  stderr ends:\n" + _indent("\n".join(tail), "    | "))
     parts.append(f"  replay: {safe(replay_command)}")
     return "\n".join(parts)
+
+
+def cleanup_notes(results: Sequence[MatchResult]) -> str:
+    """One line per match whose TMPDIR could not be wholly removed, and why."""
+    return "\n".join(f"TMPDIR {safe(r.name)}{f' ({r.bot})' if r.bot else ''}: {safe(r.cleanup)}"
+                     for r in results if r.cleanup)
 
 
 def summary_line(results: Sequence[MatchResult]) -> str:

@@ -44,6 +44,7 @@ class MatchResult:
     path: str = ""
     validator: bool | None = None   # an SDK test file's isValidator; None when it has none
     bot: str = ""                   # the bot's label ("A", "B") when several bots play
+    cleanup: str = ""               # what of the bot's TMPDIR could not be removed, and why
 
     @property
     def won(self) -> bool:
@@ -85,6 +86,7 @@ class MatchResult:
             "exit_status": self.usage.exit_status,
             "stderr_tail": self.usage.stderr_tail,
             "stderr_bytes": self.usage.stderr_bytes,
+            "cleanup": self.cleanup,
         }
 
 

@@ -46,6 +46,7 @@ class Verdict(enum.Enum):
     TIMEOUT = "timeout"
     CRASH = "crash"
     MEMORY = "memory"        # all the bot's processes together went over the memory cap
+    ERROR = "error"          # the referee could not play the match to a verdict (its reason says why)
 
 
 @dataclass(frozen=True)

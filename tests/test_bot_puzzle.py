@@ -82,9 +82,9 @@ def test_no_size_limit():
 
 @pytest.mark.parametrize("text, message", [
     ("", "line 1: missing width"),
-    ("x\n1\n1\n", "line 1: width must be a positive integer, got 'x'"),
-    ("0\n1\n\n", "line 1: width must be a positive integer, got '0'"),
-    ("2\n-1\n", "line 2: height must be a positive integer, got '-1'"),
+    ("x\n1\n1\n", "line 1: width must be an integer 1..100, got 'x'"),
+    ("0\n1\n\n", "line 1: width must be an integer 1..100, got '0'"),
+    ("2\n-1\n", "line 2: height must be an integer 1..100, got '-1'"),
     ("2\n", "line 2: missing height"),
     ("2\n2\n1.\n", "line 4: missing row 2 of 2"),
     ("2\n1\n1..\n", "line 3: row has 3 characters, expected 2"),

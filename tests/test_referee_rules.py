@@ -110,7 +110,7 @@ def test_rejected_line_places_nothing_and_records_the_offending_link():
 def test_verdict_names_are_the_json_names():
     assert [v.value for v in Verdict] == [
         "win", "malformed", "not_a_link", "crossing", "third_link", "over_capacity",
-        "incomplete", "disconnected", "timeout", "crash", "memory"]
+        "incomplete", "disconnected", "timeout", "crash", "memory", "error"]
 
 
 # tests/test_layers.py checks, module by module, that only referee/lab imports the bot.

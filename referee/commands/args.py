@@ -94,7 +94,7 @@ def command_argv(command: str, option: str, cwd: Path | None = None) -> list[str
     base = Path() if cwd is None else cwd
     program = shutil.which(argv[0] if "/" not in argv[0] else str(base / argv[0]))
     if program is None:
-        raise UsageError(f"{what} program not found: {argv[0]}")
+        raise UsageError(f"{what} program {unusable(argv[0], base)}: {argv[0]}")
     missing = missing_interpreter(Path(program))
     if missing:
         raise UsageError(f"{what} program {argv[0]} starts with #!{missing}, which is not there")
@@ -102,6 +102,25 @@ def command_argv(command: str, option: str, cwd: Path | None = None) -> list[str
         if arg.endswith(".py") and not arg.startswith("-") and not (base / arg).is_file():
             raise UsageError(f"{what} script not found: {arg}")
     return argv
+
+
+def unusable(program: str, base: Path) -> str:
+    """Why a program `shutil.which` did not find cannot start: 'not found', or what is
+    there under that name ('is a directory', 'not executable')."""
+    if "/" in program:
+        candidates = [base / program]
+    else:
+        path = os.environ.get("PATH", os.defpath).split(os.pathsep)
+        candidates = [Path(folder or ".") / program for folder in path]
+    for candidate in candidates:
+        try:
+            if candidate.is_dir():
+                return "is a directory"
+            if candidate.exists():
+                return "not executable"
+        except OSError:
+            continue
+    return "not found"
 
 
 def missing_interpreter(program: Path) -> str:

@@ -4,7 +4,8 @@ Puzzles are .txt files in CodinGame's input format or CodinGame SDK test files
 (.json with a `testIn` field; the match is named by its `title`, and its
 `isValidator` is shown as a column); a directory stands for every such file in it.
 --gen SPEC adds a generated set, the same SPEC as `bench --gen`
-(WxH[:easy|medium|hard][:unique][:count=N:seed=S:density=D...]): the bot is played
+(WxH[:easy|medium|hard][:unique][:count=N:seed=S:density=D...], N at most 1000: the
+set is made whole before the first match): the bot is played
 as a process on boards like CodinGame's hidden validators, and nothing is written
 unless --out DIR asks for the puzzles (NAME.txt, with NAME.solution beside it). NAME
 is the one `gen` and `bench --gen` give; when two SPECs would give one name (they
@@ -44,7 +45,13 @@ it, FILE with the suffix .play.html (r.html: r.play.html), where each lost posit
 linked from the first page, can be played on by hand. Each output needs a path of
 its own: two at one path are refused.
 
-Exit status: 0 when every match is won, 1 when any is lost, 2 on a usage error
+A match the referee cannot play to a verdict (the bot cannot be started, or the referee
+fails inside it) gets verdict `error` with the reason, and the other matches are played
+as usual; the files are written for every match. Each match's TMPDIR is removed whatever
+the bot left in it; what cannot be removed is said under the table and in the JSON
+(`cleanup`).
+
+Exit status: 0 when every match is won, 1 when any is lost or in error, 2 on a usage error
 (missing bot, unreadable or malformed puzzle, bad --gen SPEC).
 """
 
@@ -67,12 +74,12 @@ from referee.commands.args import command_argv, integer, number, output_path, re
 from referee.commands.run_files import check_outputs, write_csv, write_html, write_json
 from referee.commands.show import use_colour
 from referee.limits import FIRST_LINE_LIMIT_S, TURN_LIMIT_S, Limits
-from referee.report import (latency_summary, loss_details, summary_line, table,
+from referee.report import (cleanup_notes, latency_summary, loss_details, summary_line, table,
                             versus_stats, versus_summary, versus_table)
 from referee.progress import Progress, SetProgress
 from referee.result import MatchResult
 from referee.containment import GUARANTEES, MODES, ContainmentError, Mode, choose_mode
-from referee.runner import BotStartError, run_match
+from referee.commands.one_match import play_one
 from referee.terminal import safe
 
 # The bundle, run by the Python that runs the referee: a `python3` found on PATH can be a
@@ -307,11 +314,8 @@ def play_all(puzzles: list[Puzzle], argvs: list[list[str]], labels: tuple[str, .
 
     def play(item: tuple[int, int]) -> MatchResult:
         puzzle, k = puzzles[item[0]], item[1]
-        try:
-            result = run_match(puzzle.board, argvs[k], limits, name=puzzle.name, path=puzzle.path,
-                               mode=mode, stop=stop)
-        except BotStartError as error:
-            raise UsageError(str(error)) from None
+        result = play_one(puzzle.board, argvs[k], limits, name=puzzle.name, path=puzzle.path,
+                          mode=mode, stop=stop)
         result = replace(result, validator=puzzle.validator, bot=labels[k])
         who = f" ({result.bot})" if result.bot else ""
         progress.step(f"{safe(result.name)}{who}: {result.verdict.value}")
@@ -324,8 +328,9 @@ def play_all(puzzles: list[Puzzle], argvs: list[list[str]], labels: tuple[str, .
             try:
                 played = list(pool.map(play, order))
             except BaseException:
-                # Ctrl-C, SIGTERM or a bot that cannot start: the matches still running
-                # end now, their bots killed, not at their limits (nor shown as timeouts).
+                # Ctrl-C or SIGTERM (a match that fails gets an `error` result instead):
+                # the matches still running end now, their bots killed, not at their
+                # limits (nor shown as timeouts).
                 stop.set()
                 raise
     pairs: list[list[MatchResult]] = [[None] * len(argvs) for _ in puzzles]  # type: ignore[list-item]
@@ -370,6 +375,7 @@ def print_report(results: list[MatchResult], replays: list[str], pairs: list[lis
                      latency_summary(groups[0][1], groups[0][0], more=groups[1:]),
                      versus_summary(stats, labels)]
     sections += [loss_details(r, c) for r, c in zip(results, replays) if not r.won]
+    sections += [cleanup_notes(results)] if any(r.cleanup for r in results) else []
     sections.append(summary_line(results))
     print("\n\n".join(sections), flush=True)
 

@@ -50,7 +50,7 @@ from bot.counting import count_solutions
 from bot.solver import Unsolvable
 from referee.board import Board, BoardError, load_board, parse_board, puzzle_files
 from referee.commands import UsageError
-from referee.commands.args import unwritable
+from referee.commands.args import output_path, unwritable
 from referee.commands.run import sdk_fields
 from referee.lab.grading import DEFAULT_WORK, HARD, classify_or_none
 from referee.lab.sets import generate_named, parse_spec, shortfall
@@ -71,7 +71,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--gen", action="append", default=[], metavar="SPEC",
                         help="a generated set, repeatable; without a difficulty, one set "
                              "per difficulty (default: none)")
-    parser.add_argument("--out", default=DEFAULT_OUT, metavar="FILE",
+    parser.add_argument("--out", type=output_path, default=DEFAULT_OUT, metavar="FILE",
                         help=f"the page to write (default: {DEFAULT_OUT})")
     parser.add_argument("--title", default="Hashi player", help="the page's title")
 

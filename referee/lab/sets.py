@@ -60,6 +60,9 @@ PRESETS = {
     HARD: {"join": 1.0, "double": 0.1, "density": 0.08},
 }
 DEFAULT_ATTEMPTS_PER_PUZZLE = 100
+# The most puzzles one --gen SPEC makes (`gen --count` writes as it goes: no bound). A
+# 30x30 board and its match result take tens of KB; 1000 such matches take minutes.
+MAX_COUNT = 1000
 DEFAULT_REPAIRS = 40
 
 
@@ -213,8 +216,8 @@ def generate_named(text: str, spec: SetSpec, **kwargs) -> tuple[list[Generated],
 def parse_spec(text: str) -> SetSpec:
     """Parse `WxH[:easy|medium|hard][:unique][:key=value...]`, e.g. `30x30:hard:unique:count=50:seed=1`.
 
-    Keys: count, seed, density, join, double, attempts, work, repairs, climb (as in `gen`).
-    Raises ValueError naming the bad part.
+    Keys: count (at most MAX_COUNT), seed, density, join, double, attempts, work, repairs,
+    climb (as in `gen`). Raises ValueError naming the bad part.
     """
     size, *parts = text.split(":")
     width, height = parse_size(size)
@@ -237,6 +240,10 @@ def parse_spec(text: str) -> SetSpec:
         fields[field] = setting
     spec = SetSpec(**fields)
     check_spec(spec)
+    if spec.count > MAX_COUNT:
+        raise ValueError(f"count must be at most {MAX_COUNT}, got {spec.count}: a --gen set "
+                         "is made whole in memory before its first use, and `run` keeps "
+                         "every match's result; for more, use several seeds")
     return spec
 
 

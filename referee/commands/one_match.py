@@ -1,0 +1,51 @@
+"""One match of `run`, whatever happens in it: a result every time, and no folder left.
+
+Each match gets a folder of its own (`referee-match-*` in the system's temporary folder)
+to hold the bot's TMPDIR; once the match is over it is removed with `remove_tree`, which
+no nest, closed folder, symlink or mount the bot left there can stop or mislead. What
+cannot be removed is said in the result (`cleanup`). A match that raises, a bot that
+cannot start included, gets verdict `error` with the exception in its reason, so one
+match going wrong never costs the others their results (nor `run --jobs` its files).
+Ctrl-C and SIGTERM still stop the whole run.
+"""
+
+from __future__ import annotations
+
+import tempfile
+import threading
+from dataclasses import replace
+from typing import Sequence
+
+from referee.board import Board
+from referee.containment import Mode
+from referee.limits import Limits
+from referee.reaper import remove_tree
+from referee.result import MatchResult
+from referee.rules import Verdict
+from referee.runner import BotStartError, run_match
+
+FOLDER_PREFIX = "referee-match-"
+
+
+def play_one(board: Board, argv: Sequence[str], limits: Limits, name: str, path: str = "",
+             mode: Mode | None = None, stop: threading.Event | None = None) -> MatchResult:
+    """run_match in a folder of its own, removed after; an `error` result if it raises."""
+    folder = ""
+    try:
+        folder = tempfile.mkdtemp(prefix=FOLDER_PREFIX)
+        result = run_match(board, argv, limits, name=name, path=path, tmp_parent=folder,
+                           mode=mode, stop=stop)
+    except BotStartError as error:
+        result = error_result(board, name, path, str(error))
+    except Exception as error:   # the referee's own failure: this match only
+        result = error_result(board, name, path, f"the referee failed in this match "
+                              f"({error.__class__.__name__}: {error})")
+    finally:
+        left = remove_tree(folder) if folder else ""
+    return replace(result, cleanup=f"not removed: {left}") if left else result
+
+
+def error_result(board: Board, name: str, path: str, reason: str) -> MatchResult:
+    """A match with no verdict of the rules: `reason` on one line."""
+    return MatchResult(name=name, board=board, verdict=Verdict.ERROR,
+                       reason=" ".join(reason.split()), turn=1, line=None, path=path)
