@@ -23,9 +23,6 @@ class Puzzle:
     edges alone (for the loops that need no neighbour).
     """
 
-    __slots__ = ("width", "height", "pos", "value", "ends", "horizontal",
-                 "crossings", "node_edges", "edges_at")
-
     def __init__(self, width, height, nodes):
         """Build the geometry from `nodes`: a list of (x, y, value) in reading order."""
         self.width = width

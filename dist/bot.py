@@ -37,20 +37,30 @@ with __stickytape_temporary_dir() as __stickytape_working_dir:
 
     __stickytape_write_module('bot/__init__.py', rb'''
 ''')
-    __stickytape_write_module('bot/cli.py', rb'''import sys,time
+    __stickytape_write_module('bot/cli.py', rb'''import os,select,sys,time
 from bot.options import DEFAULT
 from bot.pacing import Pacer
-from bot.puzzle import PuzzleError
+from bot.puzzle import PuzzleError,side_value
 from bot.solver import Unsolvable,solve
 EXIT_UNSOLVABLE=1
 EXIT_MALFORMED=2
+READ_BYTES=1<<16
+MAX_INPUT_BYTES=1<<24
 def read_puzzle(stream):
-	lines=[stream.readline(),stream.readline()];word=lines[1].strip();rows=int(word)if word.isascii()and word.isdigit()else 0
-	for _ in range(rows):
-		line=stream.readline()
-		if not line:break
-		lines.append(line)
-	return''.join(lines)
+	try:fd=stream.fileno()
+	except(OSError,ValueError):return stream.read()
+	data,lines,wanted=bytearray(),0,None
+	while wanted is None or lines<wanted:
+		chunk=os.read(fd,READ_BYTES)
+		if not chunk:break
+		data+=chunk;lines+=chunk.count(b'\n')
+		if wanted is None and lines>=2:line=data.split(b'\n',2)[1].removesuffix(b'\r');height=side_value(line.decode('ascii','replace'));wanted=2+(height or 0)
+		if len(data)>MAX_INPUT_BYTES:break
+	while len(data)<=MAX_INPUT_BYTES and select.select([fd],[],[],0)[0]:
+		chunk=os.read(fd,READ_BYTES)
+		if not chunk:break
+		data+=chunk
+	return data.decode('utf-8',errors='surrogateescape')
 def main(options=DEFAULT,pacer=Pacer):
 	text=read_puzzle(sys.stdin);pacer=pacer(sys.stdout,start=time.monotonic()).start()
 	try:
@@ -166,9 +176,11 @@ def _pace(orders,replies,fd,schedule):
 			schedule.waiting.append(tuple(map(int,order.split())))
 ''')
     __stickytape_write_module('bot/puzzle.py', rb'''NODE_CHARS='12345678'
+BLANKS=' \t'
+BOM='\ufeff'
+LARGEST_SIDE=100
 class PuzzleError(ValueError):pass
 class Puzzle:
-	__slots__='width','height','pos','value','ends','horizontal','crossings','node_edges','edges_at'
 	def __init__(self,width,height,nodes):
 		self.width=width;self.height=height;self.pos=tuple((x,y)for(x,y,_)in nodes);self.value=tuple(v for(_,_,v)in nodes);ends,horizontal=_find_edges(self.pos);self.ends=tuple(ends);self.horizontal=tuple(horizontal);self.crossings=_find_crossings(width,height,self.pos,self.ends,self.horizontal);node_edges=[[]for _ in self.pos];edges_at=[[]for _ in self.pos]
 		for(e,(a,b))in enumerate(self.ends):node_edges[a].append((e,b));node_edges[b].append((e,a));edges_at[a].append(e);edges_at[b].append(e)
@@ -198,24 +210,33 @@ def _find_crossings(width,height,pos,ends,horizontal):
 				if h>=0:crossings[e].append(h);crossings[h].append(e)
 	return tuple(map(tuple,crossings))
 def parse(text):
-	lines=text.splitlines();width=_positive_int(lines,0,'width');height=_positive_int(lines,1,'height');nodes=[]
+	lines=[line.removesuffix('\r')for line in text.removeprefix(BOM).split('\n')]
+	while lines and not lines[-1].strip(BLANKS):lines.pop()
+	width=_side(lines,0,'width');height=_side(lines,1,'height');nodes=[]
 	for y in range(height):
 		number=y+3
 		if y+2>=len(lines):raise PuzzleError(f"line {number}: missing row {y+1} of {height}")
-		row=lines[y+2].strip()
+		row=lines[y+2].rstrip(BLANKS)
 		if len(row)!=width:raise PuzzleError(f"line {number}: row has {len(row)} characters, expected {width}")
 		for(x,c)in enumerate(row):
 			if c=='.':continue
 			if c in NODE_CHARS:nodes.append((x,y,int(c)))
-			else:raise PuzzleError(f"line {number}, column {x+1}: unexpected character {c!r} (expected '.' or a digit 1-8)")
+			else:raise PuzzleError(f"line {number}, column {x+1}: unexpected character {_shown(c)} (expected '.' or a digit 1-8)")
 	for(number,line)in enumerate(lines[height+2:],start=height+3):
-		if line.strip():raise PuzzleError(f"line {number}: unexpected text after the {height} rows")
+		if line.strip(BLANKS):raise PuzzleError(f"line {number}: unexpected text after the {height} rows")
 	return Puzzle(width,height,nodes)
-def _positive_int(lines,index,name):
+def _shown(char):
+	if'\udc80'<=char<='\udcff':return f"byte 0x{ord(char)-56320:02x} that is not UTF-8"
+	return repr(char)
+def side_value(line):
+	word=line.strip(BLANKS);digits=word.lstrip('0')
+	if not(word.isascii()and word.isdigit())or not 0<len(digits)<=len(str(LARGEST_SIDE)):return
+	value=int(digits);return value if value<=LARGEST_SIDE else None
+def _side(lines,index,name):
 	if index>=len(lines):raise PuzzleError(f"line {index+1}: missing {name}")
-	word=lines[index].strip()
-	if not(word.isascii()and word.isdigit())or int(word)<1:raise PuzzleError(f"line {index+1}: {name} must be a positive integer, got {word!r}")
-	return int(word)
+	value=side_value(lines[index])
+	if value is None:word=lines[index].strip(BLANKS);shown=word if len(word)<=40 else word[:40]+'...';raise PuzzleError(f"line {index+1}: {name} must be an integer 1..{LARGEST_SIDE}, got {shown!r}")
+	return value
 ''')
     __stickytape_write_module('bot/solver.py', rb'''import dataclasses,sys
 from bot.assumption import Budget,OutOfBranches,solutions
@@ -557,7 +578,6 @@ class Rules:
 		if found is None:found=groups.closed_group(grid,top)
 		if found is None and len(grid.puzzle)>1:found=connect.smallest_cut(grid)
 		return found if found is not None else balance.unbalanced_region(grid,top)
-__all__=['Contradiction','Rules','Schedule','FULL','NODES','PROBE','LEARN','LEARN_CHEAP','LEARN_NO_SLACK','LEARN_CHEAP_NO_SLACK']
 ''')
     __stickytape_write_module('bot/rules/balance.py', rb'''from bot.facts import bound_facts
 from bot.grid import REGION,Contradiction

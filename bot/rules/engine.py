@@ -165,6 +165,3 @@ class Rules:
             found = connect.smallest_cut(grid)
         return found if found is not None else balance.unbalanced_region(grid, top)
 
-
-__all__ = ["Contradiction", "Rules", "Schedule", "FULL", "NODES", "PROBE", "LEARN",
-           "LEARN_CHEAP", "LEARN_NO_SLACK", "LEARN_CHEAP_NO_SLACK"]
