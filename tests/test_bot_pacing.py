@@ -320,7 +320,7 @@ def edges_of(text, links):
 
 @pytest.mark.parametrize("index", range(4))
 def test_a_guess_is_announced_and_kept_in_the_answer(index, monkeypatch):
-    # How often a guess is right is measured, not tested (docs/TUNING.md): here every
+    # How often a guess is right is a measurement, not a test: here every
     # guess is one a known solution holds, so an answer exists, and it must hold them all.
     text = learner_boards()[index]
     known = edges_of(text, bot.solve(text))

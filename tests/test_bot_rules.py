@@ -7,7 +7,7 @@ import pytest
 
 import bot
 import bot.rules.balance
-from bot.assumption import Stats
+from bot.work import Stats
 from bot.grid import SLACK, Contradiction, Grid
 from bot.options import DEFAULT
 from bot.puzzle import parse

@@ -12,9 +12,9 @@ def test_profile_expert_prints_every_section():
     assert result.returncode == 0, result.stderr
     out = result.stdout
     assert "23x23, 87 nodes" in out
-    for phase in ("parse", "grid set-up", "intersection rules", "assumption search", "output"):
+    for phase in ("parse", "grid set-up", "rules", "node search", "search that learns", "output"):
         assert f"  {phase} " in out
-    assert "bot/puzzle.py" in out and "bot/intersection.py" in out
+    assert "bot/puzzle.py" in out and "bot/rules/nodes.py" in out
     assert "top 5 functions by own time" in out
     assert "counters: rounds" in out and "max_depth" in out
     assert "answer: win" in out

@@ -42,7 +42,7 @@ COVERED_ELSEWHERE = {
     "make run": "tests/test_build.py (the bundle is current) and "
                 "tests/test_bot_end_to_end.py::test_command_solves_every_public_test",
     "make test": "the test suite itself",
-    ".venv/bin/spoon2 stress-gen --seed 1 --out out/stress":
+    ".venv/bin/spoon2 stress-gen --seed 1 --out puzzles/stress":
         "tests/test_stress.py::test_the_command_rewrites_the_committed_suite",
 }
 # Options of a --help that a flag table leaves out on purpose.

@@ -58,9 +58,9 @@ thread's time is over --timeout counts as over it, rung or not; the bundle's mat
 the wall clock, as CodinGame does): other work on the machine then neither lengthens a
 solve nor turns it into a timeout. Compare two solvers that way; judge against
 CodinGame's limits with the default, --clock wall. Each suite also has its `sum`, every
-solve's seconds added: with many seeds, the figure a few unlucky draws move least (seeds
-1-4 and 5-8 of the same code still differed by 5-30% in a stress suite's sum;
-docs/TUNING.md, "Seventh session").
+solve's seconds added: with many seeds, the figure a few unlucky draws move least (even
+so, two sets of four seeds of the same code can differ by tens of per cent in a stress
+suite's sum).
 
 --count N times bot.count_solutions(limit=N) instead of bot.solve: with N = 2, the check
 `referee gen --unique` runs on each puzzle it keeps. Every solution the count finds is

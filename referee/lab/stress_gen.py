@@ -10,7 +10,7 @@ peer (referee.peer, the `lab` dependency group), which takes a minute or two.
 The committed suite in puzzles/stress is written again, byte for byte, by
     spoon2 stress-gen --seed 1 --out puzzles/stress
 (the research boards are the candidates listed in referee.lab.stress.RESEARCH_KEPT, not
-those today's solver finds hardest; --research-pick solver asks it instead). Without
+those the solver finds hardest; --research-pick solver asks it instead). Without
 --out the files go to out/stress.
 
 Prints one line per board written (file, islands) to stdout; a reader that stops early
@@ -43,7 +43,7 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help=f"directory for the sub-suite folders (default: {DEFAULT_OUT})")
     parser.add_argument("--research-pick", choices=("kept", "solver"), default="kept",
                         help="the research boards: kept = the candidates fixed for the seed "
-                             "(seed 1: the committed suite), solver = the 24 of 800 today's "
+                             "(seed 1: the committed suite), solver = the 24 of 800 the "
                              "solver works hardest on (default: kept; a seed with none fixed "
                              "asks the solver)")
     parser.add_argument("--suite", action="append", default=[], choices=list(SUITES),
