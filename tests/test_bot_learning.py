@@ -683,9 +683,11 @@ def slack_looks(text, monkeypatch, spare_limit):
     rules = Rules(Grid(parse(text)), dataclasses.replace(DEFAULT, learn_slack_spare=spare_limit))
     rules.propagate(FULL, Stats())
     looks = []
-    # The rule's own runs are what is counted: no method of a class sees them.
-    real = bot.rules.groups.slack
-    monkeypatch.setattr(bot.rules.groups, "slack", lambda r: looks.append(1) or real(r))
+    # `slack` notes the slack left at each look: a propagation that ends with it noted
+    # has run the rule (a revert gives back only what a look had noted before).
+    real = Rules.propagate
+    monkeypatch.setattr(Rules, "propagate", lambda r, *args: (
+        real(r, *args), r.slack_left is not None and looks.append(1))[0])
     found = sorted(tuple(sorted(g.links()))
                    for g in Turns(Learner(rules, Stats())).solutions())
     monkeypatch.undo()

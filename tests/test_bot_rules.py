@@ -8,7 +8,7 @@ import pytest
 import bot
 import bot.rules.balance
 from bot.work import Stats
-from bot.grid import SLACK, Contradiction, Grid
+from bot.grid import REGION, SLACK, Contradiction, Grid
 from bot.options import DEFAULT
 from bot.puzzle import parse
 from bot.rules import FULL, NODES, PROBE, Rules
@@ -410,23 +410,27 @@ def test_balance_later_looks_agree_with_a_full_look(monkeypatch):
     # After its first look, `balance` walks only from the ends of edges decided since: a
     # region can turn odd only when a decided edge splits it. Through whole searches, every
     # look must agree with a full look at a clone (the node rules alone rarely leave an odd
-    # region, so random states would not test it). The check must run where the search
-    # calls the rule, so it wraps the rule's function.
-    real = bot.rules.balance.balance
+    # region, so random states would not test it). A full schedule ends with `balance`, so
+    # a spy on the engine's propagate sees every state it judged.
+    real = Rules.propagate
     verdicts = []
 
-    def checked(rules):
-        whole = Rules(rules.grid.clone(), rules.options)  # a fresh look at every region
+    def checked(rules, schedule=FULL, stats=None):
         try:
-            real(whole)
-        except Contradiction:
-            verdicts.append("odd")
-            with pytest.raises(Contradiction):
-                real(rules)
+            real(rules, schedule, stats)
+        except Contradiction as dead:
+            if dead.args[1:] == (REGION,):   # balance found an odd region here
+                verdicts.append("odd")
+                with pytest.raises(Contradiction):
+                    balance(Rules(rules.grid.clone(), rules.options))
             raise
-        verdicts.append("even")
-        real(rules)
-    monkeypatch.setattr(bot.rules.balance, "balance", checked)
+        if schedule == FULL and not rules.grid.solved():   # balance passed this state
+            try:
+                balance(Rules(rules.grid.clone(), rules.options))   # a fresh look everywhere
+            except Contradiction:
+                pytest.fail("a later look passed a state with an odd region")
+            verdicts.append("even")
+    monkeypatch.setattr(Rules, "propagate", checked)
     options = tuned(region_walk=10 ** 6)  # judge every region
     for name in ("30x30_hard_unique_s1_010.txt", "30x30_hard_unique_s1_017.txt"):
         bot.solve((PUBLIC.parent / "hard30" / name).read_text(), options=options)
