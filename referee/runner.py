@@ -6,10 +6,12 @@ not passed on (an unflushed bot is caught). The bot gets a fresh TMPDIR (removed
 afterwards: a stickytape bundle that is killed leaves its modules there).
 
 Containment (referee/containment.py) starts the bot in a cgroup, a PID namespace or
-under a reaper, with RLIMIT_AS at the memory cap before its first instruction; on
-close every process it started is killed and reaped. The cap holds for the whole bot:
-while it plays, the resident memory of all its processes is summed every
-MEMORY_SAMPLE_S, and a bot over the cap is killed and loses with verdict `memory`.
+under a reaper, with no address-space limit; on close every process it started is
+killed and reaped. The cap holds for the whole bot, every page counted once: where the
+kernel counts the match's cgroup memory it is read, elsewhere the proportional set size
+and shared memory of all the bot's processes are summed (referee/footprint.py), every
+MEMORY_SAMPLE_S at most; a bot over the cap is killed and loses with verdict `memory`.
+The files the bot left in /dev/shm are removed with it.
 """
 
 from __future__ import annotations
@@ -24,9 +26,9 @@ import time
 from collections import deque
 from typing import Sequence
 
-from referee import proctree
 from referee.board import Board
 from referee.containment import Mode, choose_mode, open_sandbox
+from referee.footprint import MemoryMeter
 from referee.limits import (MAX_LINE_BYTES, MEMORY_LIMIT_BYTES, MEMORY_SAMPLE_S,
                             READ_CHUNK_BYTES, START_LIMIT_S, STDERR_TAIL_BYTES, Limits)
 from referee.match import Event, EventKind, play_match
@@ -38,6 +40,8 @@ from referee.terminal import size_text
 ENV_KEPT = ("PATH", "HOME", "LANG", "LC_ALL", "LC_CTYPE", "USER", "LOGNAME")
 EXIT_POLL_S = 0.001   # how often wait_exit looks for the exit status
 STDERR_DRAIN_READS = 16   # reads of what a killed bot left in its stderr pipe (64 KiB each)
+EXACT_SAMPLE_S = 0.25   # how often the exact sum is taken under the cap, for the peak shown
+SAMPLE_SHARE = 5      # sampling memory takes at most 1/SAMPLE_SHARE of the referee's time
 
 
 class BotStartError(Exception):
@@ -85,6 +89,8 @@ class BotProcess:
         self._usage = Usage()
         self._peak_bytes = 0                # all the bot's processes together, as sampled
         self._next_sample = 0.0
+        self._next_exact = 0.0
+        self._meter = MemoryMeter()
         self.over_memory: str | None = None
         self.proc = self._start(list(argv), cwd)
         self.pid = self.proc.pid
@@ -100,7 +106,8 @@ class BotProcess:
         status_read, status_write = os.pipe()   # the reaper's report of the bot's exit
         os.set_blocking(status_read, False)
         self._status_fd = status_read
-        command = self.sandbox.command(argv, status_write, self.memory_limit_bytes)
+        self._kernel_counts = self.sandbox.limit_memory(self.memory_limit_bytes)
+        command = self.sandbox.command(argv, status_write)
         passed = (status_write,) if self.sandbox.relays_status else ()
         try:
             proc = subprocess.Popen(
@@ -169,7 +176,7 @@ class BotProcess:
             return self._usage
         self._closed = True
         if getattr(self, "proc", None) is not None:
-            self._sample()               # the last look at its memory, for the peak
+            self._sample(exact=True)     # the last look at its memory, for the peak
             if not self._reap(os.WNOHANG):
                 self._stopped = True     # the bot runs on: its exit is the referee's doing
             self.sandbox.kill()          # every process of the bot, dead within KILL_WAIT_S
@@ -190,6 +197,7 @@ class BotProcess:
 
     def _release(self) -> None:
         self.sandbox.release()
+        self._meter.remove_left_files()
         os.close(self._status_fd) if hasattr(self, "_status_fd") else None
         shutil.rmtree(self._tmpdir, ignore_errors=True)
 
@@ -208,7 +216,9 @@ class BotProcess:
         now = time.perf_counter()
         if now >= self._next_sample:
             self._sample()
-            self._next_sample = now + MEMORY_SAMPLE_S
+            took = time.perf_counter() - now   # many processes take longer: sample less often
+            now += took
+            self._next_sample = now + max(MEMORY_SAMPLE_S, took * SAMPLE_SHARE)
         timeout = min(timeout, self._next_sample - now)
         for key, _ in self._selector.select(max(timeout, 0)):
             data = os.read(key.fd, READ_CHUNK_BYTES)
@@ -270,15 +280,35 @@ class BotProcess:
 
     # -- memory ------------------------------------------------------------
 
-    def _sample(self) -> None:
-        """Sum the resident memory of all the bot's processes; kill the bot over the cap."""
+    def _sample(self, exact: bool = False) -> None:
+        """Measure all the bot's processes together; kill the bot over the cap. The cheap
+        upper bound (resident sizes) is checked first; the exact sum (PSS) only when that
+        bound is over the cap, every EXACT_SAMPLE_S for the peak, or when asked."""
         if self.over_memory is not None:
             return   # killed already
-        sizes = [size for size in map(proctree.resident_bytes, self.sandbox.processes()) if size]
-        total = sum(sizes)
+        pids = self.sandbox.processes()
+        if self._kernel_counts:
+            self._meter.shared_only(pids)   # for the /dev/shm files to remove afterwards
+            self._judge_memory(self.sandbox.memory_used(), len(pids))
+            return
+        now = time.perf_counter()
+        exact = exact or now >= self._next_exact
+        found = self._meter.measure(pids, exact=exact)
+        if not exact and self._over_cap(found.total_bytes):
+            found = self._meter.measure(pids, exact=True)
+        if found.exact:
+            self._next_exact = now + EXACT_SAMPLE_S
+            self._judge_memory(found.total_bytes, found.processes)
+
+    def _over_cap(self, total: int | None) -> bool:
+        return None not in (total, self.memory_limit_bytes) and total > self.memory_limit_bytes
+
+    def _judge_memory(self, total: int | None, processes: int) -> None:
+        if total is None:
+            return
         self._peak_bytes = max(self._peak_bytes, total)
-        if self.memory_limit_bytes is not None and total > self.memory_limit_bytes:
-            self.over_memory = (f"memory: {size_text(total)} in {len(sizes)} process(es), "
+        if self._over_cap(total):
+            self.over_memory = (f"memory: {size_text(total)} in {processes} process(es), "
                                 f"cap {size_text(self.memory_limit_bytes)}")
             self._stopped = True
             self.sandbox.kill()
