@@ -44,6 +44,8 @@ class MatchResult:
     path: str = ""
     validator: bool | None = None   # an SDK test file's isValidator; None when it has none
     bot: str = ""                   # the bot's label ("A", "B") when several bots play
+    unsure_timing: tuple[str, ...] = ()   # late lines not judged late: the referee or the
+                                          # bot was kept waiting for a CPU (match.py)
 
     @property
     def won(self) -> bool:
@@ -85,6 +87,7 @@ class MatchResult:
             "exit_status": self.usage.exit_status,
             "stderr_tail": self.usage.stderr_tail,
             "stderr_bytes": self.usage.stderr_bytes,
+            "unsure_timing": list(self.unsure_timing),
         }
 
 

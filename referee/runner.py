@@ -34,6 +34,7 @@ from referee.limits import (MAX_LINE_BYTES, MEMORY_LIMIT_BYTES, MEMORY_SAMPLE_S,
 from referee.match import Event, EventKind, play_match
 from referee.reaper import START_MARK
 from referee.result import MatchResult, Usage
+from referee.sched import ThreadWait, Urgent, excusable_wait, raise_priority, task_times
 from referee.terminal import size_text
 
 # Variables passed to the bot; everything else (PYTHONUNBUFFERED, PYTHONPATH, ...) is dropped.
@@ -41,6 +42,9 @@ ENV_KEPT = ("PATH", "HOME", "LANG", "LC_ALL", "LC_CTYPE", "USER", "LOGNAME")
 EXIT_POLL_S = 0.001   # how often wait_exit looks for the exit status
 STDERR_DRAIN_READS = 16   # reads of what a killed bot left in its stderr pipe (64 KiB each)
 EXACT_SAMPLE_S = 0.25   # how often the exact sum is taken under the cap, for the peak shown
+READ_EPSILON_S = 0.0005   # from a line's arrival to its time stamp, beyond waits for a CPU
+URGENT_SAMPLE_PROCESSES = 4   # a memory sample of up to this many processes runs urgent,
+URGENT_EXACT_BYTES = 64 << 20  # and an exact one of up to this much memory
 SAMPLE_SHARE = 5      # sampling memory takes at most 1/SAMPLE_SHARE of the referee's time
 
 
@@ -92,6 +96,13 @@ class BotProcess:
         self._next_exact = 0.0
         self._meter = MemoryMeter()
         self.over_memory: str | None = None
+        self._wait = ThreadWait()           # the reading thread's waits for a CPU
+        self._urgent = Urgent()
+        self._checked_at: float | None = None   # when stdout was last seen empty
+        self._bot_times: dict[int, tuple[float, float]] = {}   # its threads' at the last line
+        self._cpus = len(os.sched_getaffinity(0))
+        self._line_at = 0.0                 # when the last line (or the input) went
+        raise_priority()
         self.proc = self._start(list(argv), cwd)
         self.pid = self.proc.pid
         self._selector = selectors.DefaultSelector()
@@ -100,6 +111,7 @@ class BotProcess:
         self._selector.register(self._stdout, selectors.EVENT_READ)
         self._selector.register(self._stderr, selectors.EVENT_READ)
         self._await_start()
+        self._bot_pid = next(iter(self.sandbox.processes()), None)
 
     def _start(self, argv: list[str], cwd: str | None) -> subprocess.Popen:
         """Spawn the launcher in its own session with pipes on all three streams."""
@@ -152,23 +164,34 @@ class BotProcess:
                 data = data[os.write(self.proc.stdin.fileno(), data):]
         except BrokenPipeError:
             pass  # the bot is already gone; the match sees its EOF and exit status
-        return time.perf_counter()
+        self._checked_at = time.perf_counter()
+        self._line_at = self._checked_at
+        self._bot_times = self._read_bot_times()
+        return self._checked_at
 
     def read_line(self, deadline: float) -> Event:
+        with self._urgent:   # the whole wait: dropping priority between polls would let a
+            return self._read_line(deadline)   # busy machine take the CPU just then
+
+    def _read_line(self, deadline: float) -> Event:
         while not self._pending:
             if self._eof_at is not None:
                 return Event(EventKind.EOF, self._eof_at)
             remaining = deadline - time.perf_counter()
             if remaining <= 0:
-                return Event(EventKind.TIMEOUT, deadline)
+                self._pump(0)   # a referee that woke late may find the line waiting
+                if not self._pending and self._eof_at is None:
+                    return Event(EventKind.TIMEOUT, deadline)
+                continue
             self._pump(remaining)
         return self._pending.popleft()
 
     def wait_exit(self, deadline: float) -> int | None:
-        while not self._reap(os.WNOHANG):
-            if time.perf_counter() >= deadline:
-                return None
-            self._pump(EXIT_POLL_S)  # keep draining stderr so the bot cannot block on it
+        with self._urgent:
+            while not self._reap(os.WNOHANG):
+                if time.perf_counter() >= deadline:
+                    return None
+                self._pump(EXIT_POLL_S)  # keep draining stderr so the bot cannot block on it
         return self._status
 
     def close(self) -> Usage:
@@ -192,6 +215,7 @@ class BotProcess:
                 self.over_memory = (f"memory: over the {size_text(self.memory_limit_bytes)} cap "
                                     f"({killed} process(es) killed by the kernel)")
         self._release()
+        self._wait.close()
         self._usage = self._make_usage()
         return self._usage
 
@@ -220,18 +244,30 @@ class BotProcess:
             now += took
             self._next_sample = now + max(MEMORY_SAMPLE_S, took * SAMPLE_SHARE)
         timeout = min(timeout, self._next_sample - now)
-        for key, _ in self._selector.select(max(timeout, 0)):
+        before, waited = time.perf_counter(), self._wait.seconds()
+        ready = self._selector.select(max(timeout, 0))
+        woke = time.perf_counter()
+        # A line that woke us came at most this long before `woke`: the referee's own wait
+        # for a CPU since the poll began, plus any work it did since it last saw stdout empty.
+        idle = before - self._checked_at if self._checked_at is not None else 0.0
+        doubt = idle + self._wait.seconds() - waited + READ_EPSILON_S
+        for key, _ in ready:
             data = os.read(key.fd, READ_CHUNK_BYTES)
-            now = time.perf_counter()
             if key.fd == self._stdout:
-                self._take_stdout(data, now)
+                self._take_stdout(data, woke, doubt)
             else:
                 self._take_stderr(data)
             if not data:
                 self._selector.unregister(key.fd)
+        if not any(key.fd == self._stdout for key, _ in ready):
+            self._checked_at = woke
+        else:
+            self._checked_at = time.perf_counter()
 
-    def _take_stdout(self, data: bytes, now: float) -> None:
-        """Split stdout into lines stamped with their arrival; cut over-long ones."""
+    def _take_stdout(self, data: bytes, now: float, doubt: float = 0.0) -> None:
+        """Split stdout into lines stamped with their arrival and the doubt on it (the
+        referee's wait and the bot's longest wait for a CPU since the last line); cut
+        over-long ones."""
         if not data:
             if self._partial and not self._skipping:
                 self._emit(self._partial, now)  # a last line without its newline
@@ -239,6 +275,10 @@ class BotProcess:
             self._eof_at = now
             return
         self._partial += data
+        if b"\n" in data or len(self._partial) > MAX_LINE_BYTES:
+            times = self._read_bot_times()
+            doubt += excusable_wait(self._bot_times, times, now - self._line_at, self._cpus)
+            self._bot_times, self._line_at = times, now
         while True:
             end = self._partial.find(b"\n")
             if end < 0:
@@ -247,17 +287,25 @@ class BotProcess:
             if self._skipping:
                 self._skipping = False
             else:
-                self._emit(line, now)
+                self._emit(line, now, doubt)
         if len(self._partial) > MAX_LINE_BYTES and not self._skipping:
-            self._emit(self._partial, now)
+            self._emit(self._partial, now, doubt)
             self._skipping = True
         if self._skipping:
             self._partial = b""  # a flood is dropped, not stored
 
-    def _emit(self, line: bytes, now: float) -> None:
+    def _emit(self, line: bytes, now: float, doubt: float = 0.0) -> None:
         cut = len(line) > MAX_LINE_BYTES
         text = line[:MAX_LINE_BYTES].decode("utf-8", errors="replace").removesuffix("\r")
-        self._pending.append(Event(EventKind.LINE, now, text, cut))
+        self._pending.append(Event(EventKind.LINE, now, text, cut, doubt))
+
+    def _read_bot_times(self) -> dict[int, tuple[float, float]]:
+        """CPU and run-queue times of the bot's threads; empty (no excuse) when the bot
+        runs several processes, whose CPU use this does not follow."""
+        pid = getattr(self, "_bot_pid", None)
+        if pid is None or len(self.sandbox.processes()) != 1:
+            return {}
+        return task_times(pid)
 
     def _take_stderr(self, data: bytes) -> None:
         """Keep only the tail of stderr, however much the bot writes."""
@@ -293,9 +341,14 @@ class BotProcess:
             return
         now = time.perf_counter()
         exact = exact or now >= self._next_exact
-        found = self._meter.measure(pids, exact=exact)
-        if not exact and self._over_cap(found.total_bytes):
-            found = self._meter.measure(pids, exact=True)
+        # Many processes, or PSS over much memory (it walks every page), take long: not at
+        # real-time priority. A small bot is measured at once, so a line is not kept waiting.
+        with self._urgent.relaxed(len(pids) > URGENT_SAMPLE_PROCESSES):
+            found = self._meter.measure(pids, exact=False)
+        if exact or self._over_cap(found.total_bytes):
+            with self._urgent.relaxed(found.total_bytes > URGENT_EXACT_BYTES
+                                      or len(pids) > URGENT_SAMPLE_PROCESSES):
+                found = self._meter.measure(pids, exact=True)
         if found.exact:
             self._next_exact = now + EXACT_SAMPLE_S
             self._judge_memory(found.total_bytes, found.processes)

@@ -47,16 +47,20 @@ def play_once(path: Path, folder: Path, gap_ms: float) -> tuple[str, list[float]
     log = folder.parent / "stamps.log"
     bot = BotProcess([sys.executable, str(PACED), str(folder), str(gap_ms), str(log)])
     result = play_match(load_board(path), bot)
-    after = [float(line.split()[1]) for line in log.read_text().splitlines()]
-    own = [b - a for a, b in zip(after, after[1:])]
+    # the bot's clock just before each write: a bot preempted inside its write (by the
+    # referee it wakes) would stamp `after` late
+    writes = [float(line.split()[0]) for line in log.read_text().splitlines()]
+    own = [b - a for a, b in zip(writes, writes[1:])]
     errors = [ref - mine for ref, mine in zip(result.latencies_s[1:], own)]
-    return result.verdict.value, errors, len(getattr(result, "unsure_turns", ()))
+    verdict = result.verdict.value if result.won else f"{result.verdict.value} ({result.reason})"
+    return verdict, errors, len(result.unsure_timing)
 
 
 def summary(errors: list[float]) -> str:
     ms = sorted(e * 1000 for e in errors)
     p99 = ms[min(len(ms) - 1, int(len(ms) * 0.99))]
-    return f"median {statistics.median(ms):.2f}, p99 {p99:.2f}, max {ms[-1]:.2f} ms"
+    return (f"median {statistics.median(ms):.2f}, p99 {p99:.2f}, max {ms[-1]:.2f}, "
+            f"min {ms[0]:.2f} ms")
 
 
 def main() -> None:
