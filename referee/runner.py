@@ -97,12 +97,12 @@ class BotProcess:
         self._meter = MemoryMeter()
         self.over_memory: str | None = None
         self._wait = ThreadWait()           # the reading thread's waits for a CPU
+        raise_priority()
         self._urgent = Urgent()
         self._checked_at: float | None = None   # when stdout was last seen empty
         self._bot_times: dict[int, tuple[float, float]] = {}   # its threads' at the last line
         self._cpus = len(os.sched_getaffinity(0))
         self._line_at = 0.0                 # when the last line (or the input) went
-        raise_priority()
         self.proc = self._start(list(argv), cwd)
         self.pid = self.proc.pid
         self._selector = selectors.DefaultSelector()

@@ -84,7 +84,8 @@ class Urgent:
     def __init__(self):
         self._active = False
         try:
-            self._normal = os.sched_getscheduler(0), os.sched_getparam(0)
+            self._normal = (os.sched_getscheduler(0) & ~os.SCHED_RESET_ON_FORK,
+                            os.sched_getparam(0))
             self._urgent = os.sched_param(1)
             self._set(True)
             self._set(False)
@@ -95,8 +96,8 @@ class Urgent:
     def _set(self, urgent: bool) -> None:
         if urgent:
             os.sched_setscheduler(0, os.SCHED_FIFO | os.SCHED_RESET_ON_FORK, self._urgent)
-        else:
-            os.sched_setscheduler(0, self._normal[0], self._normal[1])
+        else:   # back to the policy it had, still not passed on to children
+            os.sched_setscheduler(0, self._normal[0] | os.SCHED_RESET_ON_FORK, self._normal[1])
 
     def __enter__(self):
         if self.allowed:

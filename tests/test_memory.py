@@ -10,7 +10,8 @@ from pathlib import Path
 import pytest
 
 from referee import proctree
-from referee.containment import Mode
+from referee.containment import CgroupSandbox, Mode
+from referee.footprint import MemoryMeter
 from referee.limits import MEMORY_LIMIT_BYTES, Limits
 from referee.rules import Verdict
 from tests.fakebots.procs import running_with_marker
@@ -103,3 +104,37 @@ def test_many_children_killed_with_the_bot_are_all_reaped(mode):
     assert result.verdict is Verdict.WIN, result.reason
     assert zombie_children() <= zombies
     assert running_with_marker(mark) == []
+
+
+def test_the_cgroup_count_is_memory_current_less_the_page_cache(tmp_path):
+    # where the kernel counts (a cgroup v2 memory controller): files as the kernel shows them
+    sandbox = CgroupSandbox.__new__(CgroupSandbox)
+    sandbox.path = tmp_path
+    (tmp_path / "memory.current").write_text("500000\n")
+    (tmp_path / "memory.stat").write_text("anon 300000\nfile 250000\nshmem 50000\n")
+    assert sandbox.limit_memory(768 * 2**20)
+    assert (tmp_path / "memory.max").read_text() == f"{768 * 2**20}\n"
+    assert (tmp_path / "memory.swap.max").read_text() == "0\n"
+    assert sandbox.memory_used() == 500000 - 250000 + 50000   # page cache out, shm in
+
+
+def test_without_a_memory_controller_the_runner_counts(tmp_path):
+    sandbox = CgroupSandbox.__new__(CgroupSandbox)
+    sandbox.path = tmp_path
+    (tmp_path / "memory.max").mkdir()      # cannot be written, as where memory is not enabled
+    assert not sandbox.limit_memory(768 * 2**20)
+    assert sandbox.memory_used() is None
+
+
+def test_only_the_files_a_bot_made_in_shm_are_removed(tmp_path):
+    old = tmp_path / "there-before"
+    old.write_bytes(b"x" * 8192)
+    meter = MemoryMeter(str(tmp_path))
+    new = tmp_path / "made-during"
+    new.write_bytes(b"y" * 8192)
+    with open(old, "rb") as held_old, open(new, "rb") as held_new:
+        found = meter.measure([os.getpid()])
+    assert set(meter.held) == {str(old), str(new)}
+    assert found.exact and found.total_bytes >= 2 * 8192
+    assert meter.remove_left_files() == [str(new)]
+    assert old.exists() and not new.exists()
