@@ -14,8 +14,8 @@ class Usage:
     """What the bot's process used, known once it is reaped."""
 
     cpu_s: float | None = None          # user + system time of the bot (and children it waited for)
-    peak_rss_bytes: int | None = None   # peak resident memory: the bot process's, or all its
-                                        # processes' together as sampled, whichever is larger
+    peak_rss_bytes: int | None = None   # peak memory of all the bot's processes together,
+                                        # as sampled (its own maxrss when never sampled)
     exit_status: int | None = None      # as Popen.returncode: negative means killed by that signal
     stderr_tail: str = ""               # the last STDERR_TAIL_BYTES of stderr
     stderr_bytes: int = 0               # everything the bot wrote to stderr

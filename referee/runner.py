@@ -415,7 +415,9 @@ class BotProcess:
 
     def _make_usage(self) -> Usage:
         cpu_s, maxrss = self._rusage if self._rusage else (None, None)
-        peak = max(maxrss or 0, self._peak_bytes) or None
+        # the samples count every page once; the bot's maxrss counts shared pages whole, and
+        # in cgroup mode it includes the referee's own size when it forked the bot
+        peak = self._peak_bytes or maxrss or None
         return Usage(
             cpu_s=cpu_s,
             peak_rss_bytes=peak,
