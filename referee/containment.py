@@ -205,8 +205,8 @@ class CgroupSandbox(Sandbox):
         return self._memory
 
     def memory_used(self):
-        """memory.current less the page cache of files read (the kernel reclaims it
-        before it would pass memory.max; shared memory is not in it)."""
+        """memory.current less the page cache of files read (the kernel reclaims that
+        before it would pass memory.max), shared memory (shm files, memfds) kept in."""
         if not getattr(self, "_memory", False):
             return None
         try:

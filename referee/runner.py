@@ -215,13 +215,13 @@ class BotProcess:
                 self.over_memory = (f"memory: over the {size_text(self.memory_limit_bytes)} cap "
                                     f"({killed} process(es) killed by the kernel)")
         self._release()
-        self._wait.close()
         self._usage = self._make_usage()
         return self._usage
 
     def _release(self) -> None:
         self.sandbox.release()
         self._meter.remove_left_files()
+        self._wait.close()
         os.close(self._status_fd) if hasattr(self, "_status_fd") else None
         shutil.rmtree(self._tmpdir, ignore_errors=True)
 
