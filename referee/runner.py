@@ -103,6 +103,7 @@ class BotProcess:
         self._bot_times: dict[int, tuple[float, float]] = {}   # its threads' at the last line
         self._cpus = len(os.sched_getaffinity(0))
         self._line_at = 0.0                 # when the last line (or the input) went
+        self._lines_seen = 0
         self.proc = self._start(list(argv), cwd)
         self.pid = self.proc.pid
         self._selector = selectors.DefaultSelector()
@@ -251,18 +252,16 @@ class BotProcess:
         # for a CPU since the poll began, plus any work it did since it last saw stdout empty.
         idle = before - self._checked_at if self._checked_at is not None else 0.0
         doubt = idle + self._wait.seconds() - waited + READ_EPSILON_S
+        self._checked_at = woke   # stdout was empty then, or is read just below
         for key, _ in ready:
             data = os.read(key.fd, READ_CHUNK_BYTES)
             if key.fd == self._stdout:
+                self._checked_at = time.perf_counter()   # work after this read counts as idle
                 self._take_stdout(data, woke, doubt)
             else:
                 self._take_stderr(data)
             if not data:
                 self._selector.unregister(key.fd)
-        if not any(key.fd == self._stdout for key, _ in ready):
-            self._checked_at = woke
-        else:
-            self._checked_at = time.perf_counter()
 
     def _take_stdout(self, data: bytes, now: float, doubt: float = 0.0) -> None:
         """Split stdout into lines stamped with their arrival and the doubt on it (the
@@ -297,6 +296,9 @@ class BotProcess:
     def _emit(self, line: bytes, now: float, doubt: float = 0.0) -> None:
         cut = len(line) > MAX_LINE_BYTES
         text = line[:MAX_LINE_BYTES].decode("utf-8", errors="replace").removesuffix("\r")
+        if not self._lines_seen:
+            self._sample(exact=True)   # the bot is surely running now: at least one sample
+        self._lines_seen += 1
         self._pending.append(Event(EventKind.LINE, now, text, cut, doubt))
 
     def _read_bot_times(self) -> dict[int, tuple[float, float]]:
