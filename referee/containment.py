@@ -15,15 +15,19 @@ Three modes, the best the machine allows chosen first (`choose_mode`), or one fo
              Works on any Linux; it relies on the reaper, not on the kernel, so a bot that
              could kill its own reaper (it runs as the same user) could escape.
 
-In every mode the bot starts with RLIMIT_AS at the memory cap, set before its exec, and
-the runner samples the resident memory of all its processes to enforce the cap for the
-whole bot (see runner). A launcher writes START_MARK on the bot's stdout just before the
-exec, so start-up of the launcher never counts against the bot's time.
+No mode limits the bot's address space: a JVM or .NET runtime reserves far more than it
+uses, and CodinGame's 768 MB is memory used. The cap counts the memory of all the bot's
+processes, every page once: in mode cgroup with the memory controller, the kernel counts
+and enforces it (memory.max); elsewhere the runner samples the proportional set size and
+shared memory of the bot's processes (referee/footprint.py). A launcher writes
+START_MARK on the bot's stdout just before the exec, so start-up of the launcher never
+counts against the bot's time.
 """
 
 from __future__ import annotations
 
 import atexit
+import ctypes
 import enum
 import functools
 import itertools
@@ -42,9 +46,10 @@ KILL_WAIT_S = 1.0            # all processes of a bot dead and reaped within thi
 POLL_S = 0.001
 PIDS_MAX = 1024              # tasks (threads count) a bot may hold, where pids is enabled
 REAPER = Path(__file__).with_name("reaper.py")
-# The cgroup launcher: join the match's cgroup, cap the address space, mark, become the bot.
-CGROUP_LAUNCHER = ('echo 0 > "$1/cgroup.procs" && { [ -z "$2" ] || ulimit -v "$2"; } && '
-                   f'shift 2 && printf "{START_MARK.decode().strip()}\\n" && exec "$@"')
+# The cgroup launcher: join the match's cgroup, mark, become the bot.
+CGROUP_LAUNCHER = ('echo 0 > "$1/cgroup.procs" && shift && '
+                   f'printf "{START_MARK.decode().strip()}\\n" && exec "$@"')
+PR_SET_CHILD_SUBREAPER = 36    # from <linux/prctl.h>
 
 
 class Mode(enum.Enum):
@@ -95,8 +100,16 @@ class Sandbox:
     mode: Mode
     relays_status = True       # the bot's exit status comes through the reaper's status pipe
 
-    def command(self, argv: list[str], status_fd: int, memory_bytes: int | None) -> list[str]:
+    def command(self, argv: list[str], status_fd: int) -> list[str]:
         raise NotImplementedError
+
+    def limit_memory(self, cap_bytes: int | None) -> bool:
+        """Have the kernel count and cap the bot's memory; False where it cannot here."""
+        return False
+
+    def memory_used(self) -> int | None:
+        """The bot's memory as the kernel counts it (None where it does not)."""
+        return None
 
     def started(self, pid: int) -> None:
         """The launcher runs as `pid` (the referee's child)."""
@@ -123,9 +136,10 @@ class ReaperSandbox(Sandbox):
 
     mode = Mode.SUBREAPER
 
-    def command(self, argv, status_fd, memory_bytes):
-        return [sys.executable, "-I", "-S", str(REAPER), str(status_fd),
-                "" if memory_bytes is None else str(memory_bytes), self.mode.value, *argv]
+    def command(self, argv, status_fd):
+        # "": no address-space limit for the bot
+        return [sys.executable, "-I", "-S", str(REAPER), str(status_fd), "", self.mode.value,
+                *argv]
 
     def processes(self) -> list[int]:
         return proctree.descendants(self.pid)
@@ -171,24 +185,45 @@ class CgroupSandbox(Sandbox):
         self.path = cgroup_parent() / f"match-{next(self._numbers)}"
         self.path.mkdir()
         self._limit("pids.max", PIDS_MAX)
+        self._seen: set[int] = set()      # every pid seen in the cgroup: reaped at release
 
-    def _limit(self, name: str, value: int) -> None:
+    def _limit(self, name: str, value: int) -> bool:
         try:
             (self.path / name).write_text(f"{value}\n")
         except OSError:
-            pass   # controller not enabled here: the runner's sampling still holds the cap
+            return False   # controller not enabled here
+        return True
 
-    def command(self, argv, status_fd, memory_bytes):
-        if memory_bytes is not None:
-            self._limit("memory.max", memory_bytes)
-            self._limit("memory.swap.max", 0)
-        kib = "" if memory_bytes is None else str(memory_bytes // 1024)
-        return ["/bin/sh", "-c", CGROUP_LAUNCHER, "referee-bot", str(self.path), kib, *argv]
+    def command(self, argv, status_fd):
+        return ["/bin/sh", "-c", CGROUP_LAUNCHER, "referee-bot", str(self.path), *argv]
+
+    def limit_memory(self, cap_bytes):
+        self._memory = (cap_bytes is not None and self._limit("memory.max", cap_bytes)
+                        and (self.path / "memory.current").exists())
+        if self._memory:
+            self._limit("memory.swap.max", 0)   # swapped pages are memory used too
+        return self._memory
+
+    def memory_used(self):
+        """memory.current less the page cache of files read (the kernel reclaims that
+        before it would pass memory.max), shared memory (shm files, memfds) kept in."""
+        if not getattr(self, "_memory", False):
+            return None
+        try:
+            current = int((self.path / "memory.current").read_text())
+            stats = dict(line.split() for line in (self.path / "memory.stat").read_text()
+                         .splitlines())
+        except (OSError, ValueError):
+            return None
+        return max(0, current - int(stats.get("file", 0)) + int(stats.get("shmem", 0)))
 
     def processes(self) -> list[int]:
-        return _cgroup_pids(self.path)
+        pids = _cgroup_pids(self.path)
+        self._seen.update(pids)
+        return pids
 
     def kill(self) -> None:
+        self.processes()
         _kill_cgroup(self.path, KILL_WAIT_S)
 
     def oom_kills(self) -> int:
@@ -202,7 +237,9 @@ class CgroupSandbox(Sandbox):
         return 0
 
     def release(self) -> None:
-        _kill_cgroup(self.path, KILL_WAIT_S)
+        self.kill()
+        bot = getattr(self, "pid", None)
+        _reap_orphans(self.path, self._seen - {bot}, bot, KILL_WAIT_S)
         try:
             self.path.rmdir()
         except OSError:
@@ -255,6 +292,35 @@ def _kill_cgroup(path: Path, timeout_s: float) -> bool:
     return False
 
 
+def _in_cgroup(pid: int, path: Path) -> bool:
+    """`pid` (alive or a zombie) is in the cgroup `path`."""
+    try:
+        line = Path(f"/proc/{pid}/cgroup").read_text().splitlines()[-1]
+    except (OSError, IndexError):
+        return False
+    return line.startswith("0::") and line.endswith(f"/{path.parent.name}/{path.name}")
+
+
+def _reap_orphans(path: Path, seen: set[int], bot: int | None, timeout_s: float) -> None:
+    """Reap the match's processes that outlived their parent. The referee is their child
+    subreaper, so once killed they come to it as zombies: none is left when the match
+    returns. Waits while a process seen in the cgroup has not yet been handed over."""
+    deadline = time.monotonic() + timeout_s
+    while True:
+        waiting = False
+        for pid in proctree.children(os.getpid()):
+            if pid == bot or not _in_cgroup(pid, path):
+                continue   # not a process of this match (the bot itself is reaped by its runner)
+            try:
+                waiting |= os.waitpid(pid, os.WNOHANG)[0] == 0
+            except ChildProcessError:
+                pass
+        waiting = waiting or any(_in_cgroup(pid, path) for pid in seen)
+        if not waiting or time.monotonic() >= deadline:
+            return
+        time.sleep(POLL_S)
+
+
 def _cgroup_root() -> Path | None:
     """The referee's own cgroup v2 directory, from /proc/self/mountinfo and /proc/self/cgroup."""
     try:
@@ -289,6 +355,8 @@ def cgroup_parent() -> Path | None:
             except OSError:
                 pass   # not available, or the cgroup holds processes: sampling still caps
     atexit.register(_remove, parent)
+    # orphans of the bots come to the referee, which reaps them (see _reap_orphans)
+    ctypes.CDLL(None, use_errno=True).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
     return parent
 
 

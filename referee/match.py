@@ -6,7 +6,10 @@ bot's lines with their arrival times (`perf_counter` seconds). The runner's
 
 Order of decisions on each awaited line: a line later than its limit is a
 timeout (even if it would have won); a cut over-long line is malformed; then
-the rules judge it. When the output ends: a non-zero exit is a crash, a clean
+the rules judge it. A line that is late only by less than the event's doubt (time
+the referee or the bot spent waiting for a CPU, so the referee cannot vouch that
+the bot itself was late) is not a timeout: the match goes on and the result keeps
+a note of it (`unsure_timing`). When the output ends: a non-zero exit is a crash, a clean
 exit lets the rules judge the end (incomplete or disconnected), and a bot that
 closed its output but does not exit in time is a timeout.
 """
@@ -39,6 +42,8 @@ class Event:
     at: float
     text: str = ""
     cut: bool = False      # the line was longer than MAX_LINE_BYTES and was cut
+    doubt_s: float = 0.0   # how much of the wait for this line the bot may not be blamed
+                           # for: the referee or the bot was waiting for a CPU
 
 
 class Transport(Protocol):
@@ -62,8 +67,9 @@ def play_match(board: Board, transport: Transport, limits: Limits = Limits(),
     """Play one match to its verdict; the transport is always closed."""
     lines: list[str] = []
     latencies: list[float] = []
+    unsure: list[str] = []
     try:
-        outcome = _play(board, transport, limits, lines, latencies)
+        outcome = _play(board, transport, limits, lines, latencies, unsure)
     finally:
         usage = transport.close()
     if usage.over_memory and outcome.line is None:
@@ -73,12 +79,14 @@ def play_match(board: Board, transport: Transport, limits: Limits = Limits(),
         outcome = _with_stderr_hint(outcome, usage.stderr_tail)
     return MatchResult(name=name, board=board, verdict=outcome.verdict, reason=outcome.reason,
                        turn=outcome.turn, line=outcome.line, lines=tuple(lines),
-                       latencies_s=tuple(latencies), usage=usage, path=path)
+                       latencies_s=tuple(latencies), usage=usage, path=path,
+                       unsure_timing=tuple(unsure))
 
 
 def _play(board: Board, transport: Transport, limits: Limits,
-          lines: list[str], latencies: list[float]) -> Outcome:
-    """The turn loop; fills `lines` and `latencies` as lines arrive."""
+          lines: list[str], latencies: list[float], unsure: list[str]) -> Outcome:
+    """The turn loop; fills `lines` and `latencies` as lines arrive, and `unsure` with a
+    note on each late line the referee cannot blame on the bot."""
     judge = Judge(board)
     previous = transport.send(board.to_text())
     while True:
@@ -92,8 +100,11 @@ def _play(board: Board, transport: Transport, limits: Limits,
         latency = event.at - previous
         lines.append(event.text)
         latencies.append(latency)
-        if latency > limit:
+        if latency - event.doubt_s > limit:
             return Outcome(Verdict.TIMEOUT, _late_reason(turn, latency, limit), turn, event.text)
+        if latency > limit:
+            unsure.append(f"{_late_reason(turn, latency, limit)}, but {ms(event.doubt_s)} ms "
+                          "of it was spent waiting for a CPU (referee or bot): unsure timing")
         if event.cut:
             return Outcome(Verdict.MALFORMED, f"the line is longer than {MAX_LINE_BYTES} bytes",
                            turn, event.text)

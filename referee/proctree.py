@@ -1,4 +1,4 @@
-"""A process's descendants and resident memory, read from /proc (Linux).
+"""A process's descendants, read from /proc (Linux).
 
 Children come from /proc/PID/task/TID/children (one file per thread), which lists
 a process's direct children without scanning every process on the machine.
@@ -7,8 +7,6 @@ a process's direct children without scanning every process on the machine.
 from __future__ import annotations
 
 import os
-
-PAGE_BYTES = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
 
 
 def children(pid: int) -> list[int]:
@@ -37,11 +35,3 @@ def descendants(pid: int) -> list[int]:
         todo.extend(kids)
     return found
 
-
-def resident_bytes(pid: int) -> int:
-    """The resident set size of `pid` (0 when it is gone or a zombie)."""
-    try:
-        with open(f"/proc/{pid}/statm") as file:
-            return int(file.read().split()[1]) * PAGE_BYTES
-    except (OSError, IndexError, ValueError):
-        return 0

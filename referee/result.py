@@ -14,8 +14,8 @@ class Usage:
     """What the bot's process used, known once it is reaped."""
 
     cpu_s: float | None = None          # user + system time of the bot (and children it waited for)
-    peak_rss_bytes: int | None = None   # peak resident memory: the bot process's, or all its
-                                        # processes' together as sampled, whichever is larger
+    peak_rss_bytes: int | None = None   # peak memory of all the bot's processes together,
+                                        # as sampled (its own maxrss when never sampled)
     exit_status: int | None = None      # as Popen.returncode: negative means killed by that signal
     stderr_tail: str = ""               # the last STDERR_TAIL_BYTES of stderr
     stderr_bytes: int = 0               # everything the bot wrote to stderr
@@ -45,6 +45,8 @@ class MatchResult:
     validator: bool | None = None   # an SDK test file's isValidator; None when it has none
     bot: str = ""                   # the bot's label ("A", "B") when several bots play
     cleanup: str = ""               # what of the bot's TMPDIR could not be removed, and why
+    unsure_timing: tuple[str, ...] = ()   # late lines not judged late: the referee or the
+                                          # bot was kept waiting for a CPU (match.py)
 
     @property
     def won(self) -> bool:
@@ -87,6 +89,7 @@ class MatchResult:
             "stderr_tail": self.usage.stderr_tail,
             "stderr_bytes": self.usage.stderr_bytes,
             "cleanup": self.cleanup,
+            "unsure_timing": list(self.unsure_timing),
         }
 
 

@@ -6,10 +6,12 @@ not passed on (an unflushed bot is caught). The bot gets a fresh TMPDIR (removed
 afterwards: a stickytape bundle that is killed leaves its modules there).
 
 Containment (referee/containment.py) starts the bot in a cgroup, a PID namespace or
-under a reaper, with RLIMIT_AS at the memory cap before its first instruction; on
-close every process it started is killed and reaped. The cap holds for the whole bot:
-while it plays, the resident memory of all its processes is summed every
-MEMORY_SAMPLE_S, and a bot over the cap is killed and loses with verdict `memory`.
+under a reaper, with no address-space limit; on close every process it started is
+killed and reaped. The cap holds for the whole bot, every page counted once: where the
+kernel counts the match's cgroup memory it is read, elsewhere the proportional set size
+and shared memory of all the bot's processes are summed (referee/footprint.py), every
+MEMORY_SAMPLE_S at most; a bot over the cap is killed and loses with verdict `memory`.
+The files the bot left in /dev/shm are removed with it.
 """
 
 from __future__ import annotations
@@ -24,20 +26,26 @@ import time
 from collections import deque
 from typing import Sequence
 
-from referee import proctree
 from referee.board import Board
 from referee.containment import Mode, choose_mode, open_sandbox
+from referee.footprint import MemoryMeter
 from referee.limits import (MAX_LINE_BYTES, MEMORY_LIMIT_BYTES, MEMORY_SAMPLE_S,
                             READ_CHUNK_BYTES, START_LIMIT_S, STDERR_TAIL_BYTES, Limits)
 from referee.match import Event, EventKind, play_match
 from referee.reaper import START_MARK
 from referee.result import MatchResult, Usage
+from referee.sched import ThreadWait, Urgent, excusable_wait, raise_priority, task_times
 from referee.terminal import size_text
 
 # Variables passed to the bot; everything else (PYTHONUNBUFFERED, PYTHONPATH, ...) is dropped.
 ENV_KEPT = ("PATH", "HOME", "LANG", "LC_ALL", "LC_CTYPE", "USER", "LOGNAME")
 EXIT_POLL_S = 0.001   # how often wait_exit looks for the exit status
 STDERR_DRAIN_READS = 16   # reads of what a killed bot left in its stderr pipe (64 KiB each)
+EXACT_SAMPLE_S = 0.25   # how often the exact sum is taken under the cap, for the peak shown
+READ_EPSILON_S = 0.0005   # from a line's arrival to its time stamp, beyond waits for a CPU
+URGENT_SAMPLE_PROCESSES = 4   # a memory sample of up to this many processes runs urgent,
+URGENT_EXACT_BYTES = 64 << 20  # and an exact one of up to this much memory
+SAMPLE_SHARE = 5      # sampling memory takes at most 1/SAMPLE_SHARE of the referee's time
 
 
 class BotStartError(Exception):
@@ -85,7 +93,17 @@ class BotProcess:
         self._usage = Usage()
         self._peak_bytes = 0                # all the bot's processes together, as sampled
         self._next_sample = 0.0
+        self._next_exact = 0.0
+        self._meter = MemoryMeter()
         self.over_memory: str | None = None
+        self._wait = ThreadWait()           # the reading thread's waits for a CPU
+        raise_priority()
+        self._urgent = Urgent()
+        self._checked_at: float | None = None   # when stdout was last seen empty
+        self._bot_times: dict[int, tuple[float, float]] = {}   # its threads' at the last line
+        self._cpus = len(os.sched_getaffinity(0))
+        self._line_at = 0.0                 # when the last line (or the input) went
+        self._lines_seen = 0
         self.proc = self._start(list(argv), cwd)
         self.pid = self.proc.pid
         self._selector = selectors.DefaultSelector()
@@ -94,13 +112,15 @@ class BotProcess:
         self._selector.register(self._stdout, selectors.EVENT_READ)
         self._selector.register(self._stderr, selectors.EVENT_READ)
         self._await_start()
+        self._bot_pid = next(iter(self.sandbox.processes()), None)
 
     def _start(self, argv: list[str], cwd: str | None) -> subprocess.Popen:
         """Spawn the launcher in its own session with pipes on all three streams."""
         status_read, status_write = os.pipe()   # the reaper's report of the bot's exit
         os.set_blocking(status_read, False)
         self._status_fd = status_read
-        command = self.sandbox.command(argv, status_write, self.memory_limit_bytes)
+        self._kernel_counts = self.sandbox.limit_memory(self.memory_limit_bytes)
+        command = self.sandbox.command(argv, status_write)
         passed = (status_write,) if self.sandbox.relays_status else ()
         try:
             proc = subprocess.Popen(
@@ -145,23 +165,34 @@ class BotProcess:
                 data = data[os.write(self.proc.stdin.fileno(), data):]
         except BrokenPipeError:
             pass  # the bot is already gone; the match sees its EOF and exit status
-        return time.perf_counter()
+        self._checked_at = time.perf_counter()
+        self._line_at = self._checked_at
+        self._bot_times = self._read_bot_times()
+        return self._checked_at
 
     def read_line(self, deadline: float) -> Event:
+        with self._urgent:   # the whole wait: dropping priority between polls would let a
+            return self._read_line(deadline)   # busy machine take the CPU just then
+
+    def _read_line(self, deadline: float) -> Event:
         while not self._pending:
             if self._eof_at is not None:
                 return Event(EventKind.EOF, self._eof_at)
             remaining = deadline - time.perf_counter()
             if remaining <= 0:
-                return Event(EventKind.TIMEOUT, deadline)
+                self._pump(0)   # a referee that woke late may find the line waiting
+                if not self._pending and self._eof_at is None:
+                    return Event(EventKind.TIMEOUT, deadline)
+                continue
             self._pump(remaining)
         return self._pending.popleft()
 
     def wait_exit(self, deadline: float) -> int | None:
-        while not self._reap(os.WNOHANG):
-            if time.perf_counter() >= deadline:
-                return None
-            self._pump(EXIT_POLL_S)  # keep draining stderr so the bot cannot block on it
+        with self._urgent:
+            while not self._reap(os.WNOHANG):
+                if time.perf_counter() >= deadline:
+                    return None
+                self._pump(EXIT_POLL_S)  # keep draining stderr so the bot cannot block on it
         return self._status
 
     def close(self) -> Usage:
@@ -169,7 +200,7 @@ class BotProcess:
             return self._usage
         self._closed = True
         if getattr(self, "proc", None) is not None:
-            self._sample()               # the last look at its memory, for the peak
+            self._sample(exact=True)     # the last look at its memory, for the peak
             if not self._reap(os.WNOHANG):
                 self._stopped = True     # the bot runs on: its exit is the referee's doing
             self.sandbox.kill()          # every process of the bot, dead within KILL_WAIT_S
@@ -190,6 +221,8 @@ class BotProcess:
 
     def _release(self) -> None:
         self.sandbox.release()
+        self._meter.remove_left_files()
+        self._wait.close()
         os.close(self._status_fd) if hasattr(self, "_status_fd") else None
         shutil.rmtree(self._tmpdir, ignore_errors=True)
 
@@ -208,20 +241,32 @@ class BotProcess:
         now = time.perf_counter()
         if now >= self._next_sample:
             self._sample()
-            self._next_sample = now + MEMORY_SAMPLE_S
+            took = time.perf_counter() - now   # many processes take longer: sample less often
+            now += took
+            self._next_sample = now + max(MEMORY_SAMPLE_S, took * SAMPLE_SHARE)
         timeout = min(timeout, self._next_sample - now)
-        for key, _ in self._selector.select(max(timeout, 0)):
+        before, waited = time.perf_counter(), self._wait.seconds()
+        ready = self._selector.select(max(timeout, 0))
+        woke = time.perf_counter()
+        # A line that woke us came at most this long before `woke`: the referee's own wait
+        # for a CPU since the poll began, plus any work it did since it last saw stdout empty.
+        idle = before - self._checked_at if self._checked_at is not None else 0.0
+        doubt = idle + self._wait.seconds() - waited + READ_EPSILON_S
+        self._checked_at = woke   # stdout was empty then, or is read just below
+        for key, _ in ready:
             data = os.read(key.fd, READ_CHUNK_BYTES)
-            now = time.perf_counter()
             if key.fd == self._stdout:
-                self._take_stdout(data, now)
+                self._checked_at = time.perf_counter()   # work after this read counts as idle
+                self._take_stdout(data, woke, doubt)
             else:
                 self._take_stderr(data)
             if not data:
                 self._selector.unregister(key.fd)
 
-    def _take_stdout(self, data: bytes, now: float) -> None:
-        """Split stdout into lines stamped with their arrival; cut over-long ones."""
+    def _take_stdout(self, data: bytes, now: float, doubt: float = 0.0) -> None:
+        """Split stdout into lines stamped with their arrival and the doubt on it (the
+        referee's wait and the bot's longest wait for a CPU since the last line); cut
+        over-long ones."""
         if not data:
             if self._partial and not self._skipping:
                 self._emit(self._partial, now)  # a last line without its newline
@@ -229,6 +274,10 @@ class BotProcess:
             self._eof_at = now
             return
         self._partial += data
+        if b"\n" in data or len(self._partial) > MAX_LINE_BYTES:
+            times = self._read_bot_times()
+            doubt += excusable_wait(self._bot_times, times, now - self._line_at, self._cpus)
+            self._bot_times, self._line_at = times, now
         while True:
             end = self._partial.find(b"\n")
             if end < 0:
@@ -237,17 +286,28 @@ class BotProcess:
             if self._skipping:
                 self._skipping = False
             else:
-                self._emit(line, now)
+                self._emit(line, now, doubt)
         if len(self._partial) > MAX_LINE_BYTES and not self._skipping:
-            self._emit(self._partial, now)
+            self._emit(self._partial, now, doubt)
             self._skipping = True
         if self._skipping:
             self._partial = b""  # a flood is dropped, not stored
 
-    def _emit(self, line: bytes, now: float) -> None:
+    def _emit(self, line: bytes, now: float, doubt: float = 0.0) -> None:
         cut = len(line) > MAX_LINE_BYTES
         text = line[:MAX_LINE_BYTES].decode("utf-8", errors="replace").removesuffix("\r")
-        self._pending.append(Event(EventKind.LINE, now, text, cut))
+        if not self._lines_seen:
+            self._sample(exact=True)   # the bot is surely running now: at least one sample
+        self._lines_seen += 1
+        self._pending.append(Event(EventKind.LINE, now, text, cut, doubt))
+
+    def _read_bot_times(self) -> dict[int, tuple[float, float]]:
+        """CPU and run-queue times of the bot's threads; empty (no excuse) when the bot
+        runs several processes, whose CPU use this does not follow."""
+        pid = getattr(self, "_bot_pid", None)
+        if pid is None or len(self.sandbox.processes()) != 1:
+            return {}
+        return task_times(pid)
 
     def _take_stderr(self, data: bytes) -> None:
         """Keep only the tail of stderr, however much the bot writes."""
@@ -270,15 +330,40 @@ class BotProcess:
 
     # -- memory ------------------------------------------------------------
 
-    def _sample(self) -> None:
-        """Sum the resident memory of all the bot's processes; kill the bot over the cap."""
+    def _sample(self, exact: bool = False) -> None:
+        """Measure all the bot's processes together; kill the bot over the cap. The cheap
+        upper bound (resident sizes) is checked first; the exact sum (PSS) only when that
+        bound is over the cap, every EXACT_SAMPLE_S for the peak, or when asked."""
         if self.over_memory is not None:
             return   # killed already
-        sizes = [size for size in map(proctree.resident_bytes, self.sandbox.processes()) if size]
-        total = sum(sizes)
+        pids = self.sandbox.processes()
+        if self._kernel_counts:
+            self._meter.shared_only(pids)   # for the /dev/shm files to remove afterwards
+            self._judge_memory(self.sandbox.memory_used(), len(pids))
+            return
+        now = time.perf_counter()
+        exact = exact or now >= self._next_exact
+        # Many processes, or PSS over much memory (it walks every page), take long: not at
+        # real-time priority. A small bot is measured at once, so a line is not kept waiting.
+        with self._urgent.relaxed(len(pids) > URGENT_SAMPLE_PROCESSES):
+            found = self._meter.measure(pids, exact=False)
+        if exact or self._over_cap(found.total_bytes):
+            with self._urgent.relaxed(found.total_bytes > URGENT_EXACT_BYTES
+                                      or len(pids) > URGENT_SAMPLE_PROCESSES):
+                found = self._meter.measure(pids, exact=True)
+        if found.exact:
+            self._next_exact = now + EXACT_SAMPLE_S
+            self._judge_memory(found.total_bytes, found.processes)
+
+    def _over_cap(self, total: int | None) -> bool:
+        return None not in (total, self.memory_limit_bytes) and total > self.memory_limit_bytes
+
+    def _judge_memory(self, total: int | None, processes: int) -> None:
+        if total is None:
+            return
         self._peak_bytes = max(self._peak_bytes, total)
-        if self.memory_limit_bytes is not None and total > self.memory_limit_bytes:
-            self.over_memory = (f"memory: {size_text(total)} in {len(sizes)} process(es), "
+        if self._over_cap(total):
+            self.over_memory = (f"memory: {size_text(total)} in {processes} process(es), "
                                 f"cap {size_text(self.memory_limit_bytes)}")
             self._stopped = True
             self.sandbox.kill()
@@ -332,7 +417,9 @@ class BotProcess:
 
     def _make_usage(self) -> Usage:
         cpu_s, maxrss = self._rusage if self._rusage else (None, None)
-        peak = max(maxrss or 0, self._peak_bytes) or None
+        # the samples count every page once; the bot's maxrss counts shared pages whole, and
+        # in cgroup mode it includes the referee's own size when it forked the bot
+        peak = self._peak_bytes or maxrss or None
         return Usage(
             cpu_s=cpu_s,
             peak_rss_bytes=peak,

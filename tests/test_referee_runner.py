@@ -2,6 +2,7 @@
 
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
@@ -115,10 +116,11 @@ def test_closed_output_without_exit_is_a_timeout():
     assert result.verdict is Verdict.TIMEOUT and "closed its output" in result.reason
 
 
-def test_memory_hog_is_stopped_by_the_limit():
+def test_memory_hog_is_stopped_at_the_cap():
     result = run_match(SIMPLEST, bot("hog_memory.py"), EASY)
-    assert result.verdict is Verdict.CRASH
-    assert "MemoryError" in result.reason
+    assert result.verdict is Verdict.MEMORY, result.reason
+    assert result.reason.endswith("cap 768 MB")
+    assert result.usage.peak_rss_bytes > MEMORY_LIMIT_BYTES
 
 
 def test_flood_is_cut_malformed_and_stderr_capped():
@@ -152,7 +154,8 @@ def test_bot_gets_a_clean_environment_own_session_and_a_removed_tmpdir(monkeypat
     assert Path(probe["tmp"]).parent == Path(SESSION_TMP) and "referee-bot-" in probe["tmp"]
     assert probe["pgid"] == probe["sid"] == probe["pid"] != os.getpgid(0)
     assert not Path(probe["tmp"]).exists()
-    assert probe["rlimit_as"] == [MEMORY_LIMIT_BYTES, MEMORY_LIMIT_BYTES]
+    # no address-space limit: a JVM or .NET runtime reserves far more than it uses
+    assert probe["rlimit_as"] == [resource.RLIM_INFINITY, resource.RLIM_INFINITY]
 
 
 def latency_errors_ms(case, sleeps_ms):
