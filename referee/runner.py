@@ -32,7 +32,7 @@ from referee.footprint import MemoryMeter
 from referee.limits import (MAX_LINE_BYTES, MEMORY_LIMIT_BYTES, MEMORY_SAMPLE_S,
                             READ_CHUNK_BYTES, START_LIMIT_S, STDERR_TAIL_BYTES, Limits)
 from referee.match import Event, EventKind, play_match
-from referee.reaper import START_MARK
+from referee.reaper import START_MARK, remove_tree
 from referee.result import MatchResult, Usage
 from referee.sched import ThreadWait, Urgent, excusable_wait, raise_priority, task_times
 from referee.terminal import size_text
@@ -224,7 +224,8 @@ class BotProcess:
         self._meter.remove_left_files()
         self._wait.close()
         os.close(self._status_fd) if hasattr(self, "_status_fd") else None
-        shutil.rmtree(self._tmpdir, ignore_errors=True)
+        # Not shutil.rmtree: it recurses, and a bot's nest of folders must not cost the match.
+        remove_tree(self._tmpdir)
 
     def __enter__(self) -> "BotProcess":
         return self
