@@ -152,12 +152,10 @@ def _narrow(grid, edges, survivors):
 
 def probe(rules, stats, nodes, reach=None):
     """Try every option of each of `nodes` that has at most `Options.probe_options`; keep the
-    hull of those the rules do not refute. Nodes whose edges that changes are probed in turn.
-
-    An option a surviving probe completed is not tried again (the rules deduce more from
-    more, so it would survive too). With a `reach` dict, a node whose options all survive
-    gets how far a branch on it would reach (`choose_node`). True if anything narrowed.
-    """
+    hull of those the rules do not refute, then probe the nodes that changes. An option a
+    surviving probe completed is not tried again (the rules deduce more from more, so it
+    would survive too). With a `reach` dict, a node whose options all survive gets how far
+    a branch on it would reach (`choose_node`). True if anything narrowed."""
     grid = rules.grid
     got, cap, most = grid.got, grid.cap, rules.options.probe_options
     queue = [i for i in nodes if got[i] != cap[i]]

@@ -140,9 +140,8 @@ def _draw_bridges(rules):
 
 
 def bridges_from(node_edges, bound, root, order, low, clock, tree=None):
-    """Tarjan's walk from `root` over edges with bound[e] > 0: its bridges, and the clock
-    after it (`order`: visit times, -1 unreached; `low`: the earliest a subtree reaches by
-    one back edge; `tree`, if given, marks the walk's edges)."""
+    """Tarjan's walk from `root` over edges with bound[e] > 0: its bridges and the clock after
+    it (`order`, -1 unreached; `low`, by one back edge; `tree` marks the walk's edges)."""
     order[root] = low[root] = clock
     clock += 1
     bridges = []

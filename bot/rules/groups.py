@@ -75,8 +75,7 @@ def slack(rules):
         raise Contradiction(None, SLACK)
     starts = joined_since(grid, rules.slackened) if rules.slack_left == left else None
     rules.slackened, rules.slack_left = len(grid.trail), left
-    if starts is not None:
-        # Caps on the same slack: only edges that groups joined since put inside one.
+    if starts is not None:  # the same slack: only edges groups joined since can be capped
         return _slack_in_groups(grid, starts, left)
     lo, hi, ends, parent = grid.lo, grid.hi, grid.ends, grid.parent
     changed = False
