@@ -2,14 +2,12 @@
 cannot run is told apart from one that is missing, and a --gen count is bounded before
 any board is made."""
 
-import contextlib
-import io
 import os
 import sys
 
 import pytest
 
-from referee.__main__ import main
+from test_cli_fuzz import invoke as captured
 from referee.lab import sets
 
 # Every option of every command that names a file or folder to write.
@@ -18,13 +16,9 @@ OUTPUTS = [["run", "--out"], ["run", "--json"], ["run", "--csv"], ["run", "--htm
 
 
 def invoke(argv):
-    out, err = io.StringIO(), io.StringIO()
-    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
-        try:
-            status = main(argv)
-        except SystemExit as exit:
-            status = exit.code
-    return status, err.getvalue()
+    """main(argv): (status, stderr)."""
+    status, _, err = captured(argv)
+    return status, err
 
 
 @pytest.mark.parametrize("command, option", OUTPUTS)
