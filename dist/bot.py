@@ -516,7 +516,7 @@ def components(grid,bound):
     __stickytape_write_module('bot/rules/__init__.py', rb'''
 ''')
     __stickytape_write_module('bot/rules/engine.py', rb'''from dataclasses import dataclass
-from bot.grid import CLOSED,CUT,REGION,SLACK,Contradiction
+from bot.grid import CLOSED,CUT,REGION,SLACK
 from bot.options import DEFAULT
 from bot.rules import balance,connect,groups,nodes
 @dataclass(frozen=True)
@@ -658,7 +658,7 @@ def connect(rules):
 	grid=rules.grid;n=len(grid.value)
 	if n<2:return False
 	if rules.connected<0:rules.connected=len(grid.trail);return _draw_bridges(rules)
-	hi,ends,spanning=grid.hi,grid.ends,rules.spanning
+	hi,spanning=grid.hi,rules.spanning
 	if spanning is None or rules.spanned>2*n:rules.connected=len(grid.trail);_span(rules);return False
 	mended={e for(e,_,old_hi)in grid.trail[rules.connected:]if old_hi and not hi[e]and spanning[e]};rules.connected=len(grid.trail)
 	if len(mended)*rules.options.mend_share>n:_span(rules);return False

@@ -6,7 +6,6 @@ The boards are small puzzles picked because their explanation uses the rule unde
 
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 

@@ -132,7 +132,7 @@ def test_only_the_files_a_bot_made_in_shm_are_removed(tmp_path):
     meter = MemoryMeter(str(tmp_path))
     new = tmp_path / "made-during"
     new.write_bytes(b"y" * 8192)
-    with open(old, "rb") as held_old, open(new, "rb") as held_new:
+    with open(old, "rb"), open(new, "rb"):   # held open while measured
         found = meter.measure([os.getpid()])
     assert set(meter.held) == {str(old), str(new)}
     assert found.exact and found.total_bytes >= 2 * 8192

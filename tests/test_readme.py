@@ -25,7 +25,7 @@ import re
 import shlex
 import subprocess
 import sys
-from pathlib import Path, PurePosixPath
+from pathlib import PurePosixPath
 
 import pytest
 

@@ -24,7 +24,7 @@ def connect(rules):
     if rules.connected < 0:
         rules.connected = len(grid.trail)
         return _draw_bridges(rules)
-    hi, ends, spanning = grid.hi, grid.ends, rules.spanning
+    hi, spanning = grid.hi, rules.spanning
     if spanning is None or rules.spanned > 2 * n:
         rules.connected = len(grid.trail)
         _span(rules)

@@ -18,7 +18,7 @@ A global rule runs only when its input changed since it last ran (`Grid.joined`,
 
 from dataclasses import dataclass
 
-from bot.grid import CLOSED, CUT, REGION, SLACK, Contradiction
+from bot.grid import CLOSED, CUT, REGION, SLACK
 from bot.options import DEFAULT
 from bot.rules import balance, connect, groups, nodes
 
