@@ -8,7 +8,6 @@ where guessing node by node thrashes), taking turns with the walk and, when pres
 line, proving and guessing.
 """
 
-import dataclasses
 import sys
 
 from bot.assumption import Budget, OutOfBranches, solutions
@@ -76,7 +75,7 @@ def rules_for(text, options, seed=None):
     # Each branch is a few generator frames; keep deep searches on big boards legal.
     sys.setrecursionlimit(max(sys.getrecursionlimit(), 1000 + 8 * len(puzzle.ends)))
     if seed is not None and seed != options.seed:
-        options = dataclasses.replace(options, seed=seed)
+        options = options.replace(seed=seed)
     return Rules(Grid(puzzle), options)
 
 

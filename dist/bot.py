@@ -71,9 +71,11 @@ def main(options=DEFAULT,pacer=Pacer):
 	try:pacer.finish(links)
 	except BrokenPipeError:sys.exit(0)
 ''')
-    __stickytape_write_module('bot/options.py', rb'''from dataclasses import dataclass
-@dataclass(frozen=True)
-class Options:region_walk:int=60;probe_balance_after:int=20;parity_pays:int=20;probe_balance_rarely:int=70;mend_share:int=50;node_search_branches:int=40;node_search_stall:int=5;node_search_stretch:int=5;global_every:int=2;islands_per_global:int=100;probe_options:int=2;score_heap_from:int=500;learn_slack_spare:int=6;activity_decay:float=.95;restart_window:int=50;restart_margin:float=.7;block_depth:float=1.4;depth_window:int=5000;block_after:int=100;node_weight:float=.3;shake:float=.5;seed:int=1;prove_for:float=.01;walk_spare:int=20;walk_after:int=300;walk_every:int=200;walk_moves:int=4000;walk_fill_moves:int=30000;walk_reach:int=400;walk_worse:int=300;walk_focus:float=.5;walk_focus_every:int=50;walk_loose_every:int=200
+    __stickytape_write_module('bot/options.py', rb'''from collections import namedtuple
+FIELDS=('region_walk',60),('probe_balance_after',20),('parity_pays',20),('probe_balance_rarely',70),('mend_share',50),('node_search_branches',40),('node_search_stall',5),('node_search_stretch',5),('global_every',2),('islands_per_global',100),('probe_options',2),('score_heap_from',500),('learn_slack_spare',6),('activity_decay',.95),('restart_window',50),('restart_margin',.7),('block_depth',1.4),('depth_window',5000),('block_after',100),('node_weight',.3),('shake',.5),('seed',1),('prove_for',.01),('walk_spare',20),('walk_after',300),('walk_every',200),('walk_moves',4000),('walk_fill_moves',30000),('walk_reach',400),('walk_worse',300),('walk_focus',.5),('walk_focus_every',50),('walk_loose_every',200)
+class Options(namedtuple('Options',[name for(name,_)in FIELDS],defaults=[value for(_,value)in FIELDS])):
+	__slots__=()
+	def replace(self,**changes):return self._replace(**changes)
 DEFAULT=Options()
 ''')
     __stickytape_write_module('bot/pacing.py', rb'''import os,select,sys,threading,time
@@ -238,7 +240,7 @@ def _side(lines,index,name):
 	if value is None:word=lines[index].strip(BLANKS);shown=word if len(word)<=40 else word[:40]+'...';raise PuzzleError(f"line {index+1}: {name} must be an integer 1..{LARGEST_SIDE}, got {shown!r}")
 	return value
 ''')
-    __stickytape_write_module('bot/solver.py', rb'''import dataclasses,sys
+    __stickytape_write_module('bot/solver.py', rb'''import sys
 from bot.assumption import Budget,OutOfBranches,solutions
 from bot.grid import Grid
 from bot.learning import learned_solutions
@@ -258,7 +260,7 @@ def solve(text,stats=None,within=None,sure=None,seed=None,press=None,options=DEF
 	return links
 def rules_for(text,options,seed=None):
 	puzzle=parse(text);sys.setrecursionlimit(max(sys.getrecursionlimit(),1000+8*len(puzzle.ends)))
-	if seed is not None and seed!=options.seed:options=dataclasses.replace(options,seed=seed)
+	if seed is not None and seed!=options.seed:options=options.replace(seed=seed)
 	return Rules(Grid(puzzle),options)
 def stats_within(stats,within):
 	stats=Stats()if stats is None else stats
@@ -515,12 +517,11 @@ def components(grid,bound):
 ''')
     __stickytape_write_module('bot/rules/__init__.py', rb'''
 ''')
-    __stickytape_write_module('bot/rules/engine.py', rb'''from dataclasses import dataclass
+    __stickytape_write_module('bot/rules/engine.py', rb'''from collections import namedtuple
 from bot.grid import CLOSED,CUT,REGION,SLACK
 from bot.options import DEFAULT
 from bot.rules import balance,connect,groups,nodes
-@dataclass(frozen=True)
-class Schedule:whole:bool=True;probing:bool=False;slack:bool=True;walks:bool=True
+Schedule=namedtuple('Schedule','whole probing slack walks',defaults=(True,False,True,True))
 FULL=Schedule()
 NODES=Schedule(whole=False)
 PROBE=Schedule(probing=True)

@@ -1,6 +1,5 @@
 """Assumption search: bot/assumption.py."""
 
-import dataclasses
 import itertools
 import random
 
@@ -26,7 +25,7 @@ def public(name):
 
 def rules_of(text, **tuning):
     """The rule engine over a fresh grid of `text`, with `tuning` set in its options."""
-    return Rules(Grid(parse(text)), dataclasses.replace(DEFAULT, **tuning))
+    return Rules(Grid(parse(text)), DEFAULT.replace(**tuning))
 
 
 def all_solutions(text):
@@ -234,7 +233,7 @@ def test_a_budget_goes_on_past_its_branches_while_the_search_goes_deeper():
 
 def test_the_node_search_answers_a_fill_it_would_have_handed_over_at_its_branches():
     # A board of the stress suite that the node search answers after more than
-    # NODE_SEARCH_BRANCHES branches, going deeper: it answers it within the default budget.
+    # `node_search_branches` branches, going deeper: it answers it within the default budget.
     text = (ROOT / "puzzles" / "stress" / "fill" / "30x15_fill58_single_009.txt").read_text()
     branches = DEFAULT.node_search_branches
     stats = Stats()
@@ -387,7 +386,7 @@ def test_a_probe_records_every_node_it_completed():
 def test_probing_nodes_of_three_options_still_finds_the_solution():
     # A later option can then be the one probed survivor left; its probe kept no bounds to
     # replay, so the probe narrows to it instead.
-    three = dataclasses.replace(DEFAULT, probe_options=3)
+    three = DEFAULT.replace(probe_options=3)
     for name in ("30x30_hard_unique_s1_004.txt", "30x30_hard_unique_s1_010.txt"):
         text = (PUBLIC.parent / "hard30" / name).read_text()
         assert fault(text, links_text(bot.solve(text, options=three))) is None

@@ -1,6 +1,5 @@
 """The search that learns: its facts, the reasons it rebuilds, and its answers."""
 
-import dataclasses
 import random
 from bisect import bisect_right
 
@@ -27,7 +26,7 @@ from judge import fault, links_text
 from project import PUBLIC, ROOT
 
 # The search that learns from the start: the node search hands over before its first branch.
-LEARNING_ONLY = dataclasses.replace(DEFAULT, node_search_branches=0)
+LEARNING_ONLY = DEFAULT.replace(node_search_branches=0)
 
 
 def learned_without_fill(text, stats):
@@ -680,7 +679,7 @@ def test_another_seed_counts_the_same_solutions_by_another_path():
 def slack_looks(text, monkeypatch, spare_limit):
     """How often the search that learns runs `slack` (from its root on) while it finds every
     solution of `text`, given the spare past which it leaves slack out; and the solutions."""
-    rules = Rules(Grid(parse(text)), dataclasses.replace(DEFAULT, learn_slack_spare=spare_limit))
+    rules = Rules(Grid(parse(text)), DEFAULT.replace(learn_slack_spare=spare_limit))
     rules.propagate(FULL, Stats())
     looks = []
     # `slack` notes the slack left at each look: a propagation that ends with it noted

@@ -1,7 +1,6 @@
 """The walk (`bot.local`): a local search that keeps every island at its value, and its
 turns beside the search that learns."""
 
-import dataclasses
 import random
 from collections import Counter
 
@@ -22,7 +21,7 @@ from project import ROOT
 from test_bot_learning import connected_board, near_tree_board
 
 # The search that learns from the start, with the walk's first turn at once.
-WALK_AT_ONCE = dataclasses.replace(DEFAULT, node_search_branches=0, walk_after=0,
+WALK_AT_ONCE = DEFAULT.replace(node_search_branches=0, walk_after=0,
                                    walk_every=1, walk_moves=50)
 
 
@@ -321,7 +320,7 @@ def test_the_walk_fills_afresh_from_the_search_s_fullest_state_each_time_it_grow
 
 
 def test_boards_with_slack_to_spare_never_walk(monkeypatch):
-    options = dataclasses.replace(DEFAULT, node_search_branches=0, walk_after=0)
+    options = DEFAULT.replace(node_search_branches=0, walk_after=0)
     walks = []  # the walk each search that learns was given
     real_turns = Turns.__init__
 
@@ -381,7 +380,7 @@ def test_where_no_walk_runs_the_search_s_first_descent_follows_one_fill(monkeypa
             first_targets.append(self.target[:])
         return real_decide(self)
     monkeypatch.setattr(Learner, "decide", decide)
-    options = dataclasses.replace(DEFAULT, node_search_branches=0)
+    options = DEFAULT.replace(node_search_branches=0)
     text = (ROOT / "puzzles" / "stress" / "full" / "20x20_full_mixed_002.txt").read_text()
     assert fault(text, links_text(bot.solve(text, options=options))) is None
     assert len(fills) == 1 and fills[0] is not None and first_targets == fills
@@ -420,7 +419,7 @@ def test_counting_takes_the_walks_answers_and_counts_each_once(seed, monkeypatch
     with_walk = bot.find_solutions(text, limit=1000, options=WALK_AT_ONCE)
     assert given  # the walk answered some of them
     alone = bot.find_solutions(text, limit=1000,  # the search alone
-                               options=dataclasses.replace(WALK_AT_ONCE, walk_after=10 ** 9))
+                               options=WALK_AT_ONCE.replace(walk_after=10 ** 9))
     assert len(alone) > 1
     assert sorted(with_walk) == sorted(alone)  # the same solutions, none counted twice
     assert all(fault(text, links_text(links)) is None for links in with_walk)

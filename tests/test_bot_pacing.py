@@ -12,7 +12,6 @@ from collections import Counter
 
 import pytest
 
-import dataclasses
 
 import bot
 import bot.pacing
@@ -32,7 +31,7 @@ from project import ROOT
 from test_bot_learning import connected_board
 
 # The node search hands over at once: the search that learns takes every board.
-LEARNS = dataclasses.replace(DEFAULT, node_search_branches=0)
+LEARNS = DEFAULT.replace(node_search_branches=0)
 
 ANSWER = [(0, 0, 2, 0, 2), (2, 0, 2, 2, 1), (2, 2, 4, 2, 1)]
 
@@ -354,7 +353,7 @@ def wrong_guess(text, monkeypatch):
     edges = range(len(parse(text).ends))
     monkeypatch.setattr(Learner, "drawn_above_root", lambda self: [
         4 * next(e for e in edges if e not in answer and self.is_open(4 * e))])
-    return dataclasses.replace(LEARNS, prove_for=-1)
+    return LEARNS.replace(prove_for=-1)
 
 
 HARD = (ROOT / "puzzles" / "hard30" / "30x30_hard_unique_s1_000.txt").read_text()
@@ -402,7 +401,7 @@ def test_when_pressed_the_search_settles_what_it_can_before_it_guesses(in_answer
     # then true, from the root settles some of them with no guess (a link of the first
     # kind proved, one of the second ruled out), and the root then keeps to the answer;
     # the others are guessed.
-    patient = dataclasses.replace(DEFAULT, prove_for=60)
+    patient = DEFAULT.replace(prove_for=60)
     answer = edges_of(HARD, bot.solve(HARD))
     outcomes = set()
     root = root_learner(HARD, patient)

@@ -1,6 +1,5 @@
 """Deduction rules, one test (or more) each, grouped by rule: bot/rules/."""
 
-import dataclasses
 import itertools
 
 import pytest
@@ -29,7 +28,7 @@ def edge(p, a, b):
 
 def tuned(**changes):
     """The default options with `changes`."""
-    return dataclasses.replace(DEFAULT, **changes)
+    return DEFAULT.replace(**changes)
 
 
 # -- nodes: settle ---------------------------------------------------------------------------

@@ -266,4 +266,4 @@ def test_the_bundle_ships_without_docstrings_or_comments_but_runs_the_same_bot()
     from bot.options import DEFAULT
     assert "def answers(" in text
     # The options ship with their defaults.
-    assert f"node_search_branches:int={DEFAULT.node_search_branches}" in text
+    assert f"('node_search_branches',{DEFAULT.node_search_branches})" in text

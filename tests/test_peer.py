@@ -1,6 +1,5 @@
 """The SAT peer as a third oracle: it agrees with the bot's counts and the referee's judge."""
 
-import dataclasses
 import random
 import re
 from pathlib import Path
@@ -190,7 +189,7 @@ def test_the_bot_never_imports_the_peer():
 def test_counts_that_take_the_walks_answers_agree(monkeypatch):
     """Near-trees counted by the search that learns with the walk's turns from the start:
     the walk's answers join the count, each once, and the peer agrees."""
-    options = dataclasses.replace(DEFAULT, node_search_branches=0, walk_after=0, walk_every=1,
+    options = DEFAULT.replace(node_search_branches=0, walk_after=0, walk_every=1,
                                   walk_moves=50)
     answers = []
     real_run = Walk.run

@@ -16,21 +16,16 @@ A global rule runs only when its input changed since it last ran (`Grid.joined`,
 `Grid.cut`): it is the costly part of a round, and most rounds change neither.
 """
 
-from dataclasses import dataclass
+from collections import namedtuple
 
 from bot.grid import CLOSED, CUT, REGION, SLACK
 from bot.options import DEFAULT
 from bot.rules import balance, connect, groups, nodes
 
-
-@dataclass(frozen=True)
-class Schedule:
-    """Which rules one propagation runs."""
-
-    whole: bool = True      # the global rules run (else the node rules alone)
-    probing: bool = False   # connect waits for a decided board, balance for enough changes
-    slack: bool = True      # the slack rule runs
-    walks: bool = True      # connect and balance run
+# Which rules one propagation runs: `whole`, the global rules (else the node rules alone);
+# `probing`, connect waits for a decided board and balance for enough changes; `slack`, the
+# slack rule; `walks`, connect and balance.
+Schedule = namedtuple("Schedule", "whole probing slack walks", defaults=(True, False, True, True))
 
 
 FULL = Schedule()
