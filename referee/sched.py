@@ -3,7 +3,8 @@
 The kernel counts, per thread, the time it spent runnable but waiting on a run queue
 (/proc/PID/task/TID/schedstat, second field, ns). Read around a poll, it says how late the
 referee woke up to a line; read for the bot's threads, how long a busy machine kept the
-bot from running (see excusable_wait for when that is not the bot's own doing). Where the file is missing, the waits read as zero.
+bot from running (see excusable_wait for when that is not the bot's own doing). Where the
+file is missing, the waits read as zero.
 """
 
 from __future__ import annotations
