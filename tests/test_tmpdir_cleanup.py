@@ -23,6 +23,7 @@ from referee.__main__ import main
 from referee.commands import one_match
 from referee.containment import MODES, ContainmentError, choose_mode
 from referee.reaper import remove_tree
+from tests.fakebots.tmpdir_mess import nest
 
 from project import PUBLIC, ROOT
 
@@ -30,19 +31,9 @@ MESS = ROOT / "tests" / "fakebots" / "tmpdir_mess.py"
 DEEP = 1500    # past the recursion limit (1000) that shutil.rmtree's recursion hits
 
 
-def make_nest(root: Path, depth: int) -> None:
-    here = os.open(root, os.O_RDONLY)
-    for _ in range(depth):
-        os.mkdir("d", dir_fd=here)
-        below = os.open("d", os.O_RDONLY, dir_fd=here)
-        os.close(here)
-        here = below
-    os.close(here)
-
-
 def test_a_nest_deeper_than_the_recursion_limit_is_removed(tmp_path):
     (tmp_path / "t").mkdir()
-    make_nest(tmp_path / "t", DEEP)
+    nest(str(tmp_path / "t"), DEEP)
     assert remove_tree(str(tmp_path / "t")) == ""
     assert not (tmp_path / "t").exists()
 
