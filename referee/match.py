@@ -6,12 +6,12 @@ bot's lines with their arrival times (`perf_counter` seconds). The runner's
 
 Order of decisions on each awaited line: a line later than its limit is a
 timeout (even if it would have won); a cut over-long line is malformed; then
-the rules judge it. A line that is late only by less than the event's doubt (time
-the referee or the bot spent waiting for a CPU, so the referee cannot vouch that
-the bot itself was late) is not a timeout: the match goes on and the result keeps
-a note of it (`unsure_timing`). When the output ends: a non-zero exit is a crash, a clean
-exit lets the rules judge the end (incomplete or disconnected), and a bot that
-closed its output but does not exit in time is a timeout.
+the rules judge it. Lateness is never forgiven, whatever kept the bot: the times come
+from a process the bot cannot slow down (referee/stamper.py), and a bot can make its own
+machine busy. A timeout while the machine was busy outside the bot says so (`busy`), so
+that it can be replayed. When the output ends: a non-zero exit is a crash, a clean exit
+lets the rules judge the end (incomplete or disconnected), and a bot that closed its
+output but does not exit in time is a timeout. A bot over the memory cap never wins.
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from typing import Protocol
 
 from referee.board import Board
 from referee.limits import MAX_LINE_BYTES, Limits
+from referee.load import BUSY_CPUS
 from referee.result import MatchResult, Usage
 from referee.rules import Judge, Outcome, Verdict
 from referee.units import ms
@@ -42,8 +43,6 @@ class Event:
     at: float
     text: str = ""
     cut: bool = False      # the line was longer than MAX_LINE_BYTES and was cut
-    doubt_s: float = 0.0   # how much of the wait for this line the bot may not be blamed
-                           # for: the referee or the bot was waiting for a CPU
 
 
 class Transport(Protocol):
@@ -67,26 +66,29 @@ def play_match(board: Board, transport: Transport, limits: Limits = Limits(),
     """Play one match to its verdict; the transport is always closed."""
     lines: list[str] = []
     latencies: list[float] = []
-    unsure: list[str] = []
     try:
-        outcome = _play(board, transport, limits, lines, latencies, unsure)
+        outcome = _play(board, transport, limits, lines, latencies)
     finally:
         usage = transport.close()
-    if usage.over_memory and outcome.line is None:
+    busy = (outcome.verdict is Verdict.TIMEOUT and usage.busy_cpus is not None
+            and usage.busy_cpus >= BUSY_CPUS)
+    if busy:
+        outcome = Outcome(outcome.verdict, f"{outcome.reason} (the machine was busy: "
+                          f"{usage.busy_cpus:.1f} CPU(s) in use outside the bot)",
+                          outcome.turn, outcome.line)
+    if usage.over_memory and (outcome.line is None or outcome.verdict is Verdict.WIN):
         # killed at the cap: the end of output, crash or timeout that followed came from that
         outcome = Outcome(Verdict.MEMORY, usage.over_memory, outcome.turn)
     elif outcome.verdict is Verdict.CRASH:
         outcome = _with_stderr_hint(outcome, usage.stderr_tail)
     return MatchResult(name=name, board=board, verdict=outcome.verdict, reason=outcome.reason,
                        turn=outcome.turn, line=outcome.line, lines=tuple(lines),
-                       latencies_s=tuple(latencies), usage=usage, path=path,
-                       unsure_timing=tuple(unsure))
+                       latencies_s=tuple(latencies), usage=usage, path=path, busy=busy)
 
 
 def _play(board: Board, transport: Transport, limits: Limits,
-          lines: list[str], latencies: list[float], unsure: list[str]) -> Outcome:
-    """The turn loop; fills `lines` and `latencies` as lines arrive, and `unsure` with a
-    note on each late line the referee cannot blame on the bot."""
+          lines: list[str], latencies: list[float]) -> Outcome:
+    """The turn loop; fills `lines` and `latencies` as lines arrive."""
     judge = Judge(board)
     previous = transport.send(board.to_text())
     while True:
@@ -100,11 +102,8 @@ def _play(board: Board, transport: Transport, limits: Limits,
         latency = event.at - previous
         lines.append(event.text)
         latencies.append(latency)
-        if latency - event.doubt_s > limit:
-            return Outcome(Verdict.TIMEOUT, _late_reason(turn, latency, limit), turn, event.text)
         if latency > limit:
-            unsure.append(f"{_late_reason(turn, latency, limit)}, but {ms(event.doubt_s)} ms "
-                          "of it was spent waiting for a CPU (referee or bot): unsure timing")
+            return Outcome(Verdict.TIMEOUT, _late_reason(turn, latency, limit), turn, event.text)
         if event.cut:
             return Outcome(Verdict.MALFORMED, f"the line is longer than {MAX_LINE_BYTES} bytes",
                            turn, event.text)

@@ -1,6 +1,6 @@
 """The per-match reaper: runs a bot as its child and outlives it to kill what it leaves.
 
-    python -I -S reaper.py STATUS_FD AS_BYTES subreaper|pidns BOT_ARGV...
+    python -I -S reaper.py STATUS_FD AS_BYTES subreaper|pidns DROP_UID BOT_ARGV...
 
 Run by the referee (containment modes `pidns` and `subreaper`); the referee imports only
 START_MARK from it. Standard library only. In mode subreaper it makes itself the child
@@ -9,8 +9,8 @@ stays its descendant. In mode pidns it enters a new PID namespace (with a user n
 when not root) and forks its init, which holds the same role by the kernel's rules; the
 first process only relays SIGTERM to that init and waits for it, holding no pipe.
 
-The bot gets RLIMIT_AS = AS_BYTES (empty: none) before its first instruction, its own
-session, and default signal dispositions. Just before the exec the child writes
+The bot gets RLIMIT_AS = AS_BYTES (empty: none) before its first instruction, runs as
+DROP_UID (empty: as the reaper) with no privileges and no_new_privs, its own session, and default signal dispositions. Just before the exec the child writes
 START_MARK on stdout, so the referee starts its clock only once the bot runs. When the
 bot exits, its status and resource usage go to STATUS_FD as one line
 `status user_s system_s maxrss_kib`; its descendants keep running, since they may still
@@ -32,6 +32,7 @@ import sys
 START_MARK = b"referee: bot starting\n"
 PR_SET_PDEATHSIG = 1           # from <linux/prctl.h>
 PR_SET_CHILD_SUBREAPER = 36
+PR_SET_NO_NEW_PRIVS = 38
 CLONE_NEWUSER = 0x10000000     # from <linux/sched.h>
 CLONE_NEWPID = 0x20000000
 
@@ -236,6 +237,16 @@ def remove_bot_tmpdir() -> None:
         remove_tree(tmpdir)
 
 
+def drop_privileges(libc, uid: int) -> None:
+    """Become `uid` (group the same number), no supplementary groups, no capabilities,
+    and never again more (no_new_privs: a setuid program cannot lift it)."""
+    os.setgroups([])
+    os.setresgid(uid, uid, uid)
+    os.setresuid(uid, uid, uid)
+    if libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0:
+        raise OSError("cannot set no_new_privs")
+
+
 def enter_pid_namespace(libc) -> bool:
     """Unshare a PID namespace (and a user namespace when not root, mapping our own ids);
     False if the kernel refuses. The next child forked is init of the new namespace."""
@@ -277,7 +288,8 @@ def main() -> None:
         if child == 0:
             os._exit(0 if os.getpid() == 1 else 1)
         sys.exit(os.waitstatus_to_exitcode(os.waitpid(child, 0)[1]))
-    status_fd, limit, mode, argv = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4:]
+    status_fd, limit, mode, drop = int(sys.argv[1]), sys.argv[2], sys.argv[3], sys.argv[4]
+    argv = sys.argv[5:]
     os.set_inheritable(status_fd, False)
     signal.signal(signal.SIGTERM, _stop)
     signal.pthread_sigmask(signal.SIG_SETMASK, [])
@@ -317,6 +329,8 @@ def main() -> None:
                     signal.signal(signum, signal.SIG_DFL)
                 if limit:
                     resource.setrlimit(resource.RLIMIT_AS, (int(limit), int(limit)))
+                if drop:
+                    drop_privileges(libc, int(drop))
                 os.write(1, START_MARK)
                 os.execvp(argv[0], argv)
             except BaseException as error:

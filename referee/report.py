@@ -63,8 +63,7 @@ def _validator(result: MatchResult) -> str:
 PUZZLE = Column("puzzle", "<", lambda r: safe(r.name))
 BOT = Column("bot", "<", lambda r: r.bot)
 VALIDATOR = Column("validator", "<", _validator)
-VERDICT = Column("verdict", "<", lambda r: r.verdict.value
-                 + (" (unsure timing)" if r.unsure_timing else ""))
+VERDICT = Column("verdict", "<", lambda r: r.verdict.value + (" (busy)" if r.busy else ""))
 TURNS = Column("turns", ">", lambda r: str(len(r.lines)))
 FIRST = Column("first ms", ">", lambda r: ms(r.first_line_s),
                lambda r: r.first_line_s, lambda limits: limits.first_line_s)

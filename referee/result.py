@@ -20,6 +20,10 @@ class Usage:
     stderr_tail: str = ""               # the last STDERR_TAIL_BYTES of stderr
     stderr_bytes: int = 0               # everything the bot wrote to stderr
     over_memory: str | None = None      # why the bot was killed at the memory cap, if it was
+    box: str = ""                       # how the bot was contained ("sandboxed: bwrap as uid N")
+    memory_count: str = ""              # "v1"/"v2": the kernel counted its memory; "sampled"
+    stamps: str = ""                    # the stamper's priority: "real-time" or "normal priority"
+    busy_cpus: float | None = None      # CPUs used outside the bot over the last window waited
     stopped: bool = False               # the referee killed the bot, which had not exited:
                                         # exit_status then says only how it was stopped
 
@@ -45,8 +49,7 @@ class MatchResult:
     validator: bool | None = None   # an SDK test file's isValidator; None when it has none
     bot: str = ""                   # the bot's label ("A", "B") when several bots play
     cleanup: str = ""               # what of the bot's TMPDIR could not be removed, and why
-    unsure_timing: tuple[str, ...] = ()   # late lines not judged late: the referee or the
-                                          # bot was kept waiting for a CPU (match.py)
+    busy: bool = False              # lost on time while the machine was busy outside the bot
 
     @property
     def won(self) -> bool:
@@ -89,7 +92,12 @@ class MatchResult:
             "stderr_tail": self.usage.stderr_tail,
             "stderr_bytes": self.usage.stderr_bytes,
             "cleanup": self.cleanup,
-            "unsure_timing": list(self.unsure_timing),
+            "busy": self.busy,
+            "busy_cpus": None if self.usage.busy_cpus is None else round(self.usage.busy_cpus, 2),
+            "sandboxed": self.usage.box.startswith("sandboxed"),
+            "box": self.usage.box,
+            "memory_count": self.usage.memory_count,
+            "stamps": self.usage.stamps,
         }
 
 

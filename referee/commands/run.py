@@ -78,7 +78,7 @@ from referee.report import (cleanup_notes, latency_summary, loss_details, summar
                             versus_stats, versus_summary, versus_table)
 from referee.progress import Progress, SetProgress
 from referee.result import MatchResult
-from referee.containment import GUARANTEES, MODES, ContainmentError, Mode, choose_mode
+from referee.containment import MODES, ContainmentError, Mode, choose_mode, describe
 from referee.commands.one_match import play_one
 from referee.terminal import safe
 
@@ -182,7 +182,7 @@ def execute(args: argparse.Namespace) -> int:
         print_report(results, replays, pairs, labels, bots, stats, limits, quiet=args.quiet,
                      colour=use_colour(args.colour, sys.stdout),
                      header=f"referee run: {len(results)} match(es), containment {mode.value} "
-                     f"({GUARANTEES[mode]})")
+                     f"({describe(mode)})")
     except BrokenPipeError:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     return status

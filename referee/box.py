@@ -1,0 +1,157 @@
+"""The box: who the bot runs as, and what of the machine it sees (bubblewrap).
+
+With bubblewrap (Debian package `bubblewrap`, the sandbox Flatpak uses), a bot
+  - sees the host read-only: its interpreter, its program and its files work, and it
+    writes only its own /tmp and /dev/shm, size-capped tmpfs whose pages the match's
+    cgroup counts as its memory;
+  - has no network, and its own PID, IPC and UTS namespaces: it cannot see or signal the
+    other bot or the referee, and its System V and POSIX IPC objects die with it;
+  - dies with its launcher (bubblewrap's parent-death signal), so with the referee.
+Run by root, the box drops to a real unprivileged host user, one per live box
+(uid BOX_UID_BASE + slot: two bots never share a user), with no capabilities and
+no_new_privs (setpriv, from util-linux). A user namespace alone would not do: root's
+`--uid 65534` in one is still host root to the kernel. The folders on the way to the bot's
+files that this user may not enter (a home folder, /root) are hidden by an empty tmpfs in
+the box, with only what the bot needs bound back in.
+
+Without bubblewrap the referee still drops root the same way, and says the run is not
+sandboxed: the bot then sees and may write what that user may on the host.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import functools
+import os
+import shutil
+import stat
+import subprocess
+import tempfile
+
+BOX_UID_BASE = 60000
+BOX_SLOTS = 1000
+TMPFS_BYTES = 1 << 30      # each of /tmp and /dev/shm; the memory cap binds first
+MARK_LAUNCHER = 'printf "%s\\n" "$0" && exec "$@"'   # the start mark, then the bot
+INSTALL_HINT = "install bubblewrap for a sandbox (Debian: apt-get install bubblewrap)"
+
+
+@functools.cache
+def bwrap() -> str | None:
+    """bubblewrap's path, if it is installed and can make a box here."""
+    path = shutil.which("bwrap")
+    if path is None or (os.geteuid() == 0 and shutil.which("setpriv") is None):
+        return None
+    probe = [path, "--ro-bind", "/", "/", "--proc", "/proc", "--unshare-pid",
+             "--unshare-net", "--unshare-ipc", "--die-with-parent", "true"]
+    if os.geteuid() != 0:
+        probe[1:1] = ["--unshare-user"]
+    try:
+        ok = subprocess.run(probe, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL, timeout=10).returncode == 0
+    except (OSError, subprocess.SubprocessError):
+        ok = False
+    return path if ok else None
+
+
+class Slot:
+    """A box number held for one match (a lock file), so live boxes never share a uid."""
+
+    def __init__(self):
+        folder = os.path.join(tempfile.gettempdir(), "referee-boxes")
+        os.makedirs(folder, mode=0o755, exist_ok=True)
+        for number in range(BOX_SLOTS):
+            fd = os.open(os.path.join(folder, f"{number}.lock"), os.O_RDWR | os.O_CREAT, 0o600)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except OSError:
+                os.close(fd)
+                continue
+            self.number, self._fd = number, fd
+            return
+        raise OSError(f"all {BOX_SLOTS} box users are in use")
+
+    @property
+    def uid(self) -> int:
+        return BOX_UID_BASE + self.number
+
+    def release(self) -> None:
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
+
+
+def traversable(path: str, uid: int, gid: int) -> bool:
+    """The user may enter folder `path` (its mode bits; uid 0 always may)."""
+    try:
+        info = os.stat(path)
+    except OSError:
+        return False
+    if uid == 0:
+        return True
+    if info.st_uid == uid:
+        return bool(info.st_mode & stat.S_IXUSR)
+    if info.st_gid == gid:
+        return bool(info.st_mode & stat.S_IXGRP)
+    return bool(info.st_mode & stat.S_IXOTH)
+
+
+def closed_on_the_way(paths: list[str], uid: int, gid: int) -> list[tuple[str, str]]:
+    """(folder the user may not enter, its entry that leads to a needed path), each once,
+    shallowest first."""
+    found: list[tuple[str, str]] = []
+    for path in paths:
+        parts = os.path.abspath(path).split("/")[1:]
+        for depth in range(1, len(parts)):
+            folder = "/" + "/".join(parts[:depth])
+            if not traversable(folder, uid, gid):
+                pair = (folder, folder + "/" + parts[depth])
+                if pair not in found:
+                    found.append(pair)
+    return sorted(found, key=lambda pair: pair[0].count("/"))
+
+
+def needed_paths(argv: list[str], cwd: str, path_env: str) -> list[str]:
+    """The bot's program (found as a shell would), its folder, and every argument that
+    names an existing file or folder, each also as its real path (a venv's python is a
+    link into the interpreter's own folder)."""
+    program = argv[0]
+    found = (os.path.join(cwd, program) if "/" in program
+             else shutil.which(program, path=path_env) or program)
+    paths = [cwd, found]
+    for arg in argv[1:]:
+        candidate = os.path.join(cwd, arg)
+        if not arg.startswith("-") and os.path.exists(candidate):
+            paths.append(candidate)
+    return [p for path in paths for p in dict.fromkeys([os.path.abspath(path),
+                                                         os.path.realpath(path)])]
+
+
+def unreachable(argv: list[str], cwd: str, path_env: str, uid: int) -> str | None:
+    """The first folder the box user cannot enter on the way to the bot, when there is no
+    bubblewrap to bind it in; None when all is reachable."""
+    for folder, _ in closed_on_the_way(needed_paths(argv, cwd, path_env), uid, uid):
+        return folder
+    return None
+
+
+def bwrap_command(argv: list[str], cwd: str, path_env: str, uid: int | None,
+                  mark: str) -> list[str]:
+    """The launcher: bubblewrap, the drop to `uid` (root only), the start mark, the bot."""
+    command = [bwrap(), "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"]
+    for folder in ("/tmp", "/dev/shm"):
+        command += ["--perms", "1777", "--size", str(TMPFS_BYTES), "--tmpfs", folder]
+    if uid is not None:
+        hidden: list[str] = []
+        for folder, entry in closed_on_the_way(needed_paths(argv, cwd, path_env), uid, uid):
+            if folder not in hidden:   # one tmpfs a folder: a second would hide the binds
+                hidden.append(folder)
+                command += ["--perms", "0755", "--tmpfs", folder]
+            command += ["--ro-bind", entry, entry]
+    else:
+        command.insert(1, "--unshare-user")
+    command += ["--unshare-pid", "--unshare-ipc", "--unshare-net", "--unshare-uts",
+                "--die-with-parent", "--new-session", "--chdir", cwd, "--"]
+    if uid is not None:
+        command += ["setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups",
+                    "--inh-caps=-all", "--bounding-set=-all", "--no-new-privs", "--"]
+    return command + ["/bin/sh", "-c", MARK_LAUNCHER, mark, *argv]

@@ -1,0 +1,326 @@
+"""A cgroup per match, where the kernel lets the referee make one: it counts the bot.
+
+The kernel charges a cgroup with everything its processes make: heap, page tables, shared
+memory (closed /dev/shm files, System V segments, memfds), tmpfs pages, socket and pipe
+buffers. So the memory cap is the kernel's, not a sample's, and no page hides from it.
+Two layouts, the same verbs:
+
+  v2  one folder under the referee's own cgroup in the unified hierarchy:
+      memory.max, memory.peak (or the highest memory.current seen), pids.max, cpu.stat,
+      cgroup.kill.
+  v1  one folder per controller, each under the referee's own group there: memory
+      (memory.limit_in_bytes, memory.max_usage_in_bytes, memory.oom_control), pids
+      (pids.max), cpuacct (cpuacct.usage) and freezer (to kill a tree that forks).
+
+A launcher joins the match's groups by writing 0 to each `cgroup.procs` before it starts
+the bot, so every descendant is counted from its first page. The referee's folders are
+named `referee-PID-START` (its pid and start time): a later referee removes those whose
+owner is gone, and never a live one's.
+"""
+
+from __future__ import annotations
+
+import atexit
+import functools
+import itertools
+import os
+import signal
+import time
+from pathlib import Path
+
+ROOT = Path("/sys/fs/cgroup")
+PIDS_MAX = 1024            # tasks (threads count) a bot may hold
+KILL_WAIT_S = 1.0
+POLL_S = 0.001
+V1_CONTROLLERS = ("memory", "pids", "cpuacct", "freezer")
+
+
+def _own_tag(pid: int) -> str | None:
+    """`referee-PID-START`: the pid and its start time, so a reused pid is not taken for us."""
+    try:
+        start = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[19]
+    except (OSError, IndexError):
+        return None
+    return f"referee-{pid}-{start}"
+
+
+def _alive(tag: str) -> bool:
+    parts = tag.split("-")
+    return len(parts) == 3 and parts[1].isdigit() and _own_tag(int(parts[1])) == tag
+
+
+def _write(path: Path, value) -> bool:
+    try:
+        path.write_text(f"{value}\n")
+    except OSError:
+        return False
+    return True
+
+
+def _read_int(path: Path) -> int | None:
+    try:
+        return int(path.read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def _pids(folder: Path) -> list[int]:
+    try:
+        return [int(pid) for pid in (folder / "cgroup.procs").read_text().split()]
+    except (OSError, ValueError):
+        return []
+
+
+def _remove_tree(folder: Path, kill) -> None:
+    """Kill what is left in a cgroup tree and remove it, deepest first."""
+    if not folder.is_dir():
+        return
+    for child in [p for p in folder.iterdir() if p.is_dir()]:
+        _remove_tree(child, kill)
+    kill(folder)
+    try:
+        folder.rmdir()
+    except OSError:
+        pass
+
+
+def _sweep(parent: Path, kill) -> None:
+    """Remove the groups of referees that died without cleaning up."""
+    try:
+        stale = [p for p in parent.glob("referee-*") if not _alive(p.name)]
+    except OSError:
+        return
+    for folder in stale:
+        _remove_tree(folder, kill)
+
+
+def _own_v1(controller: str) -> Path | None:
+    """The referee's own group in a v1 hierarchy, if that hierarchy is mounted here."""
+    try:
+        for line in Path("/proc/self/cgroup").read_text().splitlines():
+            _, names, path = line.split(":", 2)
+            if controller in names.split(","):
+                folder = ROOT / controller / path.lstrip("/")
+                return folder if (folder / "cgroup.procs").exists() else None
+    except (OSError, ValueError):
+        pass
+    return None
+
+
+def _own_v2() -> Path | None:
+    """The referee's own group in the unified hierarchy, if it has controllers to give."""
+    try:
+        mount = next(line.split()[4] for line in Path("/proc/self/mountinfo").read_text()
+                     .splitlines() if line.split(" - ")[1].split()[0] == "cgroup2")
+        own = next(line[3:] for line in Path("/proc/self/cgroup").read_text().splitlines()
+                   if line.startswith("0::"))
+    except (OSError, StopIteration, IndexError):
+        return None
+    folder = Path(mount) / own.lstrip("/")
+    return folder if (folder / "cgroup.procs").exists() else None
+
+
+# -- killing ---------------------------------------------------------------------------------
+
+def _kill_v2(folder: Path) -> None:
+    if _write(folder / "cgroup.kill", 1):
+        _wait_empty(folder)
+
+
+def _kill_v1(folder: Path, freezer: Path | None = None) -> None:
+    """SIGKILL every process, frozen first where a freezer group is given so none can
+    fork meanwhile, then again until none is left."""
+    frozen = freezer is not None and _write(freezer / "freezer.state", "FROZEN")
+    _signal_all(folder)
+    if frozen:
+        _write(freezer / "freezer.state", "THAWED")   # killed tasks die once thawed
+    deadline = time.monotonic() + KILL_WAIT_S
+    while _pids(folder) and time.monotonic() < deadline:
+        _signal_all(folder)
+        time.sleep(POLL_S)
+
+
+def _signal_all(folder: Path) -> None:
+    for pid in _pids(folder):
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            pass
+
+
+def _wait_empty(folder: Path) -> None:
+    deadline = time.monotonic() + KILL_WAIT_S
+    while _pids(folder) and time.monotonic() < deadline:
+        time.sleep(POLL_S)
+
+
+# -- the referee's parent groups -------------------------------------------------------------
+
+@functools.cache
+def parents() -> tuple[str, dict[str, Path]] | None:
+    """('v2' or 'v1', {controller: this referee's folder}), made once; None where the
+    kernel gives the referee no memory controller to write."""
+    tag = _own_tag(os.getpid())
+    own = _own_v2()
+    if tag and own is not None and "memory" in _controllers(own):
+        made = _make_v2(own, tag)
+        if made is not None:
+            return "v2", {"unified": made}
+    if tag and _own_v1("memory") is not None:
+        made = {name: _make_v1(name, tag) for name in V1_CONTROLLERS}
+        if made["memory"] is not None:
+            return "v1", {name: path for name, path in made.items() if path is not None}
+    return None
+
+
+def _controllers(folder: Path) -> list[str]:
+    try:
+        return (folder / "cgroup.controllers").read_text().split()
+    except OSError:
+        return []
+
+
+def _make_v2(own: Path, tag: str) -> Path | None:
+    _sweep(own, _kill_v2)
+    folder = own / tag
+    try:
+        folder.mkdir(exist_ok=True)
+    except OSError:
+        return None
+    for name in ("memory", "pids", "cpu"):
+        for where in (own, folder):   # fails where the group holds processes: then no limit
+            _write(where / "cgroup.subtree_control", f"+{name}")
+    if "memory" not in (folder / "cgroup.subtree_control").read_text():
+        _remove_tree(folder, _kill_v2)
+        return None
+    atexit.register(_remove_tree, folder, _kill_v2)
+    return folder
+
+
+def _make_v1(controller: str, tag: str) -> Path | None:
+    own = _own_v1(controller)
+    if own is None:
+        return None
+    _sweep(own, _kill_v1)
+    folder = own / tag
+    try:
+        folder.mkdir(exist_ok=True)
+    except OSError:
+        return None
+    atexit.register(_remove_tree, folder, _kill_v1)
+    return folder
+
+
+# -- one match -------------------------------------------------------------------------------
+
+class MatchGroup:
+    """The groups of one match: what the launcher joins, the caps, the counts, the kill."""
+
+    _numbers = itertools.count(1)
+
+    def __init__(self, version: str, parent: dict[str, Path]):
+        self.version = version
+        name = f"match-{next(self._numbers)}"
+        self.folders: dict[str, Path] = {}
+        for controller, folder in parent.items():
+            try:
+                (folder / name).mkdir()
+                self.folders[controller] = folder / name
+            except OSError:
+                pass
+        self._peak_seen = 0
+
+    @classmethod
+    def open(cls) -> "MatchGroup | None":
+        found = parents()
+        if found is None:
+            return None
+        group = cls(*found)
+        return group if group._memory_folder() is not None else None
+
+    def _memory_folder(self) -> Path | None:
+        return self.folders.get("unified" if self.version == "v2" else "memory")
+
+    def _folder(self, v1_controller: str) -> Path | None:
+        return self.folders.get("unified" if self.version == "v2" else v1_controller)
+
+    def join_files(self) -> list[str]:
+        """The `cgroup.procs` files a launcher writes 0 into to join (the freezer last)."""
+        return [str(folder / "cgroup.procs") for folder in self.folders.values()]
+
+    def limit(self, memory_bytes: int | None, pids: int = PIDS_MAX) -> bool:
+        """Set the caps; True when the kernel now caps the memory."""
+        memory = self._memory_folder()
+        if pids_folder := self._folder("pids"):
+            _write(pids_folder / "pids.max", pids)
+        if memory_bytes is None:
+            return False
+        if self.version == "v2":
+            _write(memory / "memory.swap.max", 0)   # swapped pages are memory used too
+            return _write(memory / "memory.max", memory_bytes)
+        capped = _write(memory / "memory.limit_in_bytes", memory_bytes)
+        _write(memory / "memory.memsw.limit_in_bytes", memory_bytes)   # where swap is counted
+        return capped
+
+    def limits_pids(self) -> bool:
+        folder = self._folder("pids")
+        return folder is not None and (folder / "pids.max").exists()
+
+    def memory_now(self) -> int | None:
+        memory = self._memory_folder()
+        name = "memory.current" if self.version == "v2" else "memory.usage_in_bytes"
+        now = _read_int(memory / name)
+        if now is not None:
+            self._peak_seen = max(self._peak_seen, now)
+        return now
+
+    def memory_peak(self) -> int | None:
+        """The kernel's high-water mark (v2 before memory.peak: the highest seen)."""
+        memory = self._memory_folder()
+        name = "memory.peak" if self.version == "v2" else "memory.max_usage_in_bytes"
+        peak = _read_int(memory / name)
+        self.memory_now()
+        return max(peak or 0, self._peak_seen) or None
+
+    def oom_kills(self) -> int:
+        memory = self._memory_folder()
+        name = "memory.events" if self.version == "v2" else "memory.oom_control"
+        try:
+            for line in (memory / name).read_text().splitlines():
+                key, _, value = line.partition(" ")
+                if key == "oom_kill":
+                    return int(value)
+        except (OSError, ValueError):
+            pass
+        return 0
+
+    def cpu_seconds(self) -> float | None:
+        """CPU time of every process the match ever held, dead ones included."""
+        if self.version == "v2":
+            try:
+                for line in (self.folders["unified"] / "cpu.stat").read_text().splitlines():
+                    if line.startswith("usage_usec "):
+                        return int(line.split()[1]) / 1e6
+            except (OSError, ValueError, KeyError):
+                return None
+            return None
+        folder = self.folders.get("cpuacct")
+        usage = _read_int(folder / "cpuacct.usage") if folder else None
+        return usage / 1e9 if usage is not None else None
+
+    def processes(self) -> list[int]:
+        return _pids(self._memory_folder())
+
+    def kill(self) -> None:
+        if self.version == "v2":
+            _kill_v2(self.folders["unified"])
+        else:
+            _kill_v1(self.folders["memory"], self.folders.get("freezer"))
+
+    def remove(self) -> None:
+        self.kill()
+        for folder in self.folders.values():
+            try:
+                folder.rmdir()
+            except OSError:
+                pass

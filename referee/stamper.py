@@ -1,0 +1,206 @@
+"""The stamping process: starts the bot's launcher, and stamps its input and every output.
+
+    python -I -S stamper.py CONFIG_JSON
+
+Run by the referee, one per match; standard library only. It is the one place that reads
+the time of a line, so nothing the referee does (sampling memory, judging, drawing, other
+matches, its garbage collector) can move a stamp. Where the kernel allows it (root, or an
+RLIMIT_RTPRIO), it runs at real-time priority: a line the bot writes wakes it at once,
+however many threads the bot keeps busy. Without it, a stamp can only come late, never
+early: lateness counts against the bot and is never forgiven, so no bot can buy a win.
+
+Descriptors: 1 the frames to the referee, 2 the bot's stderr (the child takes it), and
+the config's `control`, the referee's commands. The bot's stdin is a pipe of this process's, open until it ends, as on
+CodinGame. Every descriptor named in the config's `pass` goes to the launcher as it is.
+
+Commands (control): `I` + u32 length + bytes: write them to the bot's stdin, stamp when written;
+`S`: reply `Y` once everything already read is sent; `K`: kill the launcher's session.
+End of file on control (the referee ended, however it died): kill and leave.
+
+Frames (on 1), each a kind byte, a stamp (f64, perf_counter seconds) and a u32 length:
+`P` the launcher's pid (in the length), `R` 1 if real-time priority was had, `I` input
+written, `O` output bytes, `E` stdout closed, `Y` sync, `X` the launcher exited: a text
+`status cpu_s maxrss_kib`.
+"""
+
+import ctypes
+import json
+import os
+import select
+import signal
+import struct
+import sys
+import time
+
+FRAME = struct.Struct("<cdI")
+READ_BYTES = 65536
+PIPE_BYTES = 1 << 20          # room for a burst while the referee is busy elsewhere
+F_SETPIPE_SZ = 1031           # from <linux/fcntl.h>
+PR_SET_NO_NEW_PRIVS = 38      # from <linux/prctl.h>
+RT_PRIORITY = 50
+KILL_WAIT_S = 1.0             # for the launcher to end on SIGTERM
+
+
+def send(kind: bytes, data: bytes = b"", size: int | None = None,
+         stamp: float | None = None) -> None:
+    """A frame to the referee, written whole."""
+    stamp = time.perf_counter() if stamp is None else stamp
+    frame = FRAME.pack(kind, stamp, len(data) if size is None else size) + data
+    while frame:
+        frame = frame[os.write(1, frame):]
+
+
+def real_time() -> bool:
+    """Run at real-time priority if allowed; children fall back to normal."""
+    try:
+        os.sched_setscheduler(0, os.SCHED_FIFO | os.SCHED_RESET_ON_FORK,
+                              os.sched_param(RT_PRIORITY))
+    except (OSError, AttributeError):
+        return False
+    return True
+
+
+def start(config: dict, stdin: int, stdout: int) -> int:
+    """Fork the launcher: it joins the match's cgroups, takes its limits and a session
+    of its own, drops to the box user if asked, and becomes the launcher command."""
+    pid = os.fork()
+    if pid:
+        return pid
+    try:
+        for path in config["join"]:
+            with open(path, "w") as file:
+                file.write("0\n")
+        import resource
+        for name, value in config["rlimits"].items():
+            resource.setrlimit(getattr(resource, name), (value, value))
+        os.setsid()
+        drop = config.get("drop")
+        if drop:
+            libc = ctypes.CDLL(None, use_errno=True)
+            os.setgroups([])
+            os.setresgid(drop[1], drop[1], drop[1])
+            os.setresuid(drop[0], drop[0], drop[0])
+            libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
+        os.dup2(stdin, 0)
+        os.dup2(stdout, 1)
+        for fd in [int(name) for name in os.listdir("/proc/self/fd")]:
+            if fd > 2 and fd not in config["pass"]:
+                try:
+                    os.close(fd)
+                except OSError:
+                    pass
+        for signum in (signal.SIGPIPE, signal.SIGXFSZ, signal.SIGTERM):
+            signal.signal(signum, signal.SIG_DFL)
+        if config.get("cwd"):
+            os.chdir(config["cwd"])
+        os.execvp(config["argv"][0], config["argv"])
+    except BaseException as error:
+        os.write(2, f"referee: cannot start the bot: {error}\n".encode())
+    os._exit(127)
+
+
+def kill(pid: int, exited: int) -> None:
+    """End the launcher: SIGTERM first (the reaper then kills and reaps all the bot
+    started; a box dies with bubblewrap), SIGKILL to its session if it lingers."""
+    try:
+        os.kill(pid, signal.SIGTERM)
+    except OSError:
+        pass
+    select.select([exited], [], [], KILL_WAIT_S)
+    for target in (-pid, pid):
+        try:
+            os.kill(target, signal.SIGKILL)
+        except OSError:
+            pass
+
+
+def exit_text(pid: int) -> bytes:
+    _, status, usage = os.wait4(pid, 0)
+    return (f"{os.waitstatus_to_exitcode(status)} {usage.ru_utime + usage.ru_stime} "
+            f"{usage.ru_maxrss}").encode()
+
+
+def read_command(commands: int) -> tuple[bytes, bytes]:
+    """One command from the referee; ('', b'') at end of file."""
+    kind = os.read(commands, 1)
+    if kind != b"I":
+        return kind.decode(), b""
+    size = struct.unpack("<I", _read_exactly(commands, 4))[0]
+    return "I", _read_exactly(commands, size)
+
+
+def _read_exactly(fd: int, size: int) -> bytes:
+    data = b""
+    while len(data) < size:
+        chunk = os.read(fd, size - len(data))
+        if not chunk:
+            break
+        data += chunk
+    return data
+
+
+def main() -> None:
+    config = json.loads(sys.argv[1])
+    signal.signal(signal.SIGPIPE, signal.SIG_IGN)
+    in_read, bot_in = os.pipe()
+    out_read, out_write = os.pipe()
+    for fd in (out_read, 1):
+        try:
+            import fcntl
+            fcntl.fcntl(fd, F_SETPIPE_SZ, PIPE_BYTES)
+        except OSError:
+            pass   # the machine's pipe-max-size is smaller: the default size serves
+    pid = start(config, in_read, out_write)
+    os.close(out_write)
+    os.close(in_read)
+    send(b"P", size=pid)
+    send(b"R", size=int(real_time()))
+    exited = os.pidfd_open(pid)
+    control = config["control"]
+    watched = [out_read, control, exited]
+    reaped = False
+    while watched:
+        ready, _, _ = select.select(watched, [], [])
+        now = time.perf_counter()
+        if out_read in ready:
+            data = os.read(out_read, READ_BYTES)
+            send(b"O" if data else b"E", data, stamp=now)
+            if not data:
+                watched.remove(out_read)
+                os.close(out_read)
+            continue   # output first: a sync or a kill must see every byte already written
+        if control in ready:
+            kind, data = read_command(control)
+            if kind == "I":
+                try:
+                    while data:
+                        data = data[os.write(bot_in, data):]
+                except OSError:
+                    pass   # the bot is gone: the referee sees its end
+                send(b"I")
+            elif kind == "S":
+                send(b"Y")
+            else:   # "K", or the referee is gone
+                if not reaped:
+                    kill(pid, exited)
+                watched.remove(control)
+                if kind == "":
+                    break
+        if exited in ready:
+            watched.remove(exited)
+            send(b"X", exit_text(pid))
+            reaped = True
+            for target in (-pid,):   # what is left of its session
+                try:
+                    os.kill(target, signal.SIGKILL)
+                except OSError:
+                    pass
+    if not reaped:
+        try:
+            os.wait4(pid, os.WNOHANG)
+        except ChildProcessError:
+            pass
+
+
+if __name__ == "__main__":
+    main()
