@@ -32,6 +32,7 @@ BOX_UID_BASE = 60000
 BOX_SLOTS = 1000
 TMPFS_BYTES = 1 << 30      # each of /tmp and /dev/shm; the memory cap binds first
 MARK_LAUNCHER = 'printf "%s\\n" "$0" && exec "$@"'   # the start mark, then the bot
+PRIVATE = ("/tmp", "/dev/shm")   # the box's own, empty at its start
 INSTALL_HINT = "install bubblewrap for a sandbox (Debian: apt-get install bubblewrap)"
 
 
@@ -138,11 +139,20 @@ def bwrap_command(argv: list[str], cwd: str, path_env: str, uid: int | None,
                   mark: str) -> list[str]:
     """The launcher: bubblewrap, the drop to `uid` (root only), the start mark, the bot."""
     command = [bwrap(), "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"]
-    for folder in ("/tmp", "/dev/shm"):
+    for folder in PRIVATE:
         command += ["--perms", "1777", "--size", str(TMPFS_BYTES), "--tmpfs", folder]
+    needed = needed_paths(argv, cwd, path_env)
+    under_private = [p for p in needed if any(p.startswith(f + "/") for f in PRIVATE)]
+    for path in dict.fromkeys(p if os.path.isdir(p) else os.path.dirname(p)
+                              for p in under_private):
+        parts = path.split("/")
+        for depth in range(3, len(parts)):   # the folders on the way, open to the box user
+            command += ["--perms", "0755", "--dir", "/".join(parts[:depth])]
+        command += ["--ro-bind", path, path]   # a bot in /tmp: its folder, back in the box
     if uid is not None:
         hidden: list[str] = []
-        for folder, entry in closed_on_the_way(needed_paths(argv, cwd, path_env), uid, uid):
+        outside = [p for p in needed if p not in under_private]
+        for folder, entry in closed_on_the_way(outside, uid, uid):
             if folder not in hidden:   # one tmpfs a folder: a second would hide the binds
                 hidden.append(folder)
                 command += ["--perms", "0755", "--tmpfs", folder]
@@ -155,3 +165,37 @@ def bwrap_command(argv: list[str], cwd: str, path_env: str, uid: int | None,
         command += ["setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups",
                     "--inh-caps=-all", "--bounding-set=-all", "--no-new-privs", "--"]
     return command + ["/bin/sh", "-c", MARK_LAUNCHER, mark, *argv]
+
+
+def remove_left_by(uid: int) -> list[str]:
+    """Unboxed, a box user's leftovers on the host: its files in /dev/shm and its System V
+    IPC objects (the uid is this match's alone, so all it owns is the bot's)."""
+    removed = []
+    try:
+        with os.scandir("/dev/shm") as entries:
+            for entry in entries:
+                if entry.stat(follow_symlinks=False).st_uid == uid:
+                    path = entry.path
+                    shutil.rmtree(path, ignore_errors=True) if entry.is_dir(
+                        follow_symlinks=False) else os.unlink(path)
+                    removed.append(path)
+    except OSError:
+        pass
+    for kind, flag in (("shm", "-m"), ("sem", "-s"), ("msg", "-q")):
+        for ipc_id in _ipc_owned_by(kind, uid):
+            subprocess.run(["ipcrm", flag, ipc_id], stdout=subprocess.DEVNULL,
+                           stderr=subprocess.DEVNULL, check=False)
+            removed.append(f"System V {kind} {ipc_id}")
+    return removed
+
+
+def _ipc_owned_by(kind: str, uid: int) -> list[str]:
+    """The ids of the System V objects of one kind that `uid` owns (/proc/sysvipc)."""
+    try:
+        with open(f"/proc/sysvipc/{kind}") as file:
+            header, *rows = [line.split() for line in file]
+    except OSError:
+        return []
+    key_id, key_uid = header.index("shmid" if kind == "shm" else
+                                   "semid" if kind == "sem" else "msqid"), header.index("uid")
+    return [row[key_id] for row in rows if len(row) > key_uid and row[key_uid] == str(uid)]

@@ -10,9 +10,11 @@ wall time: 1.0 is one CPU kept busy by something other than the bot.
 from __future__ import annotations
 
 import os
+import time
 from typing import Callable
 
 BUSY_CPUS = 0.5        # a window with this much CPU demand outside the bot was a busy one
+MIN_WINDOW_S = 0.05    # /proc/stat counts in ticks (10 ms): a shorter window says nothing
 TICK_S = 1 / os.sysconf("SC_CLK_TCK")
 
 
@@ -36,15 +38,16 @@ class LoadWindow:
         self._bot_cpu_s = bot_cpu_s
         self._marks: list[tuple[float, float | None, float | None]] = []
 
-    def mark(self, at: float) -> None:
-        self._marks = self._marks[-1:] + [(at, machine_busy_s(), self._bot_cpu_s())]
+    def mark(self) -> None:
+        self._marks = self._marks[-1:] + [(time.perf_counter(), machine_busy_s(),
+                                           self._bot_cpu_s())]
 
     def last(self) -> float | None:
         """CPUs used outside the bot over the last window; None where it cannot be told."""
         if len(self._marks) < 2:
             return None
         (start, busy0, bot0), (end, busy1, bot1) = self._marks
-        if busy0 is None or busy1 is None or end - start <= 0:
+        if busy0 is None or busy1 is None or end - start < MIN_WINDOW_S:
             return None
         bot = (bot1 - bot0) if None not in (bot0, bot1) else 0.0
         return max(0.0, (busy1 - busy0 - bot) / (end - start))

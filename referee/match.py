@@ -72,10 +72,6 @@ def play_match(board: Board, transport: Transport, limits: Limits = Limits(),
         usage = transport.close()
     busy = (outcome.verdict is Verdict.TIMEOUT and usage.busy_cpus is not None
             and usage.busy_cpus >= BUSY_CPUS)
-    if busy:
-        outcome = Outcome(outcome.verdict, f"{outcome.reason} (the machine was busy: "
-                          f"{usage.busy_cpus:.1f} CPU(s) in use outside the bot)",
-                          outcome.turn, outcome.line)
     if usage.over_memory and (outcome.line is None or outcome.verdict is Verdict.WIN):
         # killed at the cap: the end of output, crash or timeout that followed came from that
         outcome = Outcome(Verdict.MEMORY, usage.over_memory, outcome.turn)

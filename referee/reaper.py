@@ -28,6 +28,7 @@ import resource
 import signal
 import stat
 import sys
+import warnings   # noqa: F401  os.execvp imports it: before the drop, while the stdlib is reachable
 
 START_MARK = b"referee: bot starting\n"
 PR_SET_PDEATHSIG = 1           # from <linux/prctl.h>

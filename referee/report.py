@@ -255,6 +255,9 @@ def loss_details(result: MatchResult, replay_command: str) -> str:
     parts = [f"LOST {safe(result.name)}{who}: {result.verdict.value} {where}: {safe(result.reason)}"]
     if result.line is not None:
         parts.append(f"  line {result.turn}: {quoted(result.line)}")
+    if result.busy:
+        parts.append(f"  the machine was busy: {result.usage.busy_cpus:.1f} CPU(s) in use "
+                     "outside the bot while it waited (run --replay-busy N replays it)")
     parts.append(_indent(draw_result(result)))
     tail = [safe(l) for l in result.usage.stderr_tail.split("\n") if l.strip()][-STDERR_LINES_SHOWN:]
     if tail:

@@ -103,8 +103,8 @@ class MemoryWatch:
         if self.kernel:
             killed = self._sandbox.oom_kills()
             if killed and self.over is None:
-                self.over = (f"memory: over the {size_text(self.cap)} cap "
-                             f"({killed} process(es) killed by the kernel)")
+                self.over = (f"memory: {killed} process(es) killed by the kernel, "
+                             f"cap {size_text(self.cap)}")
             return self._sandbox.memory_peak()
         self._meter.remove_left_files()
         return self.peak or None
@@ -161,8 +161,11 @@ class BotProcess:
     def _bot_tmpdir(self, tmp_parent: str | None) -> str:
         if self.sandbox.sandboxed:
             return "/tmp"   # the box's own tmpfs, gone with the box
+        uid = self.sandbox.uid
+        if uid is not None and tmp_parent and not box.traversable(tmp_parent, uid, uid):
+            tmp_parent = None   # a folder the box user cannot enter: the system's instead
         self._tmpdir = tempfile.mkdtemp(prefix="referee-bot-", dir=tmp_parent)
-        if self.sandbox.uid is not None:
+        if uid is not None:
             os.chown(self._tmpdir, self.sandbox.uid, self.sandbox.uid)
         return self._tmpdir
 
@@ -224,7 +227,7 @@ class BotProcess:
         while self._input_at is None and time.perf_counter() < deadline and self._alive():
             self._pump(deadline - time.perf_counter())
         at = self._input_at if self._input_at is not None else time.perf_counter()
-        self.load.mark(at)
+        self.load.mark()
         return at
 
     def read_line(self, deadline: float) -> Event:
@@ -233,12 +236,12 @@ class BotProcess:
             if remaining <= 0:
                 if not self._sync():   # the stamper has sent all it read by now
                     event = Event(EventKind.TIMEOUT, deadline)
-                    self.load.mark(time.perf_counter())
+                    self.load.mark()
                     return event
                 continue
             self._pump(remaining)
         event = self._lines.events.popleft()
-        self.load.mark(event.at)
+        self.load.mark()
         return event
 
     def wait_exit(self, deadline: float) -> int | None:
@@ -263,6 +266,11 @@ class BotProcess:
         self._release()
         self._usage = self._make_usage(status, peak, cpu_s)
         return self._usage
+
+    @property
+    def pid(self) -> int | None:
+        """The launcher's pid (bubblewrap or the reaper), once it runs."""
+        return self.sandbox.pid
 
     def __enter__(self) -> "BotProcess":
         return self
@@ -355,6 +363,7 @@ class BotProcess:
     def _end_bot(self) -> None:
         """Kill whatever is left of the bot and take its last words."""
         self.memory.sample()   # the last look at its memory, for the peak
+        self._pump(0)          # an exit already reported
         if self._exit_status() is None:
             self._stopped = True   # the bot runs on: its exit is the referee's doing
         self.sandbox.kill()
@@ -390,6 +399,8 @@ class BotProcess:
 
     def _release(self) -> None:
         if hasattr(self, "sandbox"):
+            if not self.sandbox.sandboxed and self.sandbox.uid is not None:
+                box.remove_left_by(self.sandbox.uid)
             self.sandbox.release()
         if hasattr(self, "_status_fd"):
             os.close(self._status_fd)

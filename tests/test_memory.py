@@ -10,11 +10,12 @@ from pathlib import Path
 import pytest
 
 from referee import proctree
-from referee.containment import CgroupSandbox, Mode
+from referee.cgroups import MatchGroup
+from referee.containment import Mode
 from referee.footprint import MemoryMeter
 from referee.limits import MEMORY_LIMIT_BYTES, Limits
 from referee.rules import Verdict
-from tests.fakebots.procs import running_with_marker
+from tests.fakebots.procs import SESSION_TMP, running_with_marker
 from tests.test_containment import FAKEBOTS, MODES, SMALL_CAP, marker, play, python_bot
 
 # Python bots that fill memory take a while on a busy machine: the time limits are not
@@ -69,9 +70,10 @@ def test_a_shm_file_that_was_there_before_the_match_is_left_alone():
     mark = marker()
     other = SHM / f"{mark}-not-the-bots"
     other.write_bytes(b"kept")
+    other.chmod(0o666)   # the bot runs as a box user
     try:
-        result, _ = play(python_bot("shm_hold.py", mark, 0, "shm-open", other.name), None,
-                         limits=PATIENT)
+        result, _ = play(python_bot("shm_hold.py", mark, 0, "shm-open", other.name),
+                         Mode.SUBREAPER, limits=PATIENT)   # unboxed: the host's /dev/shm
         assert result.verdict is Verdict.WIN, result.reason
         assert other.read_bytes() == b"kept"
     finally:
@@ -86,12 +88,12 @@ def zombie_children() -> set[int]:
 
 @MODES
 def test_a_child_that_outlived_the_bot_is_not_even_a_zombie_after_the_match(mode, tmp_path):
-    pidfile = tmp_path / "pid"
+    pidfile = Path(SESSION_TMP) / marker()   # a box user may write there, unboxed
     zombies = zombie_children()
     result, _ = play(python_bot("escape_and_win.py", pidfile), mode,
                      limits=Limits(first_line_s=10.0, turn_s=10.0))
-    assert result.verdict is Verdict.WIN, result.reason
-    if mode is not Mode.PIDNS:   # there the pid is the namespace's own
+    assert result.verdict is (Verdict.CRASH if mode is Mode.BWRAP else Verdict.WIN), result.reason
+    if mode is Mode.SUBREAPER:   # elsewhere the pid is the namespace's own
         assert not Path(f"/proc/{pidfile.read_text().split()[0]}").exists()
     assert zombie_children() <= zombies
 
@@ -106,24 +108,61 @@ def test_many_children_killed_with_the_bot_are_all_reaped(mode):
     assert running_with_marker(mark) == []
 
 
-def test_the_cgroup_count_is_memory_current_less_the_page_cache(tmp_path):
-    # where the kernel counts (a cgroup v2 memory controller): files as the kernel shows them
-    sandbox = CgroupSandbox.__new__(CgroupSandbox)
-    sandbox.path = tmp_path
-    (tmp_path / "memory.current").write_text("500000\n")
-    (tmp_path / "memory.stat").write_text("anon 300000\nfile 250000\nshmem 50000\n")
-    assert sandbox.limit_memory(768 * 2**20)
-    assert (tmp_path / "memory.max").read_text() == f"{768 * 2**20}\n"
-    assert (tmp_path / "memory.swap.max").read_text() == "0\n"
-    assert sandbox.memory_used() == 500000 - 250000 + 50000   # page cache out, shm in
+def fake_group(tmp_path, version):
+    """A match's group over folders laid out as the kernel lays out its files."""
+    group = MatchGroup.__new__(MatchGroup)
+    group.version, group._peak_seen = version, 0
+    names = ("unified",) if version == "v2" else ("memory", "pids", "cpuacct")
+    group.folders = {name: tmp_path / name for name in names}
+    for folder in group.folders.values():
+        folder.mkdir()
+    return group
 
 
-def test_without_a_memory_controller_the_runner_counts(tmp_path):
-    sandbox = CgroupSandbox.__new__(CgroupSandbox)
-    sandbox.path = tmp_path
-    (tmp_path / "memory.max").mkdir()      # cannot be written, as where memory is not enabled
-    assert not sandbox.limit_memory(768 * 2**20)
-    assert sandbox.memory_used() is None
+def test_a_v2_group_caps_memory_and_processes_and_reads_the_kernels_figures(tmp_path):
+    group = fake_group(tmp_path, "v2")
+    folder = tmp_path / "unified"
+    assert group.limit(768 * 2**20, pids=64)
+    assert (folder / "memory.max").read_text() == f"{768 * 2**20}\n"
+    assert (folder / "memory.swap.max").read_text() == "0\n"   # swapped pages count too
+    assert (folder / "pids.max").read_text() == "64\n"
+    (folder / "memory.peak").write_text("5000000\n")
+    (folder / "memory.current").write_text("4000000\n")
+    (folder / "memory.events").write_text("low 0\nhigh 0\nmax 3\noom 1\noom_kill 2\n")
+    (folder / "cpu.stat").write_text("usage_usec 250000\nuser_usec 200000\n")
+    assert group.memory_peak() == 5000000
+    assert group.oom_kills() == 2
+    assert group.cpu_seconds() == 0.25
+
+
+def test_a_v2_group_without_memory_peak_shows_the_highest_count_seen(tmp_path):
+    group = fake_group(tmp_path, "v2")
+    current = tmp_path / "unified" / "memory.current"
+    for value in (3000, 9000, 4000):
+        current.write_text(f"{value}\n")
+        group.memory_now()
+    assert group.memory_peak() == 9000
+
+
+def test_a_v1_group_uses_the_v1_files(tmp_path):
+    group = fake_group(tmp_path, "v1")
+    memory = tmp_path / "memory"
+    assert group.limit(200 * 2**20, pids=32)
+    assert (memory / "memory.limit_in_bytes").read_text() == f"{200 * 2**20}\n"
+    assert (tmp_path / "pids" / "pids.max").read_text() == "32\n"
+    (memory / "memory.max_usage_in_bytes").write_text("7000000\n")
+    (memory / "memory.usage_in_bytes").write_text("6000000\n")
+    (memory / "memory.oom_control").write_text("oom_kill_disable 0\nunder_oom 0\noom_kill 1\n")
+    (tmp_path / "cpuacct" / "cpuacct.usage").write_text("1500000000\n")
+    assert group.memory_peak() == 7000000
+    assert group.oom_kills() == 1
+    assert group.cpu_seconds() == 1.5
+
+
+def test_without_a_memory_controller_the_runner_samples(tmp_path):
+    group = fake_group(tmp_path, "v2")
+    (tmp_path / "unified" / "memory.max").mkdir()   # cannot be written: memory not enabled
+    assert not group.limit(768 * 2**20)
 
 
 def test_only_the_files_a_bot_made_in_shm_are_removed(tmp_path):
