@@ -10,7 +10,7 @@ PY := $(VENV)/bin/python
 # The command pyproject.toml installs (`python -m referee` works too).
 SPOON2 := $(VENV)/bin/spoon2
 
-.PHONY: run test build watch bench stress hard30 benchmarks clean
+.PHONY: run test box build watch bench stress hard30 benchmarks clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -27,10 +27,18 @@ build: $(VENV)/.installed-run
 watch: $(VENV)/.installed-run
 	$(PY) build.py --watch
 
-run: build
+# The referee boxes every bot with bubblewrap: installed here where apt-get can (root),
+# else a one-line hint; without it the referee still runs, unsandboxed, and says so.
+box:
+	@command -v bwrap >/dev/null || { [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null \
+		&& { apt-get update -qq >/dev/null; DEBIAN_FRONTEND=noninteractive \
+		apt-get install -y -qq --no-install-recommends bubblewrap >/dev/null; }; } \
+		|| echo "make: no bubblewrap: bots run unsandboxed (apt-get install bubblewrap)"
+
+run: build box
 	$(SPOON2) run
 
-test: $(VENV)/.installed-test
+test: $(VENV)/.installed-test box
 	$(PY) -m pytest
 
 # Solver speed on the public tests, the committed hard set and a dense generated set.

@@ -230,6 +230,10 @@ class BotProcess:
         self.load.mark()
         return at
 
+    def close_input(self) -> None:
+        """End the bot's stdin (CodinGame never does; a start-up probe may)."""
+        self._command(b"C")
+
     def read_line(self, deadline: float) -> Event:
         while not self._lines.events:
             remaining = deadline - time.perf_counter()

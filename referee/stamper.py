@@ -14,7 +14,8 @@ the config's `control`, the referee's commands. The bot's stdin is a pipe of thi
 CodinGame. Every descriptor named in the config's `pass` goes to the launcher as it is.
 
 Commands (control): `I` + u32 length + bytes: write them to the bot's stdin, stamp when written;
-`S`: reply `Y` once everything already read is sent; `K`: kill the launcher's session.
+`S`: reply `Y` once everything already read is sent; `C`: close the bot's stdin;
+`K`: kill the launcher's session.
 End of file on control (the referee ended, however it died): kill and leave.
 
 Frames (on 1), each a kind byte, a stamp (f64, perf_counter seconds) and a u32 length:
@@ -180,6 +181,8 @@ def main() -> None:
                 send(b"I")
             elif kind == "S":
                 send(b"Y")
+            elif kind == "C":
+                os.close(bot_in)
             else:   # "K", or the referee is gone
                 if not reaped:
                     kill(pid, exited)

@@ -6,9 +6,11 @@ The bundle's match is played by fake bundles (tests/fakebots/replay.py) whose sl
 
 import argparse
 import json
+import os
 import sys
 import time
 import types
+from pathlib import Path
 
 import pytest
 
@@ -22,7 +24,7 @@ from referee.lab.bench import (PuzzleRun, distinct_names, measure, node_table, o
                                percentile, suite_summary)
 from referee.lab.bundle import first_line_seconds
 from referee.rules import Verdict
-from tests.fakebots.procs import (SESSION_TMP, alive, no_process_left_behind,  # noqa: F401
+from tests.fakebots.procs import (SESSION_TMP, box_python, alive, no_process_left_behind,  # noqa: F401
                                   referee, wait_until_none_running)
 from tests.fakebots.solvers import slept
 
@@ -252,10 +254,12 @@ def test_a_match_still_going_at_the_runs_timeout_is_stopped_and_lost():
     assert wait_until_none_running() == []
 
 
-def test_a_lost_bundle_leaves_none_of_its_processes_running(tmp_path):
-    # It prints one legal line, then hangs with two children, one in its own session.
-    pids = tmp_path / "pids"
-    argv = [sys.executable, "tests/fakebots/spawn_and_hang.py", str(pids)]
+def test_a_lost_bundle_leaves_none_of_its_processes_running(monkeypatch):
+    # It prints one legal line, then hangs with two children, one in its own session;
+    # unboxed, so that the pid file it writes is the host's.
+    monkeypatch.setenv("REFEREE_CONTAIN", "subreaper")
+    pids = Path(SESSION_TMP) / f"pids-{os.getpid()}"
+    argv = [box_python(), "tests/fakebots/spawn_and_hang.py", str(pids)]
     result = _play("", puzzle="3\n3\n1.2\n...\n..1\n", argv=argv)
     assert result.verdict is Verdict.TIMEOUT and result.lines == ("0 0 2 0 1",)
     assert result.reason == "no line 2 within 100 ms of line 1"

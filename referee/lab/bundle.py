@@ -102,7 +102,7 @@ def first_line_seconds(command: list[str], text: str, limit: float, close_stdin:
     with proc:
         start = proc.send(text)
         if close_stdin:
-            proc.proc.stdin.close()
+            proc.close_input()
         return proc.read_line(start + limit).at - start
 
 
