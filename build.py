@@ -81,8 +81,9 @@ BREAKS = ({","}, {"or"}, {"and"}, {"if", "else", "for"},
            "<=", ">=", "in", "not", "is"})
 # The bundle's own code, after the modules: it imports them from MODULES, in memory.
 IMPORTER = """\
-import sys
-from importlib.machinery import ModuleSpec
+import gc,sys
+# importlib.machinery.ModuleSpec, without importing importlib and warnings.
+ModuleSpec=type(sys.__spec__)
 MODULES_LINE={modules_line}
 def module_file(name):
 \t# bot.cli is MODULES['bot/cli.py'], the package bot.rules MODULES['bot/rules/__init__.py'].
@@ -109,11 +110,18 @@ class BundleImporter:
 \t\treturn None
 \t@staticmethod
 \tdef exec_module(module):
-\t\t# Compiled as the lines of this file where it stands: a traceback names and quotes them.
+\t\t# Run at the lines where it stands: a traceback's "<string>", line N is line N of this
+\t\t# file. exec of the text, not of compile(): the first compile() call costs milliseconds.
 \t\tfile=module.__spec__.origin
 \t\tsource='\\n'*module_line(file)+MODULES[file]
-\t\texec(compile(source,HERE,'exec'),module.__dict__)
-HERE=globals().get('__file__','bot.py')
+\t\t# No garbage collection meanwhile: what compiling and running a module makes lives on.
+\t\tcollecting=gc.isenabled()
+\t\tgc.disable()
+\t\ttry:
+\t\t\texec(source,module.__dict__)
+\t\tfinally:
+\t\t\tif collecting:
+\t\t\t\tgc.enable()
 sys.meta_path.insert(0,BundleImporter)
 """
 

@@ -102,7 +102,7 @@ class Options(namedtuple('Options',[name for(name,_)in FIELDS],defaults=[value f
 DEFAULT=Options()
 ''',
 'bot/pacing.py':r'''
-import os,select,sys,threading,time
+import os,select,sys,time
 from collections import Counter,deque
 FIRST_AT=.5
 EVERY=.07
@@ -167,6 +167,7 @@ class Pacer:
 		return self.printer.stop()
 class _ThreadPrinter:
 	def __init__(self,out,schedule):
+		import threading
 		self.out=out
 		self.schedule=schedule
 		self.turn=threading.Condition()
@@ -2514,8 +2515,9 @@ def _walked(sources,reached,owner,lead,finished,running):
 	return list(parts.values()),rest
 ''',
 }
-import sys
-from importlib.machinery import ModuleSpec
+import gc,sys
+# importlib.machinery.ModuleSpec, without importing importlib and warnings.
+ModuleSpec=type(sys.__spec__)
 MODULES_LINE=6
 def module_file(name):
 	# bot.cli is MODULES['bot/cli.py'], the package bot.rules MODULES['bot/rules/__init__.py'].
@@ -2542,11 +2544,18 @@ class BundleImporter:
 		return None
 	@staticmethod
 	def exec_module(module):
-		# Compiled as the lines of this file where it stands: a traceback names and quotes them.
+		# Run at the lines where it stands: a traceback's "<string>", line N is line N of this
+		# file. exec of the text, not of compile(): the first compile() call costs milliseconds.
 		file=module.__spec__.origin
 		source='\n'*module_line(file)+MODULES[file]
-		exec(compile(source,HERE,'exec'),module.__dict__)
-HERE=globals().get('__file__','bot.py')
+		# No garbage collection meanwhile: what compiling and running a module makes lives on.
+		collecting=gc.isenabled()
+		gc.disable()
+		try:
+			exec(source,module.__dict__)
+		finally:
+			if collecting:
+				gc.enable()
 sys.meta_path.insert(0,BundleImporter)
 from bot.cli import main
 main()
