@@ -26,7 +26,6 @@ reads the end of its pipe and exits at once.
 import os
 import select
 import sys
-import threading
 import time
 from collections import Counter, deque
 
@@ -132,6 +131,10 @@ class _ThreadPrinter:
     """The schedule kept by a thread of this process."""
 
     def __init__(self, out, schedule):
+        # Imported here: only where there is no fork does the bot need threads, and it
+        # starts sooner without them.
+        import threading
+
         self.out = out
         self.schedule = schedule
         self.turn = threading.Condition()

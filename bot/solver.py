@@ -12,7 +12,6 @@ import sys
 
 from bot.assumption import Budget, OutOfBranches, solutions
 from bot.grid import Grid
-from bot.learning import learned_solutions
 from bot.options import DEFAULT
 from bot.puzzle import parse
 from bot.rules.engine import Rules
@@ -41,6 +40,9 @@ def answers(rules, stats, sure=None, press=None, handed_over=None):
         pass
     if handed_over is not None:
         handed_over()
+    # Imported here, not at the top: most puzzles never get here, and the bot starts sooner
+    # without compiling the search that learns (and `random`).
+    from bot.learning import learned_solutions
     yield from learned_solutions(rules, stats, sure, walk=True, press=press)
 
 

@@ -46,8 +46,9 @@ def settle(rules):
                 low, high = lo[e], hi[e]
                 if low == high:
                     continue
-                if high - spare > low:
-                    raise_lo(e, high - spare)   # magicVal
+                magic_val = high - spare   # magicVal: what the other edges cannot carry
+                if magic_val > low:
+                    raise_lo(e, magic_val)
                 if low + room < high:
                     lower_hi(e, low + room)     # the sieve
         except Contradiction as dead:
