@@ -15,6 +15,7 @@ COMMANDS = {
     "stress-gen": "referee.lab.stress_gen",
     "explain": "referee.lab.explain",
     "play": "referee.lab.play",
+    "hunt": "referee.lab.hunt",
 }
 
 
