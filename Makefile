@@ -10,7 +10,7 @@ PY := $(VENV)/bin/python
 # The command pyproject.toml installs (`python -m referee` works too).
 SPOON2 := $(VENV)/bin/spoon2
 
-.PHONY: run test box build watch bench stress hard30 benchmarks clean
+.PHONY: run test box build watch bench stress hard30 benchmarks hunt-bench clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -81,6 +81,10 @@ benchmarks: build $(VENV)/.installed-lab
 		--json out/benchmarks-stress.json $(STRESS_SUITES) || test $$? -eq 1
 	$(PY) -m referee.lab.benchmarks_page --out docs/BENCHMARKS.md \
 		out/benchmarks-codingame.json out/benchmarks-stress.json
+
+# How fast `hunt` catches and shrinks the tests' two hostile bots (a few minutes).
+hunt-bench: $(VENV)/.installed-run
+	$(PY) -m referee.lab.hunt_bench
 
 clean:
 	rm -rf $(VENV) build *.egg-info

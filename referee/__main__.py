@@ -3,7 +3,7 @@ CodinGame's "There Is No Spoon - Episode 2".
 
 The referee judges a bot independently of the bot's own code, under CodinGame's rules and
 limits. `spoon2` alone (or `--help`) lists the commands; `spoon2 COMMAND --help`
-describes one.
+describes one; `spoon2 --version` prints the version.
 
 Exit status: 0 success, 1 a match was lost, 2 usage error.
 """
@@ -96,8 +96,27 @@ def listing(prog: str) -> str:
              "",
              "commands:"]
     lines += [f"  {name:<{width}}  {summary(name)}" for name in COMMANDS]
-    lines += ["", "Exit status: 0 success, 1 a match was lost (or a set came short), 2 usage error."]
+    lines += ["", f"{prog} --version prints the version.",
+              "Exit status: 0 success, 1 a match was lost (or a set came short), 2 usage error."]
     return "\n".join(lines)
+
+
+def version() -> str:
+    """The installed package's version, or pyproject.toml's in a checkout not installed."""
+    import importlib.metadata   # here: every other command starts without them
+    import tomllib
+
+    try:
+        return importlib.metadata.version("spoon2")
+    except importlib.metadata.PackageNotFoundError:
+        pass
+    from referee.home import ROOT
+
+    try:
+        with open(ROOT / "pyproject.toml", "rb") as file:
+            return tomllib.load(file)["project"]["version"]
+    except (OSError, KeyError, tomllib.TOMLDecodeError):
+        return "unknown"
 
 
 def main(argv: list[str] | None = None, prog: str = PROG) -> int:
@@ -105,6 +124,9 @@ def main(argv: list[str] | None = None, prog: str = PROG) -> int:
         argv = sys.argv[1:]
     if argv in ([], ["-h"], ["--help"]):
         print(listing(prog))
+        return 0
+    if argv == ["--version"]:
+        print(f"{prog} {version()}")
         return 0
     parser = build_parser(argv, prog)
     args = parser.parse_args(argv)

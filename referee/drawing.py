@@ -2,7 +2,9 @@
 
 Cell (x, y) is drawn at column 2x, row 2y, so a link between neighbours has a
 character of its own: nodes as digits, empty cells '.', single links '-' and '|',
-double links '=' and '"', and the offending link as '*'.
+double links '=' and '"', and the offending link as '*': along its path when it lies in
+a row or column, on an end that is no node, and, for a diagonal or a node linked to
+itself, in the corners beside its ends (between four cells, where no link is ever drawn).
 
 `render` is the same drawing with ANSI colour for a terminal: nodes that still lack
 links in yellow, full nodes in green, links in cyan, the offending link in red.
@@ -45,8 +47,10 @@ def render(board: Board, links: dict[tuple[Cell, Cell], int], mark: Link | None 
                 styles[(2 * y, 2 * x)] = "full" if held[(x, y)] >= value else "short"
     for (a, b), count in links.items():
         _stroke(canvas, styles, a, b, _GLYPHS[(a[1] == b[1], count)], "link")
-    if mark is not None and (mark.a[0] == mark.b[0] or mark.a[1] == mark.b[1]):
-        _stroke(canvas, styles, mark.a, mark.b, MARK, "mark")
+    if mark is not None:
+        for row, col in mark_points(board, mark):
+            canvas[row][col] = MARK
+            styles[(row, col)] = "mark"
     if not colour:
         return "\n".join("".join(row).rstrip() for row in canvas)
     return "\n".join("".join(_ANSI[styles[(r, c)]] + ch + _RESET if (r, c) in styles else ch
@@ -71,15 +75,66 @@ def short_nodes(board: Board, links: dict[tuple[Cell, Cell], int]) -> list[tuple
             if held[cell] < value]
 
 
+def straight(link: Link) -> bool:
+    """The link joins two different cells of one row or column."""
+    return link.a != link.b and (link.a[0] == link.b[0] or link.a[1] == link.b[1])
+
+
+def mark_points(board: Board, mark: Link) -> list[tuple[int, int]]:
+    """Where `*` goes on the canvas (row, column) for a losing link: the empty cells of its
+    path, each end that is no node, and for a link that is not straight the corners
+    beside its ends, towards the other end (around the node, when both ends are one)."""
+    (ax, ay), (bx, by) = mark.a, mark.b
+    points = [(2 * y, 2 * x) for x, y in {mark.a, mark.b} if (x, y) not in board.nodes]
+    if straight(mark):
+        points += [(row, col) for row, col in _path(mark.a, mark.b)
+                   if not _node_at(board, row, col)]
+    elif mark.a == mark.b:
+        points += _around(board, 2 * ay, 2 * ax)
+    else:
+        dx, dy = (1 if bx > ax else -1), (1 if by > ay else -1)
+        points += [(2 * ay + dy, 2 * ax + dx), (2 * by - dy, 2 * bx - dx)]
+    return points
+
+
+def mark_note(mark: Link, held: int, word: str = "offending") -> str:
+    """What the `*` on the board shows, in words; `held` links were already on that pair."""
+    a, b = (f"({x},{y})" for x, y in (mark.a, mark.b))
+    if mark.a == mark.b:
+        return f"{MARK} around {a} marks the {word} link from that node to itself x{mark.amount}"
+    if not straight(mark):
+        return (f"{MARK} beside {a} and {b} marks the {word} link {a}-{b} x{mark.amount}, "
+                "which is in no row or column")
+    under = f", drawn over the {held} link(s) it already has" if held else ""
+    return f"{MARK} marks the {word} link {a}-{b} x{mark.amount}{under}"
+
+
+def _around(board: Board, row: int, col: int) -> list[tuple[int, int]]:
+    """The corners around a canvas point that are on the canvas; on a board one cell
+    high or wide, which has none, the gaps beside it."""
+    rows, cols = 2 * board.height - 1, 2 * board.width - 1
+    corners = [(row + dy, col + dx) for dy in (-1, 1) for dx in (-1, 1)
+               if 0 <= row + dy < rows and 0 <= col + dx < cols]
+    return corners or [(r, c) for r, c in ((row, col - 1), (row, col + 1), (row - 1, col),
+                                           (row + 1, col)) if 0 <= r < rows and 0 <= c < cols]
+
+
+def _node_at(board: Board, row: int, col: int) -> bool:
+    return row % 2 == 0 and col % 2 == 0 and (col // 2, row // 2) in board.nodes
+
+
+def _path(a: Cell, b: Cell) -> list[tuple[int, int]]:
+    """The canvas points strictly between two cells of one row or column."""
+    (x1, y1), (x2, y2) = sorted([a, b])
+    if y1 == y2:
+        return [(2 * y1, col) for col in range(2 * x1 + 1, 2 * x2)]
+    return [(row, 2 * x1) for row in range(2 * y1 + 1, 2 * y2)]
+
+
 def _stroke(canvas: list[list[str]], styles: dict[tuple[int, int], str], a: Cell, b: Cell,
             glyph: str, style: str) -> None:
     """Draw a straight link between two cells, leaving nodes as they are."""
-    (x1, y1), (x2, y2) = sorted([a, b])
-    if y1 == y2:
-        points = [(2 * y1, col) for col in range(2 * x1 + 1, 2 * x2)]
-    else:
-        points = [(row, 2 * x1) for row in range(2 * y1 + 1, 2 * y2)]
-    for row, col in points:
+    for row, col in _path(a, b):
         if not canvas[row][col].isdigit():
             canvas[row][col] = glyph
             styles[(row, col)] = style
@@ -100,8 +155,5 @@ def draw_result(result: MatchResult) -> str:
         links = dict(judge.links)
     text = draw(result.board, links, mark)
     if mark is not None:
-        held = links.get((mark.a, mark.b), 0)
-        under = f", drawn over the {held} link(s) it already has" if held else ""
-        text += (f"\n({MARK} marks the offending link ({mark.a[0]},{mark.a[1]})-"
-                 f"({mark.b[0]},{mark.b[1]}) x{mark.amount}{under})")
+        text += f"\n({mark_note(mark, links.get((mark.a, mark.b), 0))})"
     return text

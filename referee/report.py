@@ -246,13 +246,18 @@ def versus_summary(stats: dict, labels: Sequence[str]) -> str:
     return "\n".join(lines)
 
 
-def loss_details(result: MatchResult, replay_command: str) -> str:
-    """Why a match was lost, the offending line, the board so far, and how to replay it."""
+def loss_line(result: MatchResult) -> str:
+    """The loss in one line: puzzle (and bot), verdict, the line at stake, the reason."""
     where = f"at line {result.turn}" if result.line is not None else f"awaiting line {result.turn}"
     if result.verdict is Verdict.ERROR:
         where = "(no verdict of the rules)"
     who = f" ({result.bot})" if result.bot else ""
-    parts = [f"LOST {safe(result.name)}{who}: {result.verdict.value} {where}: {safe(result.reason)}"]
+    return f"LOST {safe(result.name)}{who}: {result.verdict.value} {where}: {safe(result.reason)}"
+
+
+def loss_details(result: MatchResult, replay_command: str) -> str:
+    """Why a match was lost, the offending line, the board so far, and how to replay it."""
+    parts = [loss_line(result)]
     if result.line is not None:
         parts.append(f"  line {result.turn}: {quoted(result.line)}")
     if result.busy:

@@ -33,7 +33,8 @@ def test_dash_is_refused_as_an_output_path(command, option, tmp_path, monkeypatc
 
 @pytest.fixture
 def plain_file(tmp_path):
-    path = tmp_path / "bot.py"
+    """A file that is not executable and no .py script (which this Python would run)."""
+    path = tmp_path / "bot"
     path.write_text("print('hello')\n")
     os.chmod(path, 0o644)
     return path
@@ -52,9 +53,9 @@ def test_a_bot_program_that_exists_but_cannot_run_is_not_executable(plain_file, 
 
 def test_a_name_on_path_that_is_not_executable_is_said_so(plain_file, monkeypatch):
     monkeypatch.setenv("PATH", str(plain_file.parent))
-    status, err = invoke(["run", "--bot", "bot.py"])
+    status, err = invoke(["run", "--bot", "bot"])
     assert (status, err) == (2, "python -m referee run: error: bot program not executable: "
-                                "bot.py\n")
+                                "bot\n")
 
 
 def test_a_gen_count_over_the_bound_is_refused_before_any_board(monkeypatch):

@@ -37,6 +37,36 @@ def test_draw_result_marks_the_offending_link_over_the_links_placed_before():
             "already has)") in draw_result(lost)
 
 
+def _lost_on(board, line):
+    """The result of a match lost on its first line, judged by the rules."""
+    outcome = Judge(board).feed(line)
+    return result(board, [line], [0.1], outcome.verdict, outcome.reason, 1, line)
+
+
+def test_every_link_the_note_says_a_star_marks_has_a_star_on_the_board():
+    # A diagonal and a node linked to itself have no path: their stars go in the corners
+    # beside their ends; an end that is no node is starred where it stands.
+    cases = {"0 0 2 2 1": (["1 . 2", " *", ". . .", "   *", ". . 1"],
+                           "* beside (0,0) and (2,2) marks the offending link (0,0)-(2,2) x1, "
+                           "which is in no row or column"),
+             "2 0 2 0 1": (["1 . 2", "   *", ". . .", "", ". . 1"],
+                           "* around (2,0) marks the offending link from that node to itself x1"),
+             "0 0 1 1 2": (["1 . 2", " *", ". * .", "", ". . 1"],
+                           "* beside (0,0) and (1,1) marks the offending link (0,0)-(1,1) x2, "
+                           "which is in no row or column"),
+             "0 2 2 2 1": (["1 . 2", "", ". . .", "", "****1"],
+                           "* marks the offending link (0,2)-(2,2) x1")}
+    for line, (board, note) in cases.items():
+        drawn = draw_result(_lost_on(SIMPLEST, line))
+        assert drawn.splitlines() == board + [f"({note})"], line
+        assert drawn.count("*") > note.count("*")
+
+
+def test_a_node_linked_to_itself_on_a_board_one_cell_high_is_starred_beside_it():
+    drawn = draw_result(_lost_on(parse_board("3\n1\n.2.\n"), "1 0 1 0 1"))
+    assert drawn.splitlines()[0] == ".*2*."
+
+
 def test_draw_result_without_a_link_to_mark():
     lost = result(SIMPLEST, ["0 0 2 0 1", "junk"], [0.1, 0.01], Verdict.MALFORMED, "bad", 2,
                   "junk")

@@ -45,13 +45,14 @@ def test_the_bundle_plays_the_generated_boards_and_nothing_is_written(tmp_path):
 def test_out_writes_each_puzzle_and_its_solution_and_replays_name_the_file(tmp_path):
     out = tmp_path / "gen"
     silent = "python3 tests/fakebots/silent.py"
+    report = tmp_path / "r.json"
     run = referee("run", "--bot", silent, "--gen", "6x6:count=2:seed=2", "--out", str(out),
-                  "--first-line-ms", "200", "--quiet")
+                  "--first-line-ms", "200", "--quiet", "--json", str(report))
     assert run.returncode == 1 and run.stderr == ""
     assert sorted(p.name for p in out.iterdir()) == [
         "6x6_any_s2_000.solution", "6x6_any_s2_000.txt",
         "6x6_any_s2_001.solution", "6x6_any_s2_001.txt"]
-    replays = [l for l in run.stdout.splitlines() if l.startswith("  replay: ")]
+    replays = [m["replay"] for m in json.loads(report.read_text())["matches"]]
     assert replays[0].endswith(str(out / "6x6_any_s2_000.txt"))
     again = referee("run", "--bot", BUNDLE, *EASY, "--quiet", str(out))
     assert again.returncode == 0 and again.stdout == "2 passed, 0 failed\n"
@@ -59,7 +60,7 @@ def test_out_writes_each_puzzle_and_its_solution_and_replays_name_the_file(tmp_p
 
 def test_a_lost_generated_match_without_files_replays_its_set():
     run = referee("run", "--bot", "python3 tests/fakebots/silent.py", "--gen", "6x6:count=1:seed=2",
-                  "--first-line-ms", "200", "--quiet")
+                  "--first-line-ms", "200")
     assert run.returncode == 1
     assert "LOST 6x6_any_s2_000: timeout awaiting line 1" in run.stdout
     assert run.stdout.splitlines()[-3].endswith("--first-line-ms 200 --gen 6x6:count=1:seed=2")

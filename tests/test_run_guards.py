@@ -140,8 +140,7 @@ def test_a_puzzle_folder_or_spec_named_twice_is_refused(capsys, monkeypatch, nam
 
 
 def test_a_lost_match_in_a_set_of_several_says_its_replay_plays_the_whole_set():
-    run = referee("run", "--bot", SILENT, "--first-line-ms", "100", "--quiet",
-                  "--gen", "6x6:count=2:seed=2")
+    run = referee("run", "--bot", SILENT, "--first-line-ms", "100", "--gen", "6x6:count=2:seed=2")
     assert run.returncode == 1, run.stderr
     replays = [line.removeprefix("  replay: ") for line in run.stdout.splitlines()
                if line.startswith("  replay: ")]

@@ -1,4 +1,4 @@
-"""The subcommands of `python -m referee`, one module each.
+"""The subcommands of `spoon2` (`python -m referee`), one module each.
 
 A command module has a docstring (its --help), `configure(parser)` to add its options,
 and `execute(args) -> int` returning the exit status. To add a command, write the
@@ -15,6 +15,7 @@ COMMANDS = {
     "stress-gen": "referee.lab.stress_gen",
     "explain": "referee.lab.explain",
     "play": "referee.lab.play",
+    "hunt": "referee.lab.hunt",
 }
 
 

@@ -13,6 +13,7 @@ import os
 import re
 import shlex
 import shutil
+import sys
 from pathlib import Path
 
 from referee.commands import UsageError
@@ -81,9 +82,20 @@ def output_path(text: str) -> str:
     return text
 
 
+# Arguments read as files when they name one: a script or archive a bot's interpreter runs.
+SCRIPT_SUFFIXES = (".py", ".js", ".jar", ".class", ".rb", ".pl", ".php", ".sh", ".lua")
+
+
 def command_argv(command: str, option: str, cwd: Path | None = None) -> list[str]:
-    """Split a bot command given as `option` and check it can start: its program and any
-    .py script it names exist (a relative path read from `cwd`, where the bot will run)."""
+    """Split a bot command given as `option`, check it can start, and make its paths
+    absolute, so the bot starts alike from any folder (and a replay line works anywhere).
+
+    As in a shell, a program named with a `/` (./a.out, ../x/bot) is read from `cwd`
+    (default: the working folder) and a bare word (java, python3) is looked up on PATH.
+    A .py script given as the program and not executable runs with the Python that runs
+    the referee. An argument that names a file or folder by a relative path with a `/`, or
+    a script (SCRIPT_SUFFIXES) there, becomes absolute; a .py script must exist.
+    """
     what = option.lstrip("-")
     try:
         argv = shlex.split(command)
@@ -91,17 +103,44 @@ def command_argv(command: str, option: str, cwd: Path | None = None) -> list[str
         raise UsageError(f"cannot parse {option} {command!r}: {error}") from None
     if not argv:
         raise UsageError(f"{option} is empty")
-    base = Path() if cwd is None else cwd
-    program = shutil.which(argv[0] if "/" not in argv[0] else str(base / argv[0]))
+    base = Path.cwd() if cwd is None else Path(cwd)
+    said = argv[0]
+    if python_script(base / said):
+        argv = [sys.executable, *argv]
+    elif "/" in said:
+        argv[0] = _absolute(base, said)
+    program = shutil.which(argv[0])
     if program is None:
-        raise UsageError(f"{what} program {unusable(argv[0], base)}: {argv[0]}")
+        raise UsageError(f"{what} program {unusable(said, base)}: {said}")
     missing = missing_interpreter(Path(program))
     if missing:
-        raise UsageError(f"{what} program {argv[0]} starts with #!{missing}, which is not there")
-    for arg in argv[1:]:
+        raise UsageError(f"{what} program {said} starts with #!{missing}, which is not there")
+    for index, arg in enumerate(argv[1:], start=1):
         if arg.endswith(".py") and not arg.startswith("-") and not (base / arg).is_file():
             raise UsageError(f"{what} script not found: {arg}")
+        if _names_a_path(base, arg):
+            argv[index] = _absolute(base, arg)
     return argv
+
+
+def python_script(path: Path) -> bool:
+    """A .py file that cannot run as a program: the referee's Python runs it."""
+    return path.suffix == ".py" and path.is_file() and not os.access(path, os.X_OK)
+
+
+def _names_a_path(base: Path, arg: str) -> bool:
+    """The argument is a relative path to something that exists: one with a `/`, or a
+    script by its name (`bot.js`); never an option nor a bare word such as a class name."""
+    if arg.startswith("-") or os.path.isabs(arg) or not ("/" in arg or arg.endswith(SCRIPT_SUFFIXES)):
+        return False
+    try:
+        return (base / arg).exists()
+    except OSError:   # a name too long
+        return False
+
+
+def _absolute(base: Path, name: str) -> str:
+    return os.path.abspath(os.path.join(base, name))
 
 
 def unusable(program: str, base: Path) -> str:

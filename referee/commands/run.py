@@ -1,5 +1,16 @@
 """Play a bot on puzzles and judge every match as CodinGame would.
 
+  spoon2 run                                  dist/bot.py on the 13 public tests
+  spoon2 run --bot bot.py my/puzzles          Python: a .py script, run by this Python
+  spoon2 run --bot "python3 -m mybot" p.txt   Python: any command, words quoted as one
+  spoon2 run --bot ./a.out                    C++: g++ -O2 -o a.out hashi.cpp, run from here
+  spoon2 run --bot "java -cp build Player"    Java: javac -d build Player.java
+  spoon2 run --bot "node bot.js"              JavaScript
+  spoon2 run --bot ./a.out --bot ./b.out      two bots side by side
+
+A bot's paths are read from the working folder (./a.out, ../x/bot.py, bot.js), as a shell
+reads them; a bare word (java, node, python3) is looked up on PATH.
+
 Puzzles are .txt files in CodinGame's input format or CodinGame SDK test files
 (.json with a `testIn` field; the match is named by its `title`, and its
 `isValidator` is shown as a column); a directory stands for every such file in it.
@@ -74,18 +85,21 @@ from referee.commands.args import command_argv, integer, number, output_path, re
 from referee.commands.run_files import check_outputs, write_csv, write_html, write_json
 from referee.commands.show import use_colour
 from referee.limits import FIRST_LINE_LIMIT_S, TURN_LIMIT_S, Limits
-from referee.report import (cleanup_notes, latency_summary, loss_details, summary_line, table,
+from referee.report import (cleanup_notes, latency_summary, loss_details, loss_line,
+                            summary_line, table,
                             versus_stats, versus_summary, versus_table)
 from referee.progress import Progress, SetProgress
 from referee.result import MatchResult
 from referee.containment import MODES, ContainmentError, Mode, choose_mode, describe
 from referee.commands.one_match import play_one
+from referee.home import in_checkout
 from referee.terminal import safe
 
-# The bundle, run by the Python that runs the referee: a `python3` found on PATH can be a
-# wrapper script (pyenv's shim took 0.2 s a start here) whose delay CodinGame never has.
-DEFAULT_BOT = shlex.join([sys.executable, "dist/bot.py"])
-DEFAULT_PUZZLES = Path(__file__).resolve().parents[2] / "puzzles" / "public"
+# The checkout's bundle, run by the Python that runs the referee: a `python3` found on
+# PATH can be a wrapper script (pyenv's shim took 0.2 s a start here) whose delay
+# CodinGame never has.
+BUNDLE = "dist/bot.py"
+PUBLIC = "puzzles/public"
 LABELS = ("A", "B")                  # the bots of a two-bot run, in --bot order
 SOLUTION_SUFFIX = ".solution"        # as `referee gen` writes a known solution
 SDK_TITLE_LANGUAGES = ("2", "1")     # an SDK title is {language id: text}; 2 English, 1 French
@@ -141,11 +155,12 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="how the bot's processes are contained (default: auto, the best "
                         "the machine allows: cgroup, pidns, subreaper; or REFEREE_CONTAIN)")
     parser.add_argument("--quiet", action="store_true",
-                        help="no progress, table or latency summary: only losses and the last line")
+                        help="no progress, table or latency summary: one line per loss "
+                        "(puzzle, verdict, line, reason) and the last line")
 
 
 def execute(args: argparse.Namespace) -> int:
-    bots = args.bot or [DEFAULT_BOT]
+    bots = args.bot or [default_bot()]
     if len(bots) > len(LABELS):
         raise UsageError(f"--bot: at most {len(LABELS)} bots, got {len(bots)}")
     argvs = [bot_argv(command) for command in bots]
@@ -163,7 +178,13 @@ def execute(args: argparse.Namespace) -> int:
     except ContainmentError as error:
         raise UsageError(str(error)) from None
     progress = Progress("run", len(puzzles) * len(bots), enabled=not args.quiet)
-    pairs = play_all(puzzles, argvs, labels, limits, args.jobs, progress, mode)
+    finished: dict[tuple[int, int], MatchResult] = {}
+    try:
+        pairs = play_all(puzzles, argvs, labels, limits, args.jobs, progress, mode, finished)
+    except KeyboardInterrupt:   # Ctrl-C or SIGTERM: what was played is still worth reading
+        progress.close()
+        print_stopped(args, puzzles, bots, finished, limits, len(puzzles) * len(bots))
+        raise
     progress.close()
     results = [r for pair in pairs for r in pair]
     replays = [replay_command(args, bots[labels.index(r.bot)], puzzle)
@@ -188,10 +209,14 @@ def execute(args: argparse.Namespace) -> int:
     return status
 
 
+def default_bot() -> str:
+    """The checkout's bundle run by this Python, whatever the working folder."""
+    bundle = in_checkout(BUNDLE, "give --bot CMD", build="build it with `make build`")
+    return shlex.join([sys.executable, str(bundle)])
+
+
 def bot_argv(command: str) -> list[str]:
-    """Split the bot command and check it can start: the program and any .py script exist."""
-    if command == DEFAULT_BOT and not Path("dist/bot.py").is_file():
-        raise UsageError("bot script not found: dist/bot.py (build it with `make build`)")
+    """Split the bot command, its paths made absolute, and check it can start."""
     return command_argv(command, "--bot")
 
 
@@ -199,7 +224,8 @@ def puzzle_paths(args: list[str], default: bool = True) -> list[Path]:
     """The puzzle files named, directories expanded (sorted); without any, the public
     tests when `default`. A file or folder named twice, or a file also in a folder
     named, is refused: its match would be played and counted twice."""
-    named = args or ([str(_relative(DEFAULT_PUZZLES))] if default else [])
+    named = args or ([str(_relative(in_checkout(PUBLIC, "give PUZZLE files or --gen SPEC")))]
+                     if default else [])
     refuse_twice([real_path(arg) for arg in named], named)
     paths = []
     for arg in named:
@@ -300,13 +326,16 @@ def write_puzzle(directory: Path, name: str, puzzle, out: str) -> str:
 
 
 def play_all(puzzles: list[Puzzle], argvs: list[list[str]], labels: tuple[str, ...],
-             limits: Limits, jobs: int, progress: Progress,
-             mode: Mode | None = None) -> list[list[MatchResult]]:
+             limits: Limits, jobs: int, progress: Progress, mode: Mode | None = None,
+             finished: dict | None = None) -> list[list[MatchResult]]:
     """Every bot on every puzzle: one list per puzzle, its results in bot order.
 
     The bots' matches on a puzzle are played one after the other, in turns: A then B,
-    then B then A on the next puzzle, so neither bot always goes first.
+    then B then A on the next puzzle, so neither bot always goes first. `finished` gets
+    each match's result, keyed (puzzle index, bot index), as it ends: all there is to show
+    when Ctrl-C stops the run (a match cut short by it is left out).
     """
+    finished = {} if finished is None else finished
     order = [(i, k) for i in range(len(puzzles))
              for k in (range(len(argvs)) if i % 2 == 0 else reversed(range(len(argvs))))]
 
@@ -317,6 +346,8 @@ def play_all(puzzles: list[Puzzle], argvs: list[list[str]], labels: tuple[str, .
         result = play_one(puzzle.board, argvs[k], limits, name=puzzle.name, path=puzzle.path,
                           mode=mode, stop=stop)
         result = replace(result, validator=puzzle.validator, bot=labels[k])
+        if not stop.is_set():
+            finished[item] = result
         who = f" ({result.bot})" if result.bot else ""
         progress.step(f"{safe(result.name)}{who}: {result.verdict.value}")
         return result
@@ -358,6 +389,31 @@ def replay_command(args: argparse.Namespace, bot: str, puzzle: Puzzle) -> str:
     return command
 
 
+def losses(results: list[MatchResult], replays: list[str], quiet: bool) -> list[str]:
+    """The report's sections on lost matches: each explained, its board drawn; with
+    `quiet`, one section of one line per loss."""
+    if not quiet:
+        return [loss_details(r, c) for r, c in zip(results, replays) if not r.won]
+    lines = [loss_line(r) for r in results if not r.won]
+    return ["\n".join(lines)] if lines else []
+
+
+def print_stopped(args: argparse.Namespace, puzzles: list[Puzzle], bots: list[str],
+                  finished: dict[tuple[int, int], MatchResult], limits: Limits,
+                  total: int) -> None:
+    """The report of the matches that ended before Ctrl-C or SIGTERM stopped the run."""
+    keys = sorted(finished)
+    results = [finished[key] for key in keys]
+    replays = [replay_command(args, bots[k], puzzles[i]) for i, k in keys]
+    sections = [] if args.quiet or not results else [table(results, limits)]
+    sections += losses(results, replays, args.quiet)
+    sections.append(f"stopped after {len(results)} of {total} match(es): {summary_line(results)}")
+    try:
+        print("\n\n".join(sections), flush=True)
+    except BrokenPipeError:
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+
+
 def print_report(results: list[MatchResult], replays: list[str], pairs: list[list[MatchResult]],
                  labels: tuple[str, ...], bots: list[str], stats: dict | None, limits: Limits,
                  quiet: bool, colour: bool = False, header: str = "") -> None:
@@ -374,7 +430,7 @@ def print_report(results: list[MatchResult], replays: list[str], pairs: list[lis
                      versus_table(pairs, labels, limits, colour),
                      latency_summary(groups[0][1], groups[0][0], more=groups[1:]),
                      versus_summary(stats, labels)]
-    sections += [loss_details(r, c) for r, c in zip(results, replays) if not r.won]
+    sections += losses(results, replays, quiet)
     sections += [cleanup_notes(results)] if any(r.cleanup for r in results) else []
     sections.append(summary_line(results))
     print("\n\n".join(sections), flush=True)

@@ -1,8 +1,8 @@
 """Draw a puzzle in the terminal, with a bot's links replayed through the rules.
 
-  python -m referee show PUZZLE                      the board alone
-  python -m referee show PUZZLE --links out.txt      the board after a bot's output
-  python3 dist/bot.py < p.txt | python -m referee show p.txt --links -
+  spoon2 show PUZZLE                      the board alone
+  spoon2 show PUZZLE --links out.txt      the board after a bot's output
+  python3 dist/bot.py < p.txt | spoon2 show p.txt --links -
 
 PUZZLE is a .txt puzzle or a CodinGame SDK .json test file. --links FILE is a bot's
 output (lines `x1 y1 x2 y2 n`, '-' for stdin); its lines are judged one by one by the
@@ -34,7 +34,7 @@ from pathlib import Path
 from referee.board import Board, BoardError, load_board, refuse_special
 from referee.commands import UsageError
 from referee.commands.args import integer
-from referee.drawing import MARK, render, short_nodes
+from referee.drawing import mark_note, render, short_nodes
 from referee.rules import Judge, Outcome, output_lines
 from referee.terminal import quoted, safe
 
@@ -126,11 +126,8 @@ def show(board: Board, name: str, lines: list[str] | None, upto: int | None = No
                            in short[:SHORT_NODES_LISTED])
         more = f" and {len(short) - SHORT_NODES_LISTED} more" if len(short) > SHORT_NODES_LISTED else ""
         parts.append(f"short of links ({len(short)}): {listed}{more}")
-    if mark is not None and (mark.a[0] == mark.b[0] or mark.a[1] == mark.b[1]):
-        held = judge.links.get((mark.a, mark.b), 0)
-        under = f", drawn over the {held} link(s) it already has" if held else ""
-        parts.append(f"{MARK} marks the losing link ({mark.a[0]},{mark.a[1]})-"
-                     f"({mark.b[0]},{mark.b[1]}) x{mark.amount}{under}")
+    if mark is not None:
+        parts.append(mark_note(mark, judge.links.get((mark.a, mark.b), 0), "losing"))
     parts.extend(verdict_lines(outcome, judge.turn, lines is not None))
     if outcome is not None and outcome.line is not None and outcome.turn < len(lines):
         parts.append(f"({len(lines) - outcome.turn} later line(s) not judged: the match was decided)")

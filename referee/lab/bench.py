@@ -4,7 +4,7 @@ A suite is a directory of puzzles (.txt or SDK .json files), the puzzle files na
 command line (one suite, "files"), or a generated set: --gen SPEC, where SPEC is
     WxH[:easy|medium|hard][:unique][:key=value...]     keys: count, seed, density,
                                                        join, double, attempts, work, repairs
-e.g. --gen 30x30:hard:unique:count=50:seed=1 (the same set `referee gen` would write
+e.g. --gen 30x30:hard:unique:count=50:seed=1 (the same set `spoon2 gen` would write
 with those flags; generated in memory). Without puzzles or --gen: puzzles/public. A suite
 is named by its folder, and by as many parent folders as tell two folders of one name
 apart (s3/research, s4/research); a folder, file or spec given twice, or two specs that
@@ -63,7 +63,7 @@ so, two sets of four seeds of the same code can differ by tens of per cent in a 
 suite's sum).
 
 --count N times bot.count_solutions(limit=N) instead of bot.solve: with N = 2, the check
-`referee gen --unique` runs on each puzzle it keeps. Every solution the count finds is
+`spoon2 gen --unique` runs on each puzzle it keeps. Every solution the count finds is
 judged by the rules, and must differ from the others; a puzzle counts as solved when at
 least one was found and all are right. Each suite then says how many puzzles had each
 number of solutions found (`solutions found: 2 on 34  1 on 2`). The bundle plays no match

@@ -2,8 +2,8 @@
 
     python -m referee.lab.benchmarks_page --out docs/BENCHMARKS.md BENCH.json [BENCH.json ...]
 
-Each file is either a plain bench (`referee bench --json`: the bot alone, per suite solved,
-median, p99, max, slowest board) or a bench against the SAT peer (`referee bench --peer sat
+Each file is either a plain bench (`spoon2 bench --json`: the bot alone, per suite solved,
+median, p99, max, slowest board) or a bench against the SAT peer (`spoon2 bench --peer sat
 --json`, as `make stress` writes: the same figures for the bot, where a board proved
 unsolvable counts as answered, and the peer/bot ratios). The page holds one table per file,
 in the order given, with the machine (CPU model, cores) and the date, and replaces whatever

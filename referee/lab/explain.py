@@ -1,7 +1,7 @@
 """Why each link is sure: the solver's reasoning, step by step, with the board drawn.
 
-  python -m referee explain PUZZLE              every step, then the solved board
-  python -m referee explain PUZZLE --step 40    steps 1..40, then the board after step 40
+  spoon2 explain PUZZLE              every step, then the solved board
+  spoon2 explain PUZZLE --step 40    steps 1..40, then the board after step 40
 
 PUZZLE is a .txt puzzle or a CodinGame SDK .json test file. Each numbered step names the
 rule (magicVal, sieve, crossing, isolation, connectivity, elimination, search), the edge

@@ -18,7 +18,7 @@ machine); a candidate over budget is rejected.
 about 0.2-0.3 of the cells (1.0 would be every cell, the densest legal board).
 
 Files: DIR/NAME.txt in CodinGame's input format and DIR/NAME.solution beside it (the
-known solution as output lines `x1 y1 x2 y2 n`; not .txt/.json, so `referee run DIR`
+known solution as output lines `x1 y1 x2 y2 n`; not .txt/.json, so `spoon2 run DIR`
 plays only the puzzles). NAME is SIZE_DIFFICULTY[_unique]_sSEED_NNN. The same
 arguments always write byte-identical files (candidate i uses a generator seeded from
 SEED and i, never the global random state).

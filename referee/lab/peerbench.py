@@ -1,4 +1,4 @@
-"""The bot against the SAT peer on the same puzzles: `python -m referee bench --peer sat`.
+"""The bot against the SAT peer on the same puzzles: `spoon2 bench --peer sat`.
 
 Puzzles are timed in turn, bot then peer on puzzle 1, bot then peer on puzzle 2, ...
 (so a noisy neighbour on the machine slows both alike), each side --repeat times, the

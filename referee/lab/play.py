@@ -51,6 +51,7 @@ from bot.solver import Unsolvable
 from referee.board import Board, BoardError, load_board, parse_board, puzzle_files
 from referee.commands import UsageError
 from referee.commands.args import output_path, unwritable
+from referee.home import in_checkout
 from referee.commands.run import sdk_fields
 from referee.lab.grading import DEFAULT_WORK, HARD, classify_or_none
 from referee.lab.sets import generate_named, parse_spec, shortfall
@@ -83,7 +84,8 @@ def execute(args: argparse.Namespace) -> int:
     why = unwritable(args.out)
     if why:
         raise UsageError(f"cannot write --out {out}: {why}")
-    sources = list(read_files(args.puzzles or ([] if args.gen else [DEFAULT_PUZZLES])))
+    default = [] if args.gen else [str(in_checkout(DEFAULT_PUZZLES, "give PUZZLE files or --gen SPEC"))]
+    sources = list(read_files(args.puzzles or default))
     sets = [one for text in args.gen for one in parse_gen(text)]   # all checked before any is made
     made = generated(sets)
     if made is None:

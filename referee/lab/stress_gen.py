@@ -2,7 +2,7 @@
 
 Writes OUT/SUITE/NAME.txt (CodinGame's input format, any size: the 40x40 boards are past
 CodinGame's 30-cell bound on purpose) and OUT/SUITE/NAME.solution beside each solvable
-board (its known solution, `x1 y1 x2 y2 n` lines, as `referee gen` writes them). The
+board (its known solution, `x1 y1 x2 y2 n` lines, as `spoon2 gen` writes them). The
 sub-suites and how their boards are made are described in referee/lab/stress.py. The same
 --seed always writes byte-identical files; the unsolvable boards are checked with the SAT
 peer (referee.peer, the `lab` dependency group), which takes a minute or two.

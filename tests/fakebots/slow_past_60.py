@@ -1,0 +1,35 @@
+"""Hostile bot for `hunt`: the solver's answer, but on a board of more than 60 islands it
+sleeps past any limit: a timeout a hunt must shrink to a board of 61 islands or a few more.
+
+usage: slow_past_60.py (reads the puzzle on stdin, as a CodinGame bot does)
+"""
+
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+import bot  # noqa: E402
+
+ISLANDS = 60
+SLEEP_S = 600
+
+
+def read_puzzle() -> str:
+    """The puzzle's lines, read one by one: stdin stays open, as on CodinGame."""
+    width = sys.stdin.readline()
+    height = sys.stdin.readline()
+    return "".join([width, height, *(sys.stdin.readline() for _ in range(int(height)))])
+
+
+def main() -> None:
+    text = read_puzzle()
+    if sum(char.isdigit() for char in "".join(text.split("\n")[2:])) > ISLANDS:
+        time.sleep(SLEEP_S)
+    links = bot.solve(text)
+    print("\n".join(f"{x1} {y1} {x2} {y2} {n}" for x1, y1, x2, y2, n in links), flush=True)
+
+
+if __name__ == "__main__":
+    main()
