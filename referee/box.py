@@ -26,11 +26,13 @@ import os
 import shutil
 import stat
 import subprocess
+import sys
 import tempfile
 
 BOX_UID_BASE = 60000
 BOX_SLOTS = 1000
 TMPFS_BYTES = 1 << 30      # each of /tmp and /dev/shm; the memory cap binds first
+STAGE_BYTES = 64 << 20     # the most of a closed folder copied in for the box user
 MARK_LAUNCHER = 'printf "%s\\n" "$0" && exec "$@"'   # the start mark, then the bot
 PRIVATE = ("/tmp", "/dev/shm")   # the box's own, empty at its start
 INSTALL_HINT = "install bubblewrap for a sandbox (Debian: apt-get install bubblewrap)"
@@ -81,19 +83,52 @@ class Slot:
             self._fd = None
 
 
-def traversable(path: str, uid: int, gid: int) -> bool:
-    """The user may enter folder `path` (its mode bits; uid 0 always may)."""
+def traversable(path: str, uid: int, gid: int, bits: int = 0o1) -> bool:
+    """The user may enter folder `path` (its mode bits; uid 0 always may); with
+    bits=0o5, also read it."""
     try:
         info = os.stat(path)
     except OSError:
         return False
     if uid == 0:
         return True
-    if info.st_uid == uid:
-        return bool(info.st_mode & stat.S_IXUSR)
-    if info.st_gid == gid:
-        return bool(info.st_mode & stat.S_IXGRP)
-    return bool(info.st_mode & stat.S_IXOTH)
+    shift = 6 if info.st_uid == uid else 3 if info.st_gid == gid else 0
+    return (info.st_mode >> shift) & bits == bits
+
+
+def closed_folders(paths: list[str], uid: int) -> list[str]:
+    """The folders of the needed paths that the user may not read itself (a folder made
+    by mktemp, a file of mode 600 in it): their contents must be copied in, opened."""
+    found = []
+    for path in paths:
+        folder = path if os.path.isdir(path) else os.path.dirname(path)
+        closed = not traversable(folder, uid, uid, 0o5) or (
+            os.path.isfile(path) and not traversable(path, uid, uid, 0o4))
+        if closed and folder not in found:
+            found.append(folder)
+    return found
+
+
+def stage_copy(folder: str, stage: str) -> str | None:
+    """A copy of `folder` in `stage` that every user may read (and run what its owner
+    may); None when it is larger than STAGE_BYTES."""
+    total = 0
+    for root, _, files in os.walk(folder):
+        total += sum(os.lstat(os.path.join(root, name)).st_size for name in files)
+        if total > STAGE_BYTES:
+            return None
+    target = tempfile.mkdtemp(dir=stage)
+    shutil.copytree(folder, target, symlinks=True, dirs_exist_ok=True)
+    for root, dirs, files in os.walk(target):
+        for name in dirs:
+            os.chmod(os.path.join(root, name), 0o755)
+        for name in files:
+            path = os.path.join(root, name)
+            if not os.path.islink(path):
+                mode = os.stat(path).st_mode
+                os.chmod(path, 0o755 if mode & stat.S_IXUSR else 0o644)
+    os.chmod(target, 0o755)
+    return target
 
 
 def closed_on_the_way(paths: list[str], uid: int, gid: int) -> list[tuple[str, str]]:
@@ -109,6 +144,30 @@ def closed_on_the_way(paths: list[str], uid: int, gid: int) -> list[tuple[str, s
                 if pair not in found:
                     found.append(pair)
     return sorted(found, key=lambda pair: pair[0].count("/"))
+
+
+def open_closed_folders(paths: list[str], uid: int) -> list[str]:
+    """bubblewrap arguments that let the box user pass through the folders on the way to
+    `paths` that it may not enter (/root, a home folder): each becomes a tmpfs open to all
+    holding every one of its entries bound back, each with its own permissions, so what
+    was private stays private and only the way through opens."""
+    arguments: list[str] = []
+    for folder in dict.fromkeys(folder for folder, _ in closed_on_the_way(paths, uid, uid)):
+        try:
+            entries = sorted(entry.path for entry in os.scandir(folder))
+        except OSError:
+            continue
+        arguments += ["--perms", "0755", "--tmpfs", folder]
+        for entry in entries:
+            arguments += ["--ro-bind-try", entry, entry]
+    return arguments
+
+
+def interpreter_paths(path_env: str) -> list[str]:
+    """Where the bot's interpreters live: every folder on PATH and this Python's own
+    (a script may start any of them by a name the referee never sees)."""
+    return [os.path.realpath(p) for p in path_env.split(os.pathsep) if p] + [
+        os.path.realpath(sys.executable)]
 
 
 def needed_paths(argv: list[str], cwd: str, path_env: str) -> list[str]:
@@ -136,8 +195,10 @@ def unreachable(argv: list[str], cwd: str, path_env: str, uid: int) -> str | Non
 
 
 def bwrap_command(argv: list[str], cwd: str, path_env: str, uid: int | None,
-                  mark: str) -> list[str]:
-    """The launcher: bubblewrap, the drop to `uid` (root only), the start mark, the bot."""
+                  mark: str, stage: str | None = None) -> list[str]:
+    """The launcher: bubblewrap, the drop to `uid` (root only), the start mark, the bot.
+    Folders of the bot's that the box user may not read are copied into `stage`, opened,
+    and bound over the originals in the box."""
     command = [bwrap(), "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"]
     for folder in PRIVATE:
         command += ["--perms", "1777", "--size", str(TMPFS_BYTES), "--tmpfs", folder]
@@ -150,13 +211,12 @@ def bwrap_command(argv: list[str], cwd: str, path_env: str, uid: int | None,
             command += ["--perms", "0755", "--dir", "/".join(parts[:depth])]
         command += ["--ro-bind", path, path]   # a bot in /tmp: its folder, back in the box
     if uid is not None:
-        hidden: list[str] = []
         outside = [p for p in needed if p not in under_private]
-        for folder, entry in closed_on_the_way(outside, uid, uid):
-            if folder not in hidden:   # one tmpfs a folder: a second would hide the binds
-                hidden.append(folder)
-                command += ["--perms", "0755", "--tmpfs", folder]
-            command += ["--ro-bind", entry, entry]
+        command += open_closed_folders(outside + interpreter_paths(path_env), uid)
+        for folder in closed_folders(needed, uid) if stage else []:
+            copy = stage_copy(folder, stage)
+            if copy is not None:
+                command += ["--ro-bind", copy, folder]
     else:
         command.insert(1, "--unshare-user")
     command += ["--unshare-pid", "--unshare-ipc", "--unshare-net", "--unshare-uts",

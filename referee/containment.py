@@ -28,9 +28,11 @@ from __future__ import annotations
 import enum
 import functools
 import os
+import shutil
 import signal
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -178,7 +180,16 @@ class BwrapSandbox(Sandbox):
     sandboxed = True
 
     def command(self, argv, cwd, path_env, status_fd):
-        return box.bwrap_command(argv, cwd, path_env, self.uid, START_MARK.decode().strip())
+        if self.uid is not None:   # copies of folders the box user may not read
+            self._stage = tempfile.mkdtemp(prefix=f"referee-stage-{os.getpid()}-")
+            os.chmod(self._stage, 0o755)
+        return box.bwrap_command(argv, cwd, path_env, self.uid, START_MARK.decode().strip(),
+                                 getattr(self, "_stage", None))
+
+    def release(self) -> None:
+        super().release()
+        if getattr(self, "_stage", None):
+            shutil.rmtree(self._stage, ignore_errors=True)
 
     def processes(self) -> list[int]:
         if self.group:

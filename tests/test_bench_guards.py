@@ -3,18 +3,20 @@ the bundle's start-up measured without hanging or leaving a process behind.
 """
 
 import json
+import os
 import signal
 import sys
 import threading
 import time
 import types
+from pathlib import Path
 
 import pytest
 
 import bot
 from referee.lab.bench import measure
 from referee.lab.bundle import STARTUP_PUZZLE, first_line_seconds, is_python
-from tests.fakebots.procs import (SESSION_TMP, alive, no_process_left_behind,  # noqa: F401
+from tests.fakebots.procs import (SESSION_TMP, box_python, alive, no_process_left_behind,  # noqa: F401
                                   referee, wait_until_none_running)
 from tests.fakebots.solvers import slept
 
@@ -225,10 +227,12 @@ def test_a_bundle_that_is_no_python_is_timed_against_this_python(tmp_path):
         assert (note in run.stdout.splitlines()) is not own
 
 
-def test_a_start_leaves_none_of_the_bundles_processes_running(tmp_path):
-    # It reads the puzzle, starts two children (one in its own session), prints a line.
-    pids = tmp_path / "pids"
-    argv = [sys.executable, str(ROOT / "tests" / "fakebots" / "spawn_and_hang.py"), str(pids)]
+def test_a_start_leaves_none_of_the_bundles_processes_running(monkeypatch):
+    # It reads the puzzle, starts two children (one in its own session), prints a line;
+    # unboxed, so that the pid file it writes is the host's.
+    monkeypatch.setenv("REFEREE_CONTAIN", "subreaper")
+    pids = Path(SESSION_TMP) / f"pids-start-{os.getpid()}"
+    argv = [box_python(), str(ROOT / "tests" / "fakebots" / "spawn_and_hang.py"), str(pids)]
     figure = _finishes(lambda: first_line_seconds(argv, STARTUP_PUZZLE, 30.0,
                                                   tmp_parent=SESSION_TMP))
     assert figure < 30
