@@ -156,12 +156,19 @@ def decode_text(data: bytes) -> str:
     return data.decode("utf-8", errors="surrogateescape")
 
 
+MAX_PUZZLE_BYTES = 1 << 20
+
+
 def load_board(path: str | Path, max_side: int = MAX_SIDE) -> Board:
     """Read a .txt puzzle or a .json SDK test file (a leading BOM is dropped); errors start
     with the file name."""
     path = Path(path)
     try:
         refuse_special(path)
+        size = path.stat().st_size
+        if size > MAX_PUZZLE_BYTES:   # refused unread: a 30x30 SDK file is a few KB
+            raise BoardError(f"{path}: {size} bytes, over the {MAX_PUZZLE_BYTES} a puzzle "
+                             "could need")
         data = path.read_bytes()
     except OSError as error:
         raise BoardError(f"{path}: cannot read ({error.__class__.__name__}: {error})") from None

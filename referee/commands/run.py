@@ -82,7 +82,8 @@ from pathlib import Path
 from referee.board import Board, BoardError, load_board, parse_board, puzzle_files
 from referee.commands import UsageError
 from referee.commands.args import command_argv, integer, number, output_path, real_path, refuse_twice
-from referee.commands.run_files import check_outputs, write_csv, write_html, write_json
+from referee.commands.run_files import (check_inputs, check_outputs, write_csv, write_html,
+                                       write_json, write_outputs)
 from referee.commands.show import use_colour
 from referee.limits import FIRST_LINE_LIMIT_S, TURN_LIMIT_S, Limits
 from referee.report import (cleanup_notes, latency_summary, loss_details, loss_line,
@@ -170,7 +171,9 @@ def execute(args: argparse.Namespace) -> int:
     check_outputs(args)
     if args.out and not args.gen:
         raise UsageError("--out writes the --gen puzzles: give --gen SPEC too")
-    puzzles = [_load(path) for path in puzzle_paths(args.puzzles, default=not args.gen)]
+    paths = puzzle_paths(args.puzzles, default=not args.gen)
+    check_inputs(args, paths + [arg for argv in argvs for arg in argv if os.path.isfile(arg)])
+    puzzles = [_load(path) for path in paths]
     puzzles += generated(args.gen, args.out, quiet=args.quiet)
     limits = Limits(first_line_s=args.first_line_ms / 1000, turn_s=args.turn_ms / 1000)
     try:
@@ -190,15 +193,17 @@ def execute(args: argparse.Namespace) -> int:
     replays = [replay_command(args, bots[labels.index(r.bot)], puzzle)
                for puzzle, pair in zip(puzzles, pairs) for r in pair]
     stats = versus_stats(pairs, labels) if len(bots) > 1 else None
-    # Files first: a reader that closes stdout early (`| head`) must not cost them.
-    if args.json:
-        write_json(args, bots, labels, results, replays, stats)
-    if args.csv:
-        write_csv(args.csv, bots, labels, results, limits)
-    if args.html:
-        write_html(args, bots, labels, results, replays, limits,
-                   versus_summary(stats, labels) if stats else "")
-    status = 0 if all(r.won for r in results) else 1
+    # Files first: a reader that closes stdout early (`| head`) must not cost them; a file
+    # that cannot be written (its folder removed meanwhile) costs only itself.
+    versus = versus_summary(stats, labels) if stats else ""
+    writers = [(f"--json {args.json}", args.json,
+                lambda: write_json(args, bots, labels, results, replays, stats)),
+               (f"--csv {args.csv}", args.csv,
+                lambda: write_csv(args.csv, bots, labels, results, limits)),
+               (f"--html {args.html}", args.html,
+                lambda: write_html(args, bots, labels, results, replays, limits, versus))]
+    failed = write_outputs([(what, write) for what, wanted, write in writers if wanted])
+    status = 0 if all(r.won for r in results) and not failed else 1
     try:
         print_report(results, replays, pairs, labels, bots, stats, limits, quiet=args.quiet,
                      colour=use_colour(args.colour, sys.stdout),
@@ -206,6 +211,8 @@ def execute(args: argparse.Namespace) -> int:
                      f"({describe(mode)})")
     except BrokenPipeError:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    for line in failed:
+        print(f"run: {line}", file=sys.stderr)
     return status
 
 

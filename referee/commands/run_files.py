@@ -13,6 +13,7 @@ import csv
 import io
 import json
 from pathlib import Path
+from typing import Callable
 
 from referee.commands import UsageError
 from referee.commands.args import real_path, unwritable
@@ -51,6 +52,29 @@ def check_outputs(args: argparse.Namespace) -> None:
             raise UsageError(f"{what} {name} is the same file as {seen[path]}: "
                              "give each output its own path")
         seen[path] = f"{what} {name}"
+
+
+def check_inputs(args: argparse.Namespace, inputs: list[Path | str]) -> None:
+    """Before any match: no output names an input (a puzzle, or a file of a bot's
+    command): the report would overwrite what it judged."""
+    taken = {real_path(path): str(path) for path in inputs}
+    for what, name in output_files(args):
+        if real_path(name) in taken:
+            raise UsageError(f"{what} {name} is an input ({taken[real_path(name)]}): "
+                             "give the output its own path")
+
+
+def write_outputs(writers: list[tuple[str, Callable[[], None]]]) -> list[str]:
+    """Run each writer; a failure is a line to show after the report, never a lost report."""
+    failed = []
+    for what, write in writers:
+        try:
+            write()
+        except OSError as error:
+            failed.append(f"cannot write {what}: {error.strerror or error}")
+        except UsageError as error:   # a writer's own word on its failure
+            failed.append(str(error))
+    return failed
 
 
 def play_page(html: str) -> str:
