@@ -36,7 +36,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from referee import box, proctree
+from referee import box, leftovers, proctree
 from referee.cgroups import MatchGroup
 from referee.reaper import START_MARK
 
@@ -181,7 +181,7 @@ class BwrapSandbox(Sandbox):
 
     def command(self, argv, cwd, path_env, status_fd):
         if self.uid is not None:   # copies of folders the box user may not read
-            self._stage = tempfile.mkdtemp(prefix=f"referee-stage-{os.getpid()}-")
+            self._stage = tempfile.mkdtemp(prefix=leftovers.own_prefix("referee-stage-"))
             os.chmod(self._stage, 0o755)
         return box.bwrap_command(argv, cwd, path_env, self.uid, START_MARK.decode().strip(),
                                  getattr(self, "_stage", None))

@@ -1,6 +1,7 @@
 """One match of `run`, whatever happens in it: a result every time, and no folder left.
 
-Each match gets a folder of its own (`referee-match-*` in the system's temporary folder)
+Each match gets a folder of its own (`referee-match-PID-START-*` in the system's temporary
+folder: a later referee removes those a killed one left, referee/leftovers.py)
 to hold the bot's TMPDIR; once the match is over it is removed with `remove_tree`, which
 no nest, closed folder, symlink or mount the bot left there can stop or mislead. What
 cannot be removed is said in the result (`cleanup`). A match that raises, a bot that
@@ -16,6 +17,7 @@ import threading
 from dataclasses import replace
 from typing import Sequence
 
+from referee import leftovers
 from referee.board import Board
 from referee.containment import Mode
 from referee.limits import Limits
@@ -32,7 +34,8 @@ def play_one(board: Board, argv: Sequence[str], limits: Limits, name: str, path:
     """run_match in a folder of its own, removed after; an `error` result if it raises."""
     folder = ""
     try:
-        folder = tempfile.mkdtemp(prefix=FOLDER_PREFIX)
+        leftovers.sweep()
+        folder = tempfile.mkdtemp(prefix=leftovers.own_prefix(FOLDER_PREFIX))
         result = run_match(board, argv, limits, name=name, path=path, tmp_parent=folder,
                            mode=mode, stop=stop)
     except BotStartError as error:
