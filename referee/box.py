@@ -146,6 +146,15 @@ def closed_on_the_way(paths: list[str], uid: int, gid: int) -> list[tuple[str, s
     return sorted(found, key=lambda pair: pair[0].count("/"))
 
 
+def outermost(paths) -> list[str]:
+    """The paths none of the others holds, each once (a bind holds what is below it)."""
+    kept: list[str] = []
+    for path in sorted(set(paths), key=len):
+        if not any(path == k or path.startswith(k.rstrip("/") + "/") for k in kept):
+            kept.append(path)
+    return kept
+
+
 def open_closed_folders(paths: list[str], uid: int) -> list[str]:
     """bubblewrap arguments that let the box user pass through the folders on the way to
     `paths` that it may not enter (/root, a home folder): each becomes a tmpfs open to all
@@ -204,8 +213,8 @@ def bwrap_command(argv: list[str], cwd: str, path_env: str, uid: int | None,
         command += ["--perms", "1777", "--size", str(TMPFS_BYTES), "--tmpfs", folder]
     needed = needed_paths(argv, cwd, path_env)
     under_private = [p for p in needed if any(p.startswith(f + "/") for f in PRIVATE)]
-    for path in dict.fromkeys(p if os.path.isdir(p) else os.path.dirname(p)
-                              for p in under_private):
+    for path in outermost(p if os.path.isdir(p) and not os.path.islink(p)
+                          else os.path.dirname(p) for p in under_private):
         parts = path.split("/")
         for depth in range(3, len(parts)):   # the folders on the way, open to the box user
             command += ["--perms", "0755", "--dir", "/".join(parts[:depth])]

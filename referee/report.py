@@ -260,6 +260,9 @@ def loss_details(result: MatchResult, replay_command: str) -> str:
     parts = [loss_line(result)]
     if result.line is not None:
         parts.append(f"  line {result.turn}: {quoted(result.line)}")
+    if result.replayed:
+        parts.append(f"  played {result.replayed + 1} times: the machine was busy on the "
+                     "earlier tries")
     if result.busy:
         parts.append(f"  the machine was busy: {result.usage.busy_cpus:.1f} CPU(s) in use "
                      "outside the bot while it waited (run --replay-busy N replays it)")

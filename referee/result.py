@@ -50,6 +50,7 @@ class MatchResult:
     bot: str = ""                   # the bot's label ("A", "B") when several bots play
     cleanup: str = ""               # what of the bot's TMPDIR could not be removed, and why
     busy: bool = False              # lost on time while the machine was busy outside the bot
+    replayed: int = 0               # times played again after such a loss (run --replay-busy)
 
     @property
     def won(self) -> bool:
@@ -93,6 +94,7 @@ class MatchResult:
             "stderr_bytes": self.usage.stderr_bytes,
             "cleanup": self.cleanup,
             "busy": self.busy,
+            "replayed": self.replayed,
             "busy_cpus": None if self.usage.busy_cpus is None else round(self.usage.busy_cpus, 2),
             "sandboxed": self.usage.box.startswith("sandboxed"),
             "box": self.usage.box,

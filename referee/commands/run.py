@@ -138,6 +138,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--turn-ms", type=_positive, default=TURN_LIMIT_S * 1000, metavar="MS",
                         help="limit for each later line, from the previous one "
                         "(default: %(default)g)")
+    parser.add_argument("--replay-busy", type=integer(0), default=0, metavar="N",
+                        help="play a match lost on time while the machine was busy outside "
+                        "the bot again, up to N times; the last result stands (default: 0)")
     parser.add_argument("--jobs", type=integer(), default=1, metavar="N",
                         help="matches played at once (default: 1); parallel matches "
                         "compete for the CPU and distort timings")
@@ -183,7 +186,8 @@ def execute(args: argparse.Namespace) -> int:
     progress = Progress("run", len(puzzles) * len(bots), enabled=not args.quiet)
     finished: dict[tuple[int, int], MatchResult] = {}
     try:
-        pairs = play_all(puzzles, argvs, labels, limits, args.jobs, progress, mode, finished)
+        pairs = play_all(puzzles, argvs, labels, limits, args.jobs, progress, mode, finished,
+                         args.replay_busy)
     except KeyboardInterrupt:   # Ctrl-C or SIGTERM: what was played is still worth reading
         progress.close()
         print_stopped(args, puzzles, bots, finished, limits, len(puzzles) * len(bots))
@@ -334,13 +338,15 @@ def write_puzzle(directory: Path, name: str, puzzle, out: str) -> str:
 
 def play_all(puzzles: list[Puzzle], argvs: list[list[str]], labels: tuple[str, ...],
              limits: Limits, jobs: int, progress: Progress, mode: Mode | None = None,
-             finished: dict | None = None) -> list[list[MatchResult]]:
+             finished: dict | None = None, replay_busy: int = 0) -> list[list[MatchResult]]:
     """Every bot on every puzzle: one list per puzzle, its results in bot order.
 
     The bots' matches on a puzzle are played one after the other, in turns: A then B,
     then B then A on the next puzzle, so neither bot always goes first. `finished` gets
     each match's result, keyed (puzzle index, bot index), as it ends: all there is to show
-    when Ctrl-C stops the run (a match cut short by it is left out).
+    when Ctrl-C stops the run (a match cut short by it is left out). A match lost on time
+    while the machine was busy is played again, up to `replay_busy` times: the last
+    result stands, so a replay wins only by arriving in time.
     """
     finished = {} if finished is None else finished
     order = [(i, k) for i in range(len(puzzles))
@@ -352,6 +358,12 @@ def play_all(puzzles: list[Puzzle], argvs: list[list[str]], labels: tuple[str, .
         puzzle, k = puzzles[item[0]], item[1]
         result = play_one(puzzle.board, argvs[k], limits, name=puzzle.name, path=puzzle.path,
                           mode=mode, stop=stop)
+        for replayed in range(1, replay_busy + 1):
+            if not result.busy or stop.is_set():
+                break
+            result = replace(play_one(puzzle.board, argvs[k], limits, name=puzzle.name,
+                                      path=puzzle.path, mode=mode, stop=stop),
+                             replayed=replayed)
         result = replace(result, validator=puzzle.validator, bot=labels[k])
         if not stop.is_set():
             finished[item] = result
