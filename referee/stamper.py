@@ -24,7 +24,6 @@ written, `O` output bytes, `E` stdout closed, `Y` sync, `X` the launcher exited:
 `status cpu_s maxrss_kib`.
 """
 
-import ctypes
 import json
 import os
 import select
@@ -37,7 +36,6 @@ FRAME = struct.Struct("<cdI")
 READ_BYTES = 65536
 PIPE_BYTES = 1 << 20          # room for a burst while the referee is busy elsewhere
 F_SETPIPE_SZ = 1031           # from <linux/fcntl.h>
-PR_SET_NO_NEW_PRIVS = 38      # from <linux/prctl.h>
 RT_PRIORITY = 50
 KILL_WAIT_S = 1.0             # for the launcher to end on SIGTERM
 
@@ -63,7 +61,7 @@ def real_time() -> bool:
 
 def start(config: dict, stdin: int, stdout: int) -> int:
     """Fork the launcher: it joins the match's cgroups, takes its limits and a session
-    of its own, drops to the box user if asked, and becomes the launcher command."""
+    of its own, and becomes the launcher command (which drops to the box user)."""
     pid = os.fork()
     if pid:
         return pid
@@ -75,13 +73,6 @@ def start(config: dict, stdin: int, stdout: int) -> int:
         for name, value in config["rlimits"].items():
             resource.setrlimit(getattr(resource, name), (value, value))
         os.setsid()
-        drop = config.get("drop")
-        if drop:
-            libc = ctypes.CDLL(None, use_errno=True)
-            os.setgroups([])
-            os.setresgid(drop[1], drop[1], drop[1])
-            os.setresuid(drop[0], drop[0], drop[0])
-            libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
         os.dup2(stdin, 0)
         os.dup2(stdout, 1)
         for fd in [int(name) for name in os.listdir("/proc/self/fd")]:
