@@ -32,6 +32,7 @@ import tempfile
 BOX_UID_BASE = 60000
 BOX_SLOTS = 1000
 TMPFS_BYTES = 1 << 30      # each of /tmp and /dev/shm; the memory cap binds first
+LOCKS = "/run/lock"         # the machine's, whatever TMPDIR a referee has: slots are global
 STAGE_BYTES = 64 << 20     # the most of a closed folder copied in for the box user
 MARK_LAUNCHER = 'printf "%s\\n" "$0" && exec "$@"'   # the start mark, then the bot
 PRIVATE = ("/tmp", "/dev/shm")   # the box's own, empty at its start
@@ -60,7 +61,7 @@ class Slot:
     """A box number held for one match (a lock file), so live boxes never share a uid."""
 
     def __init__(self):
-        folder = os.path.join(tempfile.gettempdir(), "referee-boxes")
+        folder = os.path.join(LOCKS if os.access(LOCKS, os.W_OK) else "/tmp", "referee-boxes")
         os.makedirs(folder, mode=0o755, exist_ok=True)
         for number in range(BOX_SLOTS):
             fd = os.open(os.path.join(folder, f"{number}.lock"), os.O_RDWR | os.O_CREAT, 0o600)
@@ -195,11 +196,18 @@ def needed_paths(argv: list[str], cwd: str, path_env: str) -> list[str]:
                                                          os.path.realpath(path)])]
 
 
-def unreachable(argv: list[str], cwd: str, path_env: str, uid: int) -> str | None:
-    """The first folder the box user cannot enter on the way to the bot, when there is no
-    bubblewrap to bind it in; None when all is reachable."""
-    for folder, _ in closed_on_the_way(needed_paths(argv, cwd, path_env), uid, uid):
+def unreachable(argv: list[str], cwd: str, path_env: str, uid: int,
+                itself: bool = False) -> str | None:
+    """The first folder the box user cannot enter on the way to the bot (and, with
+    `itself`, the folder argv[0] itself), when there is no bubblewrap to bind it in;
+    None when all is reachable."""
+    script = next((arg for arg in argv[1:] if not arg.startswith("-")
+                   and os.path.isfile(os.path.join(cwd, arg))), None)
+    program = argv[:1] + ([script] if script else [])   # a later argument may be any path
+    for folder, _ in closed_on_the_way(needed_paths(program, cwd, path_env), uid, uid):
         return folder
+    if itself and not traversable(argv[0], uid, uid):
+        return argv[0]
     return None
 
 

@@ -162,8 +162,9 @@ class BotProcess:
         if self.sandbox.sandboxed:
             return "/tmp"   # the box's own tmpfs, gone with the box
         uid = self.sandbox.uid
-        if uid is not None and tmp_parent and not box.traversable(tmp_parent, uid, uid):
-            tmp_parent = None   # a folder the box user cannot enter: the system's instead
+        parent = tmp_parent or tempfile.gettempdir()
+        if uid is not None and box.unreachable([parent], parent, "", uid, itself=True):
+            tmp_parent = "/tmp"   # a folder the box user cannot enter: the machine's instead
         self._tmpdir = tempfile.mkdtemp(prefix="referee-bot-", dir=tmp_parent)
         if uid is not None:
             os.chown(self._tmpdir, self.sandbox.uid, self.sandbox.uid)

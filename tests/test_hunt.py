@@ -2,17 +2,19 @@
 caught and its loss shrunk to a small board, which the printed command replays; a bot that
 wins is hunted for nothing; a timeout is replayed before it counts."""
 
+import os
 import re
 import shlex
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
 from project import ROOT
 from test_cli_fuzz import invoke
 from test_readme import _help_options
-from tests.fakebots.procs import no_process_left_behind, referee  # noqa: F401
+from tests.fakebots.procs import SESSION_TMP, box_python, no_process_left_behind, referee  # noqa: F401
 
 from referee.board import load_board
 from referee.lab.hunt_boards import hunt_board
@@ -75,9 +77,11 @@ def test_a_bot_that_wins_is_hunted_for_nothing(tmp_path):
     assert list(tmp_path.iterdir()) == []
 
 
-def test_a_timeout_the_replay_clears_is_no_loss(tmp_path):
-    state = tmp_path / "started"
-    runs = BotRuns([sys.executable, str(FAKEBOTS / "late_once.py"), str(state)],
+def test_a_timeout_the_replay_clears_is_no_loss(monkeypatch):
+    # unboxed: the bot keeps its state in a file of the host's between the two runs
+    monkeypatch.setenv("REFEREE_CONTAIN", "subreaper")
+    state = Path(SESSION_TMP) / f"started-{os.getpid()}"
+    runs = BotRuns([box_python(), str(FAKEBOTS / "late_once.py"), str(state)],
                    Limits(first_line_s=1.0))
     name, witness = hunt_board(1, 0)
     result = runs.play(witness, name)

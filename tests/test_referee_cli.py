@@ -15,7 +15,7 @@ from referee.commands.run_files import match_json
 from referee.result import MatchResult, Usage
 from referee.rules import Verdict
 from tests.fakebots.procs import SESSION_TMP, alive, no_process_left_behind, referee  # noqa: F401
-from tests.fakebots.procs import wait_until_none_running
+from tests.fakebots.procs import box_python, wait_until_none_running
 
 ROOT = Path(__file__).parent.parent
 FAKEBOTS = "tests/fakebots"
@@ -92,10 +92,11 @@ def test_timeout_with_small_limits(tmp_path):
     assert json.loads(out.read_text())["matches"][0]["verdict"] == "timeout"
 
 
-def test_child_that_escaped_the_group_and_outlived_the_bot_is_killed(tmp_path):
-    pidfile = tmp_path / "pid"
+def test_child_that_escaped_the_group_and_outlived_the_bot_is_killed():
+    pidfile = Path(SESSION_TMP) / f"escaped-{os.getpid()}"   # unboxed: the host's file
     # the child starts Python before it prints line 2: a long turn limit for a busy machine
-    run = referee("run", "--bot", f"python3 {FAKEBOTS}/escape_and_win.py {pidfile}",
+    run = referee("run", "--contain", "subreaper", "--bot",
+                  f"{box_python()} {FAKEBOTS}/escape_and_win.py {pidfile}",
                   "--first-line-ms", "10000", "--turn-ms", "10000", FIRST_FOUR[0])
     assert run.returncode == 0, run.stdout + run.stderr
     child = int(pidfile.read_text())

@@ -23,6 +23,7 @@ from referee.__main__ import main
 from referee.commands import one_match
 from referee.containment import MODES, ContainmentError, choose_mode
 from referee.reaper import remove_tree
+from tests.fakebots.procs import box_python
 from tests.fakebots.tmpdir_mess import nest
 
 from project import PUBLIC, ROOT
@@ -126,7 +127,7 @@ def run_mess(tmp_path, mess: str, *extra, prefix=(), python=sys.executable):
     out = tmp_path / "out"
     out.mkdir(exist_ok=True)
     os.chmod(out, 0o777)
-    bot = f"{python} {MESS} {mess}"
+    bot = f"{box_python() if python == sys.executable else python} {MESS} {mess}"
     run = subprocess.run(
         [*prefix, python, "-m", "referee", "run", "--jobs", "2", "--first-line-ms", "60000",
          "--bot", bot, "--json", str(out / "r.json"), "--csv", str(out / "r.csv"),
@@ -159,9 +160,14 @@ def test_a_nest_in_every_mode_costs_no_result_and_leaves_nothing(tmp_path, mode)
     assert (out / "r.html").stat().st_size > 0
 
 
+# Unboxed, where the TMPDIR is a folder of the host's; in a box it is a tmpfs of the box's
+# own, root's, which the bot may neither close nor replace, and which goes with the box.
+UNBOXED = ("--contain", "subreaper")
+
+
 @pytest.mark.parametrize("mess", ["closed", "huge 50"])
 def test_closed_folders_and_huge_files_leave_nothing(tmp_path, mess):
-    run, data, leftovers = run_mess(tmp_path, mess)
+    run, data, leftovers = run_mess(tmp_path, mess, *UNBOXED)
     check_played(run, data, leftovers, verdicts=("win",))
 
 
@@ -169,7 +175,7 @@ def test_a_tmpdir_swapped_for_a_symlink_is_removed_not_followed(tmp_path):
     target = tmp_path / "target"
     target.mkdir()
     (target / "keep").write_text("keep")
-    run, data, leftovers = run_mess(tmp_path, f"symlink {target}")
+    run, data, leftovers = run_mess(tmp_path, f"symlink {target}", *UNBOXED)
     check_played(run, data, leftovers, verdicts=("win",))
     assert (target / "keep").read_text() == "keep"
 

@@ -3,7 +3,7 @@
 usage: paced.py SOLUTIONS_DIR GAP_MS [LOG]
 SOLUTIONS_DIR holds files of a puzzle, a blank line and its output lines (as replay.py
 reads). The first line goes at once; line k at first + (k - 1) * GAP_MS, on an absolute
-schedule, so a late wake-up does not push the later lines back. LOG, when given, gets one
+schedule, so a late wake-up does not push the later lines back. LOG (- for stderr) gets one
 `monotonic_before monotonic_after` line per write: the bot's own view of its gaps,
 comparable with the referee's (both read CLOCK_MONOTONIC).
 """
@@ -31,7 +31,9 @@ def solution(folder, puzzle):
 def main():
     folder, gap_s = sys.argv[1], float(sys.argv[2]) / 1000
     lines = solution(folder, read_puzzle())
-    log = open(sys.argv[3], "w", buffering=1) if len(sys.argv) > 3 else None
+    log = None
+    if len(sys.argv) > 3:   # "-": stderr, which a box lets through
+        log = sys.stderr if sys.argv[3] == "-" else open(sys.argv[3], "w", buffering=1)
     start = time.monotonic()
     for k, line in enumerate(lines):
         wait = start + k * gap_s - time.monotonic()

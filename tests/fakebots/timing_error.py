@@ -6,8 +6,9 @@ The bot (paced.py) writes each solution line GAP_MS after the previous one by it
 clock and logs the time of each write; the referee's gap for a line minus the bot's is
 the referee's error (reading, waking up, its own work). --busy N runs N processes that
 spin beside the referee, as a loaded machine. Prints, per puzzle, the verdicts and the
-error's median, 99th percentile and maximum (ms), and the lines the referee marked
-unsure; then the same over all lines. Solutions come from dist/bot.py, solved once.
+error's median, 99th percentile and maximum (ms); then the same over all lines. The
+referee's stamps come from its stamping process, so its own load does not show in them.
+Solutions come from dist/bot.py, solved once.
 """
 
 import argparse
@@ -22,6 +23,7 @@ from pathlib import Path
 from referee.board import load_board
 from referee.match import play_match
 from referee.runner import BotProcess
+from tests.fakebots.procs import box_python
 
 ROOT = Path(__file__).resolve().parents[2]
 PACED = Path(__file__).with_name("paced.py")
@@ -42,18 +44,18 @@ def write_solutions(puzzles: list[Path], folder: Path) -> None:
         (folder / f"{k:03}.txt").write_text(f"{text.strip()}\n\n{out}")
 
 
-def play_once(path: Path, folder: Path, gap_ms: float) -> tuple[str, list[float], int]:
-    """The verdict, the per-gap errors (s) and how many lines the referee marked unsure."""
-    log = folder.parent / "stamps.log"
-    bot = BotProcess([sys.executable, str(PACED), str(folder), str(gap_ms), str(log)])
+def play_once(path: Path, folder: Path, gap_ms: float) -> tuple[str, list[float]]:
+    """The verdict and the per-gap errors (s)."""
+    bot = BotProcess([box_python(), str(PACED), str(folder), str(gap_ms), "-"])
     result = play_match(load_board(path), bot)
     # the bot's clock just before each write: a bot preempted inside its write (by the
-    # referee it wakes) would stamp `after` late
-    writes = [float(line.split()[0]) for line in log.read_text().splitlines()]
+    # stamper it wakes) would stamp `after` late
+    writes = [float(line.split()[0]) for line in result.usage.stderr_tail.splitlines()
+              if line and line[0].isdigit()]
     own = [b - a for a, b in zip(writes, writes[1:])]
     errors = [ref - mine for ref, mine in zip(result.latencies_s[1:], own)]
     verdict = result.verdict.value if result.won else f"{result.verdict.value} ({result.reason})"
-    return verdict, errors, len(result.unsure_timing)
+    return verdict, errors
 
 
 def summary(errors: list[float]) -> str:
@@ -82,10 +84,10 @@ def main() -> None:
             write_solutions(puzzles, folder)
             for path in puzzles:
                 for _ in range(args.runs):
-                    verdict, errors, unsure = play_once(path, folder, args.gap_ms)
+                    verdict, errors = play_once(path, folder, args.gap_ms)
                     every += errors
-                    print(f"{path.name}: {verdict}, {len(errors)} gaps, {summary(errors)}, "
-                          f"{unsure} unsure", flush=True)
+                    print(f"{path.name}: {verdict}, {len(errors)} gaps, {summary(errors)}",
+                          flush=True)
     finally:
         for proc in spinners:
             proc.kill()
