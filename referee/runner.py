@@ -70,8 +70,9 @@ class BotProcess:
     def __init__(self, argv: Sequence[str], cwd: str | None = None,
                  memory_limit_bytes: int | None = MEMORY_LIMIT_BYTES,
                  tmp_parent: str | None = None, mode: Mode | None = None,
-                 stop: threading.Event | None = None):
+                 stop: threading.Event | None = None, pass_fds: Sequence[int] = ()):
         _check_program(argv, cwd)
+        self._pass_fds = tuple(pass_fds)   # the caller's descriptors, same numbers in the bot
         self._stop = stop   # once set, the match ends at the next read: the referee is going
         try:
             self.sandbox = open_sandbox(mode or choose_mode())
@@ -121,7 +122,7 @@ class BotProcess:
         self._status_fd = status_read
         self._kernel_counts = self.sandbox.limit_memory(self.memory_limit_bytes)
         command = self.sandbox.command(argv, status_write)
-        passed = (status_write,) if self.sandbox.relays_status else ()
+        passed = ((status_write,) if self.sandbox.relays_status else ()) + self._pass_fds
         try:
             proc = subprocess.Popen(
                 command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
@@ -435,16 +436,17 @@ def run_match(board: Board, argv: Sequence[str], limits: Limits = Limits(), name
               path: str = "", cwd: str | None = None,
               memory_limit_bytes: int | None = MEMORY_LIMIT_BYTES,
               tmp_parent: str | None = None, mode: Mode | None = None,
-              stop: threading.Event | None = None) -> MatchResult:
+              stop: threading.Event | None = None, pass_fds: Sequence[int] = ()) -> MatchResult:
     """Start the bot, play one match, and leave nothing running.
 
     The bot's TMPDIR is a fresh directory in `tmp_parent` (default: the system's);
     `mode` is the containment (default: the best available, see containment). Once
     `stop` is set (by another thread), the match raises Interrupted within a memory
-    sample's time, its bot killed: it has no verdict.
+    sample's time, its bot killed: it has no verdict. `pass_fds` are handed to the bot
+    with the same numbers (as Popen's pass_fds).
     """
     bot = BotProcess(argv, cwd=cwd, memory_limit_bytes=memory_limit_bytes,
-                     tmp_parent=tmp_parent, mode=mode, stop=stop)
+                     tmp_parent=tmp_parent, mode=mode, stop=stop, pass_fds=pass_fds)
     return play_match(board, bot, limits, name=name, path=path)
 
 
