@@ -15,6 +15,8 @@ COMMANDS = {
     "stress-gen": "referee.lab.stress_gen",
     "explain": "referee.lab.explain",
     "play": "referee.lab.play",
+    "history": "referee.commands.history",
+    "compare": "referee.commands.compare",
 }
 
 

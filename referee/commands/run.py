@@ -81,6 +81,9 @@ from referee.result import MatchResult
 from referee.containment import GUARANTEES, MODES, ContainmentError, Mode, choose_mode
 from referee.commands.one_match import play_one
 from referee.terminal import safe
+from referee.history.machine import load_now
+from referee.history.record import now, record_after_run
+from referee.history.store import ENV_VAR, DEFAULT_DB
 
 # The bundle, run by the Python that runs the referee: a `python3` found on PATH can be a
 # wrapper script (pyenv's shim took 0.2 s a start here) whose delay CodinGame never has.
@@ -142,6 +145,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         "the machine allows: cgroup, pidns, subreaper; or REFEREE_CONTAIN)")
     parser.add_argument("--quiet", action="store_true",
                         help="no progress, table or latency summary: only losses and the last line")
+    parser.add_argument("--db", type=output_path, metavar="PATH", help="the history database "
+                        f"the run is recorded in (default: ${ENV_VAR}, else {DEFAULT_DB})")
+    parser.add_argument("--no-record", action="store_true", help="do not record the run")
 
 
 def execute(args: argparse.Namespace) -> int:
@@ -163,9 +169,11 @@ def execute(args: argparse.Namespace) -> int:
     except ContainmentError as error:
         raise UsageError(str(error)) from None
     progress = Progress("run", len(puzzles) * len(bots), enabled=not args.quiet)
+    started, load_start = now(), load_now()
     pairs = play_all(puzzles, argvs, labels, limits, args.jobs, progress, mode)
     progress.close()
     results = [r for pair in pairs for r in pair]
+    record_after_run(args, bots, argvs, labels, results, mode.value, limits, started, load_start)
     replays = [replay_command(args, bots[labels.index(r.bot)], puzzle)
                for puzzle, pair in zip(puzzles, pairs) for r in pair]
     stats = versus_stats(pairs, labels) if len(bots) > 1 else None
