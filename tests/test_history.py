@@ -2,6 +2,7 @@
 puzzle by puzzle with a bootstrap interval and says when their figures do not compare."""
 
 import json
+import re
 import sqlite3
 import sys
 
@@ -143,3 +144,30 @@ def test_the_interval_holds_one_for_noise_and_not_for_a_shift():
     assert slower.differs and slower.low > 1.3 and "slower" in slower.text()
     assert paired_ratio(noise, seed=3) == paired_ratio(noise, seed=3)
     assert paired_ratio(noise[:2]).low is None
+
+
+def test_bench_compare_says_no_difference_for_noise_and_warns_on_load(capsys):
+    """Two bench --json files of the same figures, bar a few per cent each way, and an old
+    one from a busy machine: the suite gets its interval, the load its warning."""
+    from referee.lab.comparison import compare, load_warnings
+    from referee.lab.bench import PuzzleRun
+
+    runs = [PuzzleRun("s", f"p{k}", 10, 0.010 * (1 + k) * f, True)
+            for k, f in enumerate((1.0, 1.04, 0.97, 1.02, 0.99))]
+    suite = {"solved": 5, "total": 5, "median": 0.03}
+    old = {"puzzles": {r.key: {"seconds": 0.010 * (1 + k)} for k, r in enumerate(runs)},
+           "suites": {"s": suite}}
+    compare(old, {"s": suite}, runs)
+    said = capsys.readouterr().out
+    assert "suite s: median x1.00" in said
+    assert re.search(r"per puzzle, geometric mean: x1\.0\d \[0\.9\d, 1\.0\d\]: no difference", said)
+    slower = [PuzzleRun("s", r.name, 10, r.seconds * 1.3, True) for r in runs]
+    compare(old, {"s": suite}, slower)
+    assert ": slower" in capsys.readouterr().out
+    quiet = {"loadavg1": 0.1, "cpus": 2, "cpu_pressure10": 0.0}
+    busy = {"loadavg1": 5.0, "cpus": 2, "cpu_pressure10": 60.0}
+    warned = load_warnings({"start": busy, "end": busy}, {"start": quiet, "end": quiet})
+    assert any("different machine load" in w for w in warned)
+    assert any("the old run had a busy machine" in w for w in warned)
+    assert load_warnings({"start": quiet}, {"start": quiet}) == []
+    assert load_warnings({"start": "junk"}, {"start": quiet}) == []
