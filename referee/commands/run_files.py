@@ -118,9 +118,23 @@ def write_html(args: argparse.Namespace, bots: list[str], labels: tuple[str, ...
                       title=f"referee run: {summary_line(results)}",
                       bots=list(zip(labels, bots)) if len(bots) > 1 else None, versus=versus)
     _write(args.html, "--html", page)
-    lost = [puzzle_entry(r.name, r.board) for r in results if not r.won]
+    lost = [lost_entry(r) for r in results if not r.won]
     if lost:   # the report links each lost position to this page (viewer.js, playerLink)
         _write(play_page(args.html), "--html", build_page(lost, "lost matches"))
+
+
+def lost_entry(result: MatchResult) -> dict:
+    """A lost position for the player page: with the solver's data (hint, check and solve
+    on the bot's links) worked out by the lab where it is installed, else the board alone."""
+    try:
+        from referee.lab.play import position_entry
+    except ImportError:
+        return puzzle_entry(result.name, result.board)
+    try:
+        entry = position_entry(result.name, result.board, result.lines)
+    except Exception:   # the solver's failure costs the page its help, not the run its files
+        entry = None
+    return entry or puzzle_entry(result.name, result.board)
 
 
 def _write(name: str, option: str, text: str) -> None:

@@ -46,8 +46,10 @@ import time
 from pathlib import Path
 
 from bot.explainer import explain, replay
-from bot.counting import count_solutions
+from bot.counting import count_solutions, find_solutions
 from bot.solver import Unsolvable
+from bot.stages import Limit
+from bot.work import OverLimit
 from referee.board import Board, BoardError, load_board, parse_board, puzzle_files
 from referee.commands import UsageError
 from referee.commands.args import output_path, unwritable
@@ -62,6 +64,8 @@ DEFAULT_PUZZLES = "puzzles/public"
 DEFAULT_OUT = "out/play.html"   # out/ is git-ignored
 LEVELS = ("easy", "medium", "hard")
 EXIT_OK, EXIT_SHORT = 0, 1   # short: a puzzle without a solution, or a --gen set short
+NEAREST_OF = 16              # solutions looked through for the one nearest a bot's position
+NEAREST_ROUNDS = 200_000     # and the work that search may take
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -183,3 +187,40 @@ def solved_entry(name: str, board: Board, difficulty: str | None) -> dict | None
         difficulty = classify_or_none(text, DEFAULT_WORK)
     return puzzle_entry(name, board, difficulty, solution=replay(text, steps),
                         unique=count_solutions(text, limit=2) == 1, hints=hints)
+
+
+def position_entry(name: str, board: Board, lines) -> dict | None:
+    """The page's entry for a bot's lost position (`lines`: its output): the solver's data,
+    its solution the one, of the first NEAREST_OF, that keeps most of the bot's links, so
+    "check" marks only links no solution found holds. None if the puzzle has no solution."""
+    entry = solved_entry(name, board, None)
+    if entry is None or entry["unique"]:
+        return entry
+    placed = bot_links(lines)
+    try:
+        found = find_solutions(board.to_text(), limit=NEAREST_OF, within=Limit(rounds=NEAREST_ROUNDS))
+    except OverLimit:
+        return entry
+    if found:
+        entry["solution"] = [list(link) for link in min(found, key=lambda s: wrong_count(placed, s))]
+    return entry
+
+
+def bot_links(lines) -> dict:
+    """{(x1, y1, x2, y2): links} the bot's lines add up to, ends in order; lines that are
+    not five integers are left out (the match was lost on them)."""
+    links: dict = {}
+    for line in lines:
+        try:
+            x1, y1, x2, y2, n = map(int, line.split())
+        except ValueError:
+            continue
+        key = min((x1, y1), (x2, y2)) + max((x1, y1), (x2, y2))
+        links[key] = links.get(key, 0) + n
+    return links
+
+
+def wrong_count(placed: dict, solution) -> int:
+    """Links of `placed` over what `solution` holds on their pair."""
+    held = {min((a, b), (c, d)) + max((a, b), (c, d)): n for a, b, c, d, n in solution}
+    return sum(max(0, n - held.get(key, 0)) for key, n in placed.items())
