@@ -55,3 +55,43 @@ def paired_ratio(pairs: list[tuple[float, float]], seed: int = SEED,
     low = means[int(tail * resamples)]
     high = means[min(resamples - 1, int((1 - tail) * resamples))]
     return Ratio(point, math.exp(low), math.exp(high), len(logs))
+
+
+def grouped_ratio(old_runs: list[dict], new_runs: list[dict], seed: int = SEED,
+                  resamples: int = RESAMPLES, level: float = LEVEL) -> Ratio | None:
+    """new/old where each side is several runs ({puzzle: positive figure} each) of the same
+    puzzles: a puzzle's figure is its median over the side's runs, and the bootstrap draws
+    the runs of each side as well as the puzzles, so a whole run slowed alike widens the
+    interval. One run a side is paired_ratio. None when no puzzle has a figure everywhere."""
+    keys = [k for k in old_runs[0] if all(_positive(run.get(k)) for run in old_runs + new_runs)]
+    if not keys:
+        return None
+    if len(old_runs) == len(new_runs) == 1:
+        return paired_ratio([(old_runs[0][k], new_runs[0][k]) for k in keys], seed, resamples, level)
+    point = _mean_log(keys, old_runs, new_runs)
+    if len(keys) < MIN_PAIRS:
+        return Ratio(math.exp(point), None, None, len(keys))
+    draw = random.Random(seed)
+    means = sorted(_mean_log(draw.choices(keys, k=len(keys)),
+                             draw.choices(old_runs, k=len(old_runs)),
+                             draw.choices(new_runs, k=len(new_runs)))
+                   for _ in range(resamples))
+    tail = (1 - level) / 2
+    return Ratio(math.exp(point), math.exp(means[int(tail * resamples)]),
+                 math.exp(means[min(resamples - 1, int((1 - tail) * resamples))]), len(keys))
+
+
+def _mean_log(keys, old_runs, new_runs) -> float:
+    """The mean over `keys` of log(median over new_runs / median over old_runs)."""
+    return math.fsum(math.log(_median([r[k] for r in new_runs]) / _median([r[k] for r in old_runs]))
+                     for k in keys) / len(keys)
+
+
+def _median(values: list[float]) -> float:
+    ordered = sorted(values)
+    middle = len(ordered) // 2
+    return ordered[middle] if len(ordered) % 2 else (ordered[middle - 1] + ordered[middle]) / 2
+
+
+def _positive(value) -> bool:
+    return value is not None and value > 0

@@ -80,6 +80,17 @@ def test_compare_with_itself_is_no_difference(history):
     db, _ = history
     done = run_referee("compare", "2", "2", "--db", str(db))
     assert "x1.00 [1.00, 1.00]: no difference" in done.stdout
+    assert "note: one run a side" in done.stdout
+
+
+def test_several_runs_a_side_are_drawn_too(history):
+    db, _ = history
+    done = run_referee("compare", "1,2", "2,1", "--db", str(db))
+    assert done.returncode == 0, done.stderr
+    assert "compare runs 2,1 with runs 1,2" in done.stdout
+    assert re.search(r"wall, input to last line: x1\.00 \[[\d.]+, [\d.]+\]: no difference", done.stdout)
+    assert "note: one run a side" not in done.stdout
+    assert run_referee("compare", "1,1", "2", "--db", str(db)).returncode == 2
 
 
 @pytest.mark.parametrize("args, said", [
@@ -118,8 +129,9 @@ def test_compare_warns_when_modes_or_load_differ(history, tmp_path):
                            "'{\"loadavg1\": 8.0, \"cpus\": 2, \"cpu_pressure10\": 90.0}' WHERE id = 2")
     done = run_referee("compare", "1", "2", "--db", str(copy))
     assert "figures from different modes do not compare" in done.stdout
-    assert "the runs saw different machine load" in done.stdout
-    assert "run 2 ran on a busy machine" in done.stdout
+    assert "the two sides saw different machine load" in done.stdout
+    assert "a busy machine during run" in done.stdout   # run 1 too, if this machine is busy
+    assert "2: load 4.00 per CPU, CPU pressure 90%" in done.stdout
 
 
 def test_the_bots_version_follows_its_files_content(tmp_path):
@@ -134,6 +146,17 @@ def test_the_bots_version_follows_its_files_content(tmp_path):
     folder = bot_hash(["python3", "-m", "pkg"], cwd=tmp_path)
     (tmp_path / "pkg" / "a.py").write_text("x = 2\n")
     assert bot_hash(["python3", "-m", "pkg"], cwd=tmp_path) != folder
+
+
+def test_runs_that_differ_as_a_whole_widen_the_grouped_interval():
+    from referee.bootstrap import grouped_ratio
+    puzzles = {f"p{k}": 10.0 * (1 + k) for k in range(8)}
+    # Two runs a side, one of each slowed by 30% on every puzzle: no difference between sides.
+    old = [puzzles, {k: v * 1.3 for k, v in puzzles.items()}]
+    new = [{k: v * 1.02 for k, v in puzzles.items()}, {k: v * 1.28 for k, v in puzzles.items()}]
+    assert not grouped_ratio(old, new).differs
+    assert paired_ratio([(puzzles[k], new[1][k]) for k in puzzles]).differs   # one run each: it would
+    assert grouped_ratio([puzzles], [new[1]]) == paired_ratio([(puzzles[k], new[1][k]) for k in puzzles])
 
 
 def test_the_interval_holds_one_for_noise_and_not_for_a_shift():
@@ -168,6 +191,6 @@ def test_bench_compare_says_no_difference_for_noise_and_warns_on_load(capsys):
     busy = {"loadavg1": 5.0, "cpus": 2, "cpu_pressure10": 60.0}
     warned = load_warnings({"start": busy, "end": busy}, {"start": quiet, "end": quiet})
     assert any("different machine load" in w for w in warned)
-    assert any("the old run had a busy machine" in w for w in warned)
+    assert any("a busy machine during the old run (old: load 2.50 per CPU" in w for w in warned)
     assert load_warnings({"start": quiet}, {"start": quiet}) == []
     assert load_warnings({"start": "junk"}, {"start": quiet}) == []

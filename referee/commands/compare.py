@@ -1,26 +1,29 @@
-"""Set two recorded runs side by side: per puzzle and overall, the second's time over the first's.
+"""Set recorded runs side by side: per puzzle and overall, the second side's time over the first's.
 
-  spoon2 compare 3 7        run 7 against run 3 (ids from `spoon2 history`)
+  spoon2 compare 3 7            run 7 against run 3 (ids from `spoon2 history`)
+  spoon2 compare 3,4,5 7,8,9    three runs a side: the interval then holds run-to-run noise
 
-The runs are paired puzzle by puzzle (same name and file), on the puzzles both won. For
-each: the wall time from the input to the last line, and the bot's CPU time, in both runs
-and as a ratio (second/first). Overall: the geometric mean of the puzzles' ratios with a
-95% bootstrap interval over the puzzles (seeded by --seed: the same runs print the same
-interval), and `no difference` when the interval holds 1. The interval knows only the
-spread between puzzles, not a whole run slowed alike: a warning says when the two runs
-saw different machine load, or either saw a busy one (/proc/loadavg per CPU and
-/proc/pressure/cpu, at its start and end), or they ran under different containment, box
-or memory modes, whose figures do not compare.
+The runs are paired puzzle by puzzle (same name and file), on the puzzles every run won.
+For each: the wall time from the input to the last line, and the bot's CPU time, on each
+side (the median of its runs) and as a ratio (second/first). Overall: the geometric mean of
+the puzzles' ratios with a 95% bootstrap interval (seeded by --seed: the same runs print
+the same interval), and `no difference` when the interval holds 1. The bootstrap draws the
+puzzles and, with several runs a side, the runs: with one run a side it cannot see a whole
+run slowed alike (a busy machine, a cold cache), and a note says so. A warning says when
+the sides saw different machine load, or a run saw a busy one (/proc/loadavg per CPU and
+/proc/pressure/cpu, at its start and end), or the runs ran under different containment,
+box or memory modes, whose figures do not compare.
 
-Exit status: 0 compared, 1 no puzzle won in both runs, 2 usage error (an id not in the
+Exit status: 0 compared, 1 no puzzle won in every run, 2 usage error (an id not in the
 history, no database or a damaged one).
 """
 
 from __future__ import annotations
 
 import argparse
+import statistics
 
-from referee.bootstrap import SEED, paired_ratio
+from referee.bootstrap import SEED, grouped_ratio
 from referee.commands.args import integer, output_path
 from referee.commands.history import open_runs
 from referee.history.machine import busiest, busy, load_differs, load_text
@@ -28,11 +31,23 @@ from referee.history.store import Run
 from referee.terminal import safe
 
 MODES = ("containment", "box", "memory_mode")
+FIGURES = ("wall", "cpu")
+
+
+def id_list(text: str) -> list[int]:
+    """An argparse type: a run id, or several joined by commas (3,4,5)."""
+    one = integer(low=1)
+    ids = [one(part) for part in text.split(",")]
+    if len(set(ids)) != len(ids):
+        raise argparse.ArgumentTypeError(f"a run named twice in {text!r}")
+    return ids
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("first", type=integer(low=1), metavar="ID", help="the run to compare with")
-    parser.add_argument("second", type=integer(low=1), metavar="ID", help="the run compared")
+    parser.add_argument("first", type=id_list, metavar="ID[,ID...]",
+                        help="the run (or runs) to compare with")
+    parser.add_argument("second", type=id_list, metavar="ID[,ID...]",
+                        help="the run (or runs) compared")
     parser.add_argument("--db", type=output_path, metavar="PATH",
                         help="the history database (default: as `run` records)")
     parser.add_argument("--seed", type=integer(low=0), default=SEED, metavar="N",
@@ -40,71 +55,84 @@ def configure(parser: argparse.ArgumentParser) -> None:
 
 
 def execute(args: argparse.Namespace) -> int:
-    first, second = open_runs(args.db, [args.first, args.second])
-    print(f"compare run {second.id} with run {first.id} (ratios: run {second.id} / run {first.id})")
-    for run in (first, second):
+    runs = open_runs(args.db, args.first + args.second)
+    first, second = runs[:len(args.first)], runs[len(args.first):]
+    a, b = _said(args.first), _said(args.second)
+    print(f"compare {b} with {a} (ratios: {b} / {a})")
+    for run in runs:
         print(f"  run {run.id}: {safe(run.bot)}  version {run.bot_hash}  {run.started}  "
               f"{run.containment}  {load_text(busiest([run.load_start, run.load_end]))}")
-    pairs = paired(first, second)
-    if not pairs:
-        print("no puzzle won in both runs: nothing to compare")
+    sides = [[figures(run) for run in side] for side in (first, second)]
+    puzzles = [key for key in sides[0][0] if all(key in run for side in sides for run in side)]
+    if not puzzles:
+        print("no puzzle won in every run: nothing to compare")
         return 1
-    print("\n".join(pair_table(pairs, first.id, second.id)))
-    left = len({m.puzzle for m in first.matches} | {m.puzzle for m in second.matches}) - len(pairs)
+    print("\n".join(pair_table(puzzles, sides, a, b)))
+    left = len({key for side in sides for run in side for key in run}) - len(puzzles)
     if left:
-        print(f"({left} puzzle(s) not won in both runs left out)")
-    wall = paired_ratio([(a["wall"], b["wall"]) for _, a, b in pairs], seed=args.seed)
-    cpu = paired_ratio([(a["cpu"], b["cpu"]) for _, a, b in pairs
-                        if a["cpu"] is not None and b["cpu"] is not None], seed=args.seed)
-    print(f"wall, input to last line: {wall.text() if wall else '-'}")
-    print(f"CPU:                      {cpu.text() if cpu else '-'}")
+        print(f"({left} puzzle(s) not won in every run left out)")
+    for figure, title in (("wall", "wall, input to last line"), ("cpu", "CPU")):
+        ratio = grouped_ratio(*[[{k: run[k][figure] for k in puzzles} for run in side]
+                                for side in sides], seed=args.seed)
+        print(f"{title + ':':<26}{ratio.text() if ratio else '-'}")
+    if len(first) == 1 or len(second) == 1:
+        print("note: one run a side: the interval holds the spread between puzzles, not a "
+              "whole run slowed alike; give several runs a side (ID,ID,...) to include it")
     for warning in warnings(first, second):
         print(f"warning: {warning}")
     return 0
 
 
-def paired(first: Run, second: Run) -> list[tuple[str, dict, dict]]:
-    """(puzzle, first's figures, second's) for each puzzle both runs won, in first's order."""
-    def figures(run: Run) -> dict:
-        return {(m.puzzle, m.path): {"wall": sum(m.latencies_ms), "cpu": m.cpu_ms}
-                for m in run.matches if m.won and m.latencies_ms}
-    a, b = figures(first), figures(second)
-    return [(key[0], a[key], b[key]) for key in a if key in b]
+def _said(ids: list[int]) -> str:
+    return f"run {ids[0]}" if len(ids) == 1 else f"runs {','.join(map(str, ids))}"
 
 
-def pair_table(pairs, first_id: int, second_id: int) -> list[str]:
-    width = max(len("puzzle"), *(len(safe(p)) for p, _, _ in pairs))
-    rows = [f"{'puzzle':<{width}}  {f'wall {first_id}':>9} {f'wall {second_id}':>9} {'ratio':>6}"
-            f"  {f'cpu {first_id}':>9} {f'cpu {second_id}':>9} {'ratio':>6}"]
-    for puzzle, a, b in pairs:
-        rows.append(f"{safe(puzzle):<{width}}  {a['wall']:>9.1f} {b['wall']:>9.1f} "
-                    f"{_x(a['wall'], b['wall']):>6}  {_ms(a['cpu']):>9} {_ms(b['cpu']):>9} "
-                    f"{_x(a['cpu'], b['cpu']):>6}")
+def figures(run: Run) -> dict:
+    """{(puzzle, path): {"wall": ms input to last line, "cpu": ms}} of the puzzles it won."""
+    return {(m.puzzle, m.path): {"wall": sum(m.latencies_ms), "cpu": m.cpu_ms}
+            for m in run.matches if m.won and m.latencies_ms}
+
+
+def pair_table(puzzles, sides, a: str, b: str) -> list[str]:
+    """A row per puzzle: each side's median wall and CPU ms and their ratios."""
+    width = max(len("puzzle"), *(len(safe(key[0])) for key in puzzles))
+    head = [f"wall {a}", f"wall {b}", "ratio", f"cpu {a}", f"cpu {b}", "ratio"]
+    cells = [[safe(key[0])] + [cell for figure in FIGURES for cell in _cells(sides, key, figure)]
+             for key in puzzles]
+    widths = [max(len(h), *(len(row[k + 1]) for row in cells)) for k, h in enumerate(head)]
+    rows = [f"{'puzzle':<{width}}  " + " ".join(h.rjust(w) for h, w in zip(head, widths))]
+    rows += [f"{row[0]:<{width}}  " + " ".join(c.rjust(w) for c, w in zip(row[1:], widths))
+             for row in cells]
     return rows
 
 
-def _ms(value: float | None) -> str:
-    return "-" if value is None else f"{value:.1f}"
+def _cells(sides, key, figure: str) -> list[str]:
+    values = [[run[key][figure] for run in side] for side in sides]
+    if any(v is None for side in values for v in side):
+        return ["-", "-", "-"]
+    old, new = (statistics.median(side) for side in values)
+    return [f"{old:.1f}", f"{new:.1f}", f"x{new / old:.2f}" if old else "-"]
 
 
-def _x(old: float | None, new: float | None) -> str:
-    return f"x{new / old:.2f}" if old and new is not None else "-"
-
-
-def warnings(first: Run, second: Run) -> list[str]:
-    """What keeps the two runs' figures from comparing: load, modes, limits."""
+def warnings(first: list[Run], second: list[Run]) -> list[str]:
+    """What keeps the runs' figures from comparing: load, modes."""
     said = []
-    a, b = busiest([first.load_start, first.load_end]), busiest([second.load_start, second.load_end])
+    a = busiest([s for run in first for s in (run.load_start, run.load_end)])
+    b = busiest([s for run in second for s in (run.load_start, run.load_end)])
     if load_differs(a, b):
-        said.append(f"the runs saw different machine load (run {first.id}: {load_text(a)}; "
-                    f"run {second.id}: {load_text(b)}): the ratio may be the machine's")
-    for run, figures in ((first, a), (second, b)):
-        if busy(figures):
-            said.append(f"run {run.id} ran on a busy machine ({load_text(figures)}): its wall "
-                        "times hold waits for a CPU that the interval cannot see; the CPU "
-                        "ratio is the steadier one")
+        said.append(f"the two sides saw different machine load ({_said([r.id for r in first])}: "
+                    f"{load_text(a)}; {_said([r.id for r in second])}: {load_text(b)}): "
+                    "the ratio may be the machine's")
+    loaded = [(run.id, busiest([run.load_start, run.load_end])) for run in first + second]
+    loaded = [(run_id, figures_) for run_id, figures_ in loaded if busy(figures_)]
+    if loaded:
+        said.append(f"a busy machine during {_said([i for i, _ in loaded])} ("
+                    + "; ".join(f"{i}: {load_text(f)}" for i, f in loaded)
+                    + "): times there hold waits for a CPU and a shared cache; "
+                    "the CPU ratio is the steadier one")
     for mode in MODES:
-        if getattr(first, mode) != getattr(second, mode):
-            said.append(f"run {first.id} ran with {mode} {getattr(first, mode)}, run {second.id} "
-                        f"with {getattr(second, mode)}: figures from different modes do not compare")
+        seen = {getattr(run, mode) for run in first + second}
+        if len(seen) > 1:
+            said.append(f"the runs ran with {mode} {' and '.join(sorted(map(str, seen)))}: "
+                        "figures from different modes do not compare")
     return said

@@ -42,8 +42,16 @@ table and every match replayable: the board as SVG, a turn slider and step butto
 the losing link in red with the verdict and reason, each line's latency against its
 limit. Open it in any browser. When a match is lost it writes a second page beside
 it, FILE with the suffix .play.html (r.html: r.play.html), where each lost position,
-linked from the first page, can be played on by hand. Each output needs a path of
-its own: two at one path are refused.
+linked from the first page, can be played on by hand; where the lab is installed, its
+hint, check and solve work on the bot's links (check: which of them no solution holds).
+Each output needs a path of its own: two at one path are refused.
+
+Every run is recorded in a local SQLite database (--db PATH; default: $SPOON2_HISTORY,
+else $XDG_DATA_HOME/spoon2/history.sqlite, else ~/.local/share/spoon2/history.sqlite):
+the bot's command and a hash of its files, each line's latency, CPU, peak memory, the
+machine's load. `history` lists the runs, `compare ID ID` sets two side by side;
+--no-record leaves the database alone. A database that cannot be written costs a warning
+on stderr, never the run.
 
 A match the referee cannot play to a verdict (the bot cannot be started, or the referee
 fails inside it) gets verdict `error` with the reason, and the other matches are played

@@ -61,10 +61,12 @@ def load_warnings(old: dict | None, new: dict | None) -> list[str]:
     if load_differs(then, now):
         said.append(f"the runs saw different machine load (old: {load_text(then)}; new: "
                     f"{load_text(now)}): the ratios may be the machine's")
-    for which, figures in (("old", then), ("new", now)):
-        if busy(figures):
-            said.append(f"the {which} run had a busy machine ({load_text(figures)}): its "
-                        "times hold waits for a CPU (--clock cpu leaves them out)")
+    loaded = [(which, figures) for which, figures in (("old", then), ("new", now)) if busy(figures)]
+    if loaded:
+        said.append(f"a busy machine during the {' and '.join(w for w, _ in loaded)} run"
+                    f"{'s' if len(loaded) > 1 else ''} ("
+                    + "; ".join(f"{w}: {load_text(f)}" for w, f in loaded)
+                    + "): times there hold waits for a CPU (--clock cpu leaves them out)")
     return said
 
 
