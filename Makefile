@@ -10,7 +10,7 @@ PY := $(VENV)/bin/python
 # The command pyproject.toml installs (`python -m referee` works too).
 SPOON2 := $(VENV)/bin/spoon2
 
-.PHONY: run test build watch bench stress hard30 benchmarks clean
+.PHONY: run test lab build watch bench stress hard30 benchmarks clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -32,6 +32,9 @@ run: build
 
 test: $(VENV)/.installed-test
 	$(PY) -m pytest
+
+# The lab's extra (the SAT peer, dask) on top of `make run`: stress-gen and bench --peer need it.
+lab: $(VENV)/.installed-lab
 
 # Solver speed on the public tests, the committed hard set and a dense generated set.
 bench: build
