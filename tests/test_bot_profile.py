@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from project import PUBLIC, ROOT, run_referee
+from project import PUBLIC, run_referee
 from referee.lab.bot_profile import python_target, sampled_command
 from referee.lab.turn_samples import read_samples, split_turns
 
@@ -49,7 +49,7 @@ def test_overhead_prints_the_ratios_of_both_runs():
     assert done.returncode == 0, done.stderr
     assert re.search(r"first line: profiled/unprofiled median x[\d.]+, max x[\d.]+ over 1 ",
                      done.stdout), done.stdout
-    assert re.search(r"later lines: profiled/unprofiled median x[\d.]+", done.stdout)
+    assert re.search(r"slowest later line: profiled/unprofiled median x[\d.]+", done.stdout)
 
 
 def test_another_language_gets_every_line_with_its_cpu():

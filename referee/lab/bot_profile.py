@@ -2,12 +2,12 @@
 
 Each puzzle is played through the referee with the bot started by `bot_sampler.py` (its
 file unchanged): a Python bot's stack is sampled every millisecond by a thread of its own
-process, another bot's main thread's CPU time is read from /proc as often, and every line's
-wall and CPU time is shown. After the match the samples
-are split at the referee's stamps of the bot's lines. For the first line and each line over
-half of CodinGame's limit, a table names the functions that held the time (own: at the top
-of the stack; cum: anywhere in it); a flame graph file (speedscope's format) holds every
-match and every such line. Profiling slows the bot, so the match is played with
+process, another bot's main thread's CPU time is read from /proc as often. After the match
+the samples are split at the referee's stamps of the bot's lines. For a Python bot, the
+first line and each line over half of CodinGame's limit get a table of the functions that
+held the time (own: at the top of the stack; cum: anywhere in it), and a flame graph file
+(speedscope's format) holds every match and every such line; another bot gets every
+line's wall and CPU time. Profiling slows the bot, so the match is played under
 CodinGame's limits times --slack; `--overhead` measures by how much.
 """
 
@@ -22,6 +22,7 @@ from pathlib import Path
 
 from referee.board import Board
 from referee.commands import UsageError
+from referee.commands.args import command_argv, unwritable
 from referee.containment import Mode
 from referee.limits import FIRST_LINE_LIMIT_S, MEMORY_LIMIT_BYTES, TURN_LIMIT_S, Limits
 from referee.match import play_match
@@ -38,7 +39,7 @@ INTERVAL_S = 0.001
 PYTHON_NAME = re.compile(r"(python|pypy)[0-9.]*")
 FLAGS_WITH_VALUE = ("-X", "-W", "-Q")
 CODINGAME = Limits()
-RATIO_FLOOR_S = 0.001   # later lines faster than this get no overhead ratio
+RATIO_FLOOR_S = 0.001   # later lines faster than this get no overhead ratio: clock noise
 NEXT_TOOLS = {   # what to reach for when the bot is not Python
     "java": "async-profiler (asprof) or JFR: java -XX:+FlightRecorder",
     "node": "node --cpu-prof (or --prof) on one puzzle: `node --cpu-prof bot.js < puzzle.txt`",
@@ -189,10 +190,10 @@ def line_times(turns: list[Turn]) -> list[str]:
 
 
 def overhead_rows(pairs: list[tuple[str, list[MatchResult], list[MatchResult]]]) -> list[str]:
-    """Per puzzle: the median first line and later line, unprofiled and profiled, and the
-    ratios; then the median and max of the ratios over the puzzles."""
+    """Per puzzle: the median first line and slowest later line, unprofiled and profiled,
+    and the ratios; then the median and max of the ratios over the puzzles."""
     lines = [f"{'puzzle':<24} {'first ms':>9} {'profiled':>9} {'ratio':>6}"
-             f" {'later ms':>9} {'profiled':>9} {'ratio':>6}"]
+             f" {'slowest later':>13} {'profiled':>9} {'ratio':>6}"]
     firsts, laters = [], []
     for name, plain, sampled in pairs:
         a, b = _median_first(plain), _median_first(sampled)
@@ -200,8 +201,8 @@ def overhead_rows(pairs: list[tuple[str, list[MatchResult], list[MatchResult]]])
         firsts.append(b / a if a else None)
         laters.append(d / c if c >= RATIO_FLOOR_S else None)   # under it: the clock's noise
         lines.append(f"{safe(name)[:24]:<24} {ms(a):>9} {ms(b):>9} {_x(firsts[-1]):>6}"
-                     f" {ms(c):>9} {ms(d):>9} {_x(laters[-1]):>6}")
-    for label, ratios in (("first line", firsts), ("later lines", laters)):
+                     f" {ms(c):>13} {ms(d):>9} {_x(laters[-1]):>6}")
+    for label, ratios in (("first line", firsts), ("slowest later line", laters)):
         known = [x for x in ratios if x is not None]
         if known:
             lines.append(f"{label}: profiled/unprofiled median x{statistics.median(known):.2f}, "
@@ -214,9 +215,8 @@ def _median_first(results: list[MatchResult]) -> float:
 
 
 def _median_later(results: list[MatchResult]) -> float:
-    """The median over the matches of each one's median later line (0 without any)."""
-    return statistics.median(statistics.median(r.turn_latencies_s) if r.turn_latencies_s
-                             else 0.0 for r in results)
+    """The median over the matches of each one's slowest later line (0 without any)."""
+    return statistics.median(r.slowest_turn_s or 0.0 for r in results)
 
 
 def _x(ratio: float | None) -> str:
@@ -245,8 +245,6 @@ def limits_line(slack: float) -> str:
 def execute(args, puzzles: list[tuple[str, Board]]) -> int:
     """Profile the bot on each puzzle (or, with --overhead, time it with and without the
     sampler); 0 when every match is won, 1 otherwise."""
-    from referee.commands.args import command_argv, unwritable
-
     argv = command_argv(args.bot, "--bot")
     lang = language(argv)
     python_target(argv)   # a `python -c` bot is refused before any match
@@ -276,7 +274,8 @@ def execute(args, puzzles: list[tuple[str, Board]]) -> int:
         write_flame(args.flame, flame)
         print(f"flame graph: {safe(args.flame)} (open it in https://www.speedscope.app)")
     else:
-        print(f"not Python: each line's wall and CPU time only; next, try {NEXT_TOOLS[lang]}")
+        print("not Python: each line's wall and CPU time only (the first line holds the "
+              f"sampler's start); next, try {NEXT_TOOLS[lang]}")
     return 0 if won else 1
 
 
@@ -294,7 +293,9 @@ def _overhead(argv: list[str], puzzles: list[tuple[str, Board]], limits: Limits,
                 raise UsageError(f"--bot: {error}") from None
         pairs.append((name, plain, sampled))
     print("\n".join(overhead_rows(pairs)))
-    lost = sum(not r.won for _, a, b in pairs for r in a + b)
-    if lost:
-        print(f"{lost} match(es) lost: their times are in the figures")
+    lost = [(r, way) for _, plain, sampled in pairs
+            for way, results in (("unprofiled", plain), ("profiled", sampled))
+            for r in results if not r.won]
+    for r, way in lost:
+        print(f"lost {safe(r.name)} ({way}): {r.verdict.value}, {safe(r.reason)}")
     return 0 if not lost else 1
