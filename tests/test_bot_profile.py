@@ -102,3 +102,15 @@ def test_samples_are_split_at_the_referees_stamps():
     assert first.own[1] == pytest.approx(0.002) and first.total[0] == pytest.approx(0.004)
     assert second.own[1] == pytest.approx(0.005) and second.own[0] == pytest.approx(0.0002)
     assert first.cpu_s == pytest.approx(0.003) and second.cpu_s == pytest.approx(0.0062)
+
+
+def test_run_match_hands_the_bot_a_descriptor_by_its_number(tmp_path):
+    from referee.board import load_board
+    from referee.runner import run_match
+
+    with open(tmp_path / "handed", "w+b") as handed:
+        fd = handed.fileno()
+        bot = [sys.executable, "-c", f"import os; os.write({fd}, b'from the bot')"]
+        run_match(load_board(PUBLIC / "01_simplest.txt"), bot, pass_fds=(fd,))
+        handed.seek(0)
+        assert handed.read() == b"from the bot"
