@@ -125,13 +125,14 @@ def test_compare_warns_when_modes_or_load_differ(history, tmp_path):
     copy = tmp_path / "h.sqlite"
     copy.write_bytes(db.read_bytes())
     with sqlite3.connect(copy) as connection:
-        connection.execute("UPDATE runs SET box = 'bwrap', load_end = "
-                           "'{\"loadavg1\": 8.0, \"cpus\": 2, \"cpu_pressure10\": 90.0}' WHERE id = 2")
+        quiet = '{"loadavg1": 0.1, "cpus": 2, "cpu_pressure10": 0.0}'
+        busy = '{"loadavg1": 8.0, "cpus": 2, "cpu_pressure10": 90.0}'
+        connection.execute("UPDATE runs SET load_start = ?, load_end = ?", (quiet, quiet))
+        connection.execute("UPDATE runs SET box = 'bwrap', load_end = ? WHERE id = 2", (busy,))
     done = run_referee("compare", "1", "2", "--db", str(copy))
     assert "figures from different modes do not compare" in done.stdout
     assert "the two sides saw different machine load" in done.stdout
-    assert "a busy machine during run" in done.stdout   # run 1 too, if this machine is busy
-    assert "2: load 4.00 per CPU, CPU pressure 90%" in done.stdout
+    assert "a busy machine during run 2 (2: load 4.00 per CPU, CPU pressure 90%)" in done.stdout
 
 
 def test_the_bots_version_follows_its_files_content(tmp_path):
