@@ -114,6 +114,16 @@ def test_a_damaged_database_is_refused_and_costs_a_run_nothing(tmp_path):
     assert played.returncode == 0 and "run: not recorded in the history" in played.stderr
 
 
+def test_another_programs_database_is_left_alone(tmp_path):
+    db = tmp_path / "theirs.sqlite"
+    with sqlite3.connect(db) as connection:
+        connection.execute("CREATE TABLE notes (text TEXT)")
+    played = run_referee("run", "--db", str(db), PUZZLES[0])
+    assert played.returncode == 0 and "not a spoon2 history database" in played.stderr
+    tables = {row[0] for row in sqlite3.connect(db).execute("SELECT name FROM sqlite_master")}
+    assert tables == {"notes"}
+
+
 def test_no_record_writes_nothing(tmp_path):
     db = tmp_path / "h.sqlite"
     assert run_referee("run", "--db", str(db), "--no-record", PUZZLES[0]).returncode == 0

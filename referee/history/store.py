@@ -113,6 +113,10 @@ def connect(path: Path, create: bool) -> sqlite3.Connection:
         if create:
             path.parent.mkdir(parents=True, exist_ok=True)
         db = sqlite3.connect(path, timeout=10)
+        tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master")}
+        if tables and "meta" not in tables:   # another program's database: left alone
+            db.close()
+            raise HistoryError(f"{path}: not a spoon2 history database (no meta table)")
         if create:
             db.executescript(SCHEMA)
             db.execute("INSERT OR IGNORE INTO meta VALUES ('schema', ?)", (str(SCHEMA_VERSION),))
