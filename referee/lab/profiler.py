@@ -96,10 +96,16 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def bot_puzzles(named: list[str]) -> list[tuple[str, object]]:
     """(name, board) of each puzzle file named or in a named folder (default: the public
     tests), as `run` reads them."""
-    from referee.commands.run import DEFAULT_PUZZLES, _load, puzzle_paths
+    from referee.commands.run import DEFAULT_PUZZLES, puzzle_paths, sdk_fields
 
-    paths = puzzle_paths(named) if named else puzzle_paths([str(DEFAULT_PUZZLES)])
-    return [(puzzle.name, puzzle.board) for puzzle in map(_load, paths)]
+    puzzles = []
+    for path in puzzle_paths(named or [str(DEFAULT_PUZZLES)]):
+        try:
+            board = load_board(path)
+        except BoardError as error:
+            raise UsageError(str(error)) from None
+        puzzles.append((sdk_fields(path)[0] or path.stem, board))
+    return puzzles
 
 
 def format_output(links) -> str:
