@@ -47,3 +47,9 @@ def test_check_is_measured_against_the_solution_nearest_the_bot():
 def _all_solutions(board):
     from bot.counting import find_solutions
     return [[list(link) for link in s] for s in find_solutions(board.to_text(), limit=16)]
+
+
+def test_a_position_the_solver_cannot_work_out_in_its_time_gets_the_board_alone():
+    board = load_board(PUBLIC / "13_expert.txt")
+    assert position_entry("e", board, [], seconds=0.001) is None
+    assert position_entry("e", board, [])["solution"]

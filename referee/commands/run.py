@@ -43,7 +43,8 @@ the losing link in red with the verdict and reason, each line's latency against 
 limit. Open it in any browser. When a match is lost it writes a second page beside
 it, FILE with the suffix .play.html (r.html: r.play.html), where each lost position,
 linked from the first page, can be played on by hand; where the lab is installed, its
-hint, check and solve work on the bot's links (check: which of them no solution holds).
+hint, check and solve work on the bot's links (check: which of them no solution holds),
+for each position the solver works out within 5 s.
 Each output needs a path of its own: two at one path are refused.
 
 Every run is recorded in a local SQLite database (--db PATH; default: $SPOON2_HISTORY,

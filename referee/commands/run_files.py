@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import sys
 import io
 import json
 from pathlib import Path
@@ -20,6 +21,7 @@ from referee.limits import KILL_GRACE_S, Limits
 from referee.play import build_page, puzzle_entry
 from referee.report import latency_stats, summary_line
 from referee.result import MatchResult
+from referee.terminal import safe
 from referee.viewer import build_html
 
 CSV_FIELDS = ("puzzle", "path", "validator", "bot", "command", "verdict", "won", "turn",
@@ -134,6 +136,9 @@ def lost_entry(result: MatchResult) -> dict:
         entry = position_entry(result.name, result.board, result.lines)
     except Exception:   # the solver's failure costs the page its help, not the run its files
         entry = None
+    if entry is None:
+        print(f"run: no hint, check or solve for {safe(result.name)} in the page of lost "
+              "matches: the solver found no solution in its time", file=sys.stderr)
     return entry or puzzle_entry(result.name, result.board)
 
 

@@ -42,6 +42,7 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -54,6 +55,7 @@ from referee.board import Board, BoardError, load_board, parse_board, puzzle_fil
 from referee.commands import UsageError
 from referee.commands.args import output_path, unwritable
 from referee.commands.run import sdk_fields
+from referee.lab.alarm import Alarm, NoAlarm, SolveTimeout
 from referee.lab.grading import DEFAULT_WORK, HARD, classify_or_none
 from referee.lab.sets import generate_named, parse_spec, shortfall
 from referee.play import build_page, puzzle_entry
@@ -66,6 +68,7 @@ LEVELS = ("easy", "medium", "hard")
 EXIT_OK, EXIT_SHORT = 0, 1   # short: a puzzle without a solution, or a --gen set short
 NEAREST_OF = 16              # solutions looked through for the one nearest a bot's position
 NEAREST_ROUNDS = 200_000     # and the work that search may take
+POSITION_S = 5.0             # the solver's time for one lost position, all of it
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -189,10 +192,20 @@ def solved_entry(name: str, board: Board, difficulty: str | None) -> dict | None
                         unique=count_solutions(text, limit=2) == 1, hints=hints)
 
 
-def position_entry(name: str, board: Board, lines) -> dict | None:
+def position_entry(name: str, board: Board, lines, seconds: float = POSITION_S) -> dict | None:
     """The page's entry for a bot's lost position (`lines`: its output): the solver's data,
     its solution the one, of the first NEAREST_OF, that keeps most of the bot's links, so
-    "check" marks only links no solution found holds. None if the puzzle has no solution."""
+    "check" marks only links no solution found holds. None if the puzzle has no solution,
+    or the solver takes over `seconds` (some boards take it minutes to explain)."""
+    timer = Alarm("wall", seconds) if threading.current_thread() is threading.main_thread() else NoAlarm()
+    with timer:
+        try:
+            return timer.call(lambda: _position_entry(name, board, lines))
+        except SolveTimeout:
+            return None
+
+
+def _position_entry(name: str, board: Board, lines) -> dict | None:
     entry = solved_entry(name, board, None)
     if entry is None or entry["unique"]:
         return entry
