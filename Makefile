@@ -10,7 +10,7 @@ PY := $(VENV)/bin/python
 # The command pyproject.toml installs (`python -m referee` works too).
 SPOON2 := $(VENV)/bin/spoon2
 
-.PHONY: run test box build watch bench stress hard30 benchmarks hunt-bench clean
+.PHONY: run test box lab build watch bench stress hard30 benchmarks startup-bench hunt-bench clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -40,6 +40,9 @@ run: build box
 
 test: $(VENV)/.installed-test box
 	$(PY) -m pytest
+
+# The lab's extra (the SAT peer, dask) on top of `make run`: stress-gen and bench --peer need it.
+lab: $(VENV)/.installed-lab
 
 # Solver speed on the public tests, the committed hard set and a dense generated set.
 bench: build

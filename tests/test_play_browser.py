@@ -13,7 +13,7 @@ import pytest
 
 from bot.puzzle import parse
 from referee.board import parse_board
-from referee.lab.play import solved_entry
+from referee.lab.play import bot_links, solved_entry
 from referee.lab.sets import generate_set, parse_spec
 from referee.play import build_page
 from tests.test_viewer_browser import (EXPERT_CROSSING, browser, distinct_pairs,  # noqa: F401
@@ -239,9 +239,17 @@ def test_a_lost_match_in_the_report_opens_its_position_in_the_player(browser, re
     lines = EXPERT_CROSSING.read_text().splitlines()[:55]
     assert (len(placed), sum(n == 2 for n in placed.values())) == distinct_pairs(lines)
     assert status(browser).startswith("the position from the report")
-    # No solver data in this page (the judge never imports the bot): hint says how to get it.
-    browser.find_element("id", "btn-restart").click()   # enabled; hint is not
-    assert browser.find_element("id", "btn-hint").get_attribute("disabled") == "true"
+    # The lab worked out the solver's data for the page: check finds none of the bot's links
+    # wrong (the position holds the lines before the crossing one, all in the one solution),
+    # and hint adds the next sure link.
+    solution = solved_entry("x", parse_board(EXPERT.read_text()), None)["solution"]
+    held = bot_links(" ".join(map(str, link)) for link in solution)
+    assert all(n <= held.get(key, 0) for key, n in bot_links(lines).items())
+    browser.find_element("id", "btn-check").click()
+    assert status(browser) == "every link on the board is in the solution"
+    browser.find_element("id", "btn-hint").click()
+    assert status(browser).startswith("hint (")
+    assert sum(links(browser).values()) > sum(placed.values())
 
 
 def test_a_hundred_30x30_puzzles_open_fast(browser, page, tmp_path):

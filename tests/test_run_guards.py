@@ -17,6 +17,7 @@ from project import ROOT
 SIMPLEST = "puzzles/public/01_simplest.txt"
 # A positional argument for the commands that need one before they look at the options.
 NEEDS_PUZZLE = {"show", "explain"}
+NEEDS_IDS = {"compare"}   # two run ids
 
 
 def usage_error(capsys, argv) -> str:
@@ -34,7 +35,7 @@ def usage_error(capsys, argv) -> str:
 
 @pytest.mark.parametrize("command", list(COMMANDS))
 def test_an_unknown_option_is_named_with_its_command(capsys, command):
-    puzzle = [SIMPLEST] if command in NEEDS_PUZZLE else []
+    puzzle = [SIMPLEST] if command in NEEDS_PUZZLE else ["1", "2"] if command in NEEDS_IDS else []
     assert usage_error(capsys, [command, *puzzle, "--bogus-flag"]) == \
         f"python -m referee {command}: error: unrecognized arguments: --bogus-flag"
 

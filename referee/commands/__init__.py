@@ -16,6 +16,8 @@ COMMANDS = {
     "explain": "referee.lab.explain",
     "play": "referee.lab.play",
     "hunt": "referee.lab.hunt",
+    "history": "referee.commands.history",
+    "compare": "referee.commands.compare",
 }
 
 

@@ -53,8 +53,17 @@ table and every match replayable: the board as SVG, a turn slider and step butto
 the losing link in red with the verdict and reason, each line's latency against its
 limit. Open it in any browser. When a match is lost it writes a second page beside
 it, FILE with the suffix .play.html (r.html: r.play.html), where each lost position,
-linked from the first page, can be played on by hand. Each output needs a path of
-its own: two at one path are refused.
+linked from the first page, can be played on by hand; where the lab is installed, its
+hint, check and solve work on the bot's links (check: which of them no solution holds),
+for each position the solver works out within 5 s.
+Each output needs a path of its own: two at one path are refused.
+
+Every run is recorded in a local SQLite database (--db PATH; default: $SPOON2_HISTORY,
+else $XDG_DATA_HOME/spoon2/history.sqlite, else ~/.local/share/spoon2/history.sqlite):
+the bot's command and a hash of its files, each line's latency, CPU, peak memory, the
+machine's load. `history` lists the runs, `compare ID ID` sets two side by side;
+--no-record leaves the database alone. A database that cannot be written costs a warning
+on stderr, never the run.
 
 A match the referee cannot play to a verdict (the bot cannot be started, or the referee
 fails inside it) gets verdict `error` with the reason, and the other matches are played
@@ -95,6 +104,9 @@ from referee.containment import MODES, ContainmentError, Mode, choose_mode, desc
 from referee.commands.one_match import play_one
 from referee.home import in_checkout
 from referee.terminal import safe
+from referee.history.machine import load_now
+from referee.history.record import now, record_after_run
+from referee.history.store import ENV_VAR, DEFAULT_DB
 
 # The checkout's bundle, run by the Python that runs the referee: a `python3` found on
 # PATH can be a wrapper script (pyenv's shim took 0.2 s a start here) whose delay
@@ -157,10 +169,13 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         "is a terminal and NO_COLOR is unset)")
     parser.add_argument("--contain", choices=("auto", *MODES), default=None,
                         help="how the bot's processes are contained (default: auto, the best "
-                        "the machine allows: cgroup, pidns, subreaper; or REFEREE_CONTAIN)")
+                        "the machine allows: bwrap, pidns, subreaper; or REFEREE_CONTAIN)")
     parser.add_argument("--quiet", action="store_true",
                         help="no progress, table or latency summary: one line per loss "
                         "(puzzle, verdict, line, reason) and the last line")
+    parser.add_argument("--db", type=output_path, metavar="PATH", help="the history database "
+                        f"the run is recorded in (default: ${ENV_VAR}, else {DEFAULT_DB})")
+    parser.add_argument("--no-record", action="store_true", help="do not record the run")
 
 
 def execute(args: argparse.Namespace) -> int:
@@ -185,6 +200,7 @@ def execute(args: argparse.Namespace) -> int:
         raise UsageError(str(error)) from None
     progress = Progress("run", len(puzzles) * len(bots), enabled=not args.quiet)
     finished: dict[tuple[int, int], MatchResult] = {}
+    started, load_start = now(), load_now()
     try:
         pairs = play_all(puzzles, argvs, labels, limits, args.jobs, progress, mode, finished,
                          args.replay_busy)
@@ -194,6 +210,7 @@ def execute(args: argparse.Namespace) -> int:
         raise
     progress.close()
     results = [r for pair in pairs for r in pair]
+    record_after_run(args, bots, argvs, labels, results, mode.value, limits, started, load_start)
     replays = [replay_command(args, bots[labels.index(r.bot)], puzzle)
                for puzzle, pair in zip(puzzles, pairs) for r in pair]
     stats = versus_stats(pairs, labels) if len(bots) > 1 else None

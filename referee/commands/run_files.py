@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import csv
+import sys
 import io
 import json
 from pathlib import Path
@@ -21,6 +22,7 @@ from referee.limits import KILL_GRACE_S, Limits
 from referee.play import build_page, puzzle_entry
 from referee.report import latency_stats, summary_line
 from referee.result import MatchResult
+from referee.terminal import safe
 from referee.viewer import build_html
 
 CSV_FIELDS = ("puzzle", "path", "validator", "bot", "command", "verdict", "won", "turn",
@@ -142,9 +144,26 @@ def write_html(args: argparse.Namespace, bots: list[str], labels: tuple[str, ...
                       title=f"referee run: {summary_line(results)}",
                       bots=list(zip(labels, bots)) if len(bots) > 1 else None, versus=versus)
     _write(args.html, "--html", page)
-    lost = [puzzle_entry(r.name, r.board) for r in results if not r.won]
+    lost = [lost_entry(r) for r in results if not r.won]
     if lost:   # the report links each lost position to this page (viewer.js, playerLink)
         _write(play_page(args.html), "--html", build_page(lost, "lost matches"))
+
+
+def lost_entry(result: MatchResult) -> dict:
+    """A lost position for the player page: with the solver's data (hint, check and solve
+    on the bot's links) worked out by the lab where it is installed, else the board alone."""
+    try:
+        from referee.lab.play import position_entry
+    except ImportError:
+        return puzzle_entry(result.name, result.board)
+    try:
+        entry = position_entry(result.name, result.board, result.lines)
+    except Exception:   # the solver's failure costs the page its help, not the run its files
+        entry = None
+    if entry is None:
+        print(f"run: no hint, check or solve for {safe(result.name)} in the page of lost "
+              "matches: the solver found no solution in its time", file=sys.stderr)
+    return entry or puzzle_entry(result.name, result.board)
 
 
 def _write(name: str, option: str, text: str) -> None:

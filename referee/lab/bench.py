@@ -36,7 +36,10 @@ passes however late its last line came.
 --json FILE writes every figure (per puzzle and per suite, the bundle's match in its
 suite's `bundle`, and the lines over the limit); --compare OLD.json prints new/old time
 ratios puzzle by puzzle and per suite, with the bundle's match when both runs have one
-(below 1.0 is faster now). It takes only a bench --json file made the same way: timing
+(below 1.0 is faster now); per suite, the geometric mean of its puzzles' ratios with a
+95% bootstrap interval over them (seeded), `no difference` when the interval holds 1, and
+a warning when the machine's load (kept in the JSON's `machine`) differed between the
+runs or was heavy in either. It takes only a bench --json file made the same way: timing
 the same call (--count), by the same --clock, at the same seeds (--seed: a slow board's
 time is largely its seed's draw; none given is the bot's own, `Options.seed` in bot/options.py); any
 other is refused before any solving.
@@ -104,6 +107,7 @@ from referee.commands.args import (integer, number, output_path, real_path, refu
                                    seed_list, unwritable)
 from referee.lab import bundle as lab_bundle, peerbench
 from referee.lab.alarm import CLOCKS, Alarm, NoAlarm, SolveTimeout
+from referee.history.machine import load_now
 from referee.lab.comparison import compare, read_compared, timed_call
 from referee.lab.counters import COUNTERS, counters, stage_name
 from referee.lab.sets import generate_named, parse_spec, refuse_same_boards
@@ -514,6 +518,7 @@ def execute(args: argparse.Namespace) -> int:
     # A count is not a match: the bundle plays only where solves are timed.
     bundle = (lab_bundle.bundle_argv(args.bundle) if args.startup_runs > 0 and not args.peer
               and not args.count else None)
+    load_start = load_now()
     with workers_from_args(args) as workers:
         suites_in = load_suites(args, workers)
         if args.peer:
@@ -538,14 +543,15 @@ def execute(args: argparse.Namespace) -> int:
               + (f"; each puzzle at {len(seeds)} seeds, PUZZLE@SEED" if len(seeds) > 1 else "")
               + (f"; {timed_call(args.count)}, not bot.solve" if args.count else ""))
     print_report(suites, runs, startup)
+    machine = {"start": load_start, "end": load_now()}
     if old is not None:
-        compare(old, suites, runs)
+        compare(old, suites, runs, machine)
     if args.json:
         data = {"version": JSON_VERSION, "repeat": args.repeat,
                 "seed": list(seeds) if len(seeds) > 1 else seeds[0], "clock": args.clock,
                 "count": args.count,
                 "puzzles": {r.key: asdict(r) for r in runs}, "suites": suites, "startup": startup,
-                "over_limit": over_limit(runs, startup, suites)}
+                "over_limit": over_limit(runs, startup, suites), "machine": machine}
         try:
             Path(args.json).write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
         except OSError as error:

@@ -1,5 +1,7 @@
 """`bench --compare OLD.json`: the earlier run's file checked before any solving, then the
-new/old ratios of time, puzzle by puzzle and per suite."""
+new/old ratios of time, puzzle by puzzle and per suite, each suite's with a bootstrap
+interval over its puzzles (`no difference` when it holds 1), and a warning when the two
+runs saw different or heavy machine load."""
 
 from __future__ import annotations
 
@@ -11,7 +13,9 @@ from pathlib import Path
 from bot.options import DEFAULT
 
 BOTS_SEED = DEFAULT.seed
+from referee.bootstrap import paired_ratio
 from referee.commands import UsageError
+from referee.history.machine import busiest, busy, load_differs, load_text
 from referee.lab.alarm import CLOCK_SAID, CLOCKS
 from referee.terminal import safe
 from referee.units import ms
@@ -19,8 +23,9 @@ from referee.units import ms
 SUITE_FIGURES = ("median", "p90", "p99", "max", "sum")   # the suite's times --compare reads
 
 
-def compare(old: dict, suites: dict[str, dict], runs: list) -> None:
-    """Print new/old ratios of time, puzzle by puzzle and per suite."""
+def compare(old: dict, suites: dict[str, dict], runs: list, machine: dict | None = None) -> None:
+    """Print new/old ratios of time, puzzle by puzzle and per suite; per suite, the
+    puzzles' geometric mean ratio with its interval; warnings on the machine's load."""
     old_puzzles, old_suites = old.get("puzzles", {}), old.get("suites", {})
     print("compare (new/old, below 1.0 is faster now):")
     common = [r for r in runs if r.key in old_puzzles]
@@ -34,9 +39,35 @@ def compare(old: dict, suites: dict[str, dict], runs: list) -> None:
                 f"{k} x{_ratio(s[k], o[k])}" for k in SUITE_FIGURES if k in o)
                 + f"  solved {o['solved']}/{o['total']} -> {s['solved']}/{s['total']}"
                 + safe(_bundle_change(o.get("bundle"), s.get("bundle"))))
+            ratio = paired_ratio([(old_puzzles[r.key]["seconds"], r.seconds)
+                                  for r in common if r.suite == name])
+            if ratio is not None:
+                print(f"    per puzzle, geometric mean: {ratio.text()}")
     missing = len(runs) - len(common)
     if missing:
         print(f"  ({missing} puzzle(s) not in the old run)")
+    for warning in load_warnings(old.get("machine"), machine):
+        print(f"  warning: {warning}")
+
+
+def load_warnings(old: dict | None, new: dict | None) -> list[str]:
+    """What the machine's load says of the ratios: different load in the two runs, or
+    a busy machine in either (a --json file from before the load was kept says nothing)."""
+    if not all(isinstance(run, dict) and all(isinstance(v, dict) for v in run.values())
+               for run in (old, new)):
+        return []
+    then, now = busiest(list(old.values())), busiest(list(new.values()))
+    said = []
+    if load_differs(then, now):
+        said.append(f"the runs saw different machine load (old: {load_text(then)}; new: "
+                    f"{load_text(now)}): the ratios may be the machine's")
+    loaded = [(which, figures) for which, figures in (("old", then), ("new", now)) if busy(figures)]
+    if loaded:
+        said.append(f"a busy machine during the {' and '.join(w for w, _ in loaded)} run"
+                    f"{'s' if len(loaded) > 1 else ''} ("
+                    + "; ".join(f"{w}: {load_text(f)}" for w, f in loaded)
+                    + "): times there hold waits for a CPU (--clock cpu leaves them out)")
+    return said
 
 
 def read_compared(path: str, args: argparse.Namespace) -> dict:

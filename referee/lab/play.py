@@ -42,17 +42,21 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import sys
+import threading
 import time
 from pathlib import Path
 
 from bot.explainer import explain, replay
-from bot.counting import count_solutions
+from bot.counting import count_solutions, find_solutions
 from bot.solver import Unsolvable
+from bot.stages import Limit
+from bot.work import OverLimit
 from referee.board import Board, BoardError, load_board, parse_board, puzzle_files
 from referee.commands import UsageError
 from referee.commands.args import output_path, unwritable
 from referee.home import in_checkout
 from referee.commands.run import sdk_fields
+from referee.lab.alarm import Alarm, NoAlarm, SolveTimeout
 from referee.lab.grading import DEFAULT_WORK, HARD, classify_or_none
 from referee.lab.sets import generate_named, parse_spec, shortfall
 from referee.play import build_page, puzzle_entry
@@ -63,6 +67,9 @@ DEFAULT_PUZZLES = "puzzles/public"
 DEFAULT_OUT = "out/play.html"   # out/ is git-ignored
 LEVELS = ("easy", "medium", "hard")
 EXIT_OK, EXIT_SHORT = 0, 1   # short: a puzzle without a solution, or a --gen set short
+NEAREST_OF = 16              # solutions looked through for the one nearest a bot's position
+NEAREST_ROUNDS = 200_000     # and the work that search may take
+POSITION_S = 5.0             # the solver's time for one lost position, all of it
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
@@ -185,3 +192,50 @@ def solved_entry(name: str, board: Board, difficulty: str | None) -> dict | None
         difficulty = classify_or_none(text, DEFAULT_WORK)
     return puzzle_entry(name, board, difficulty, solution=replay(text, steps),
                         unique=count_solutions(text, limit=2) == 1, hints=hints)
+
+
+def position_entry(name: str, board: Board, lines, seconds: float = POSITION_S) -> dict | None:
+    """The page's entry for a bot's lost position (`lines`: its output): the solver's data,
+    its solution the one, of the first NEAREST_OF, that keeps most of the bot's links, so
+    "check" marks only links no solution found holds. None if the puzzle has no solution,
+    or the solver takes over `seconds` (some boards take it minutes to explain)."""
+    timer = Alarm("wall", seconds) if threading.current_thread() is threading.main_thread() else NoAlarm()
+    with timer:
+        try:
+            return timer.call(lambda: _position_entry(name, board, lines))
+        except SolveTimeout:
+            return None
+
+
+def _position_entry(name: str, board: Board, lines) -> dict | None:
+    entry = solved_entry(name, board, None)
+    if entry is None or entry["unique"]:
+        return entry
+    placed = bot_links(lines)
+    try:
+        found = find_solutions(board.to_text(), limit=NEAREST_OF, within=Limit(rounds=NEAREST_ROUNDS))
+    except OverLimit:
+        return entry
+    if found:
+        entry["solution"] = [list(link) for link in min(found, key=lambda s: wrong_count(placed, s))]
+    return entry
+
+
+def bot_links(lines) -> dict:
+    """{(x1, y1, x2, y2): links} the bot's lines add up to, ends in order; lines that are
+    not five integers are left out (the match was lost on them)."""
+    links: dict = {}
+    for line in lines:
+        try:
+            x1, y1, x2, y2, n = map(int, line.split())
+        except ValueError:
+            continue
+        key = min((x1, y1), (x2, y2)) + max((x1, y1), (x2, y2))
+        links[key] = links.get(key, 0) + n
+    return links
+
+
+def wrong_count(placed: dict, solution) -> int:
+    """Links of `placed` over what `solution` holds on their pair."""
+    held = {min((a, b), (c, d)) + max((a, b), (c, d)): n for a, b, c, d, n in solution}
+    return sum(max(0, n - held.get(key, 0)) for key, n in placed.items())

@@ -16,8 +16,19 @@ Times under the profiler are inflated by its overhead; compare them with each ot
 --what count profiles bot.count_solutions(text, 2) (the uniqueness check `gen --unique`
 runs) instead of bot.solve.
 
-Exit status: 0 solved (or counted), 1 the solver found no solution or a wrong one, 2
-usage error (missing or malformed puzzle).
+--bot CMD profiles a player's own bot instead, played through the referee on each PUZZLE
+(default: the public tests): for a Python bot (`python bot.py`, `python -m pkg`; its file
+unchanged) a table per slow line (the first line, and any over half of CodinGame's limit)
+names the functions that took the time, and --flame FILE gets a flame graph in speedscope's
+format (https://www.speedscope.app); another language gets each slow line's wall and CPU
+time and what to use next. The bot's stack is sampled every millisecond from a thread in
+its own process, which slows it: the match runs under CodinGame's limits times --slack.
+--overhead plays each puzzle --repeat times with and without the sampler and prints the
+ratios of their latencies instead. More: docs/PROFILING.md.
+
+Exit status: 0 solved (or counted; with --bot: every match won), 1 the solver found no
+solution or a wrong one (with --bot: a match lost), 2 usage error (missing or malformed
+puzzle, a bot that cannot start).
 """
 
 from __future__ import annotations
@@ -34,7 +45,9 @@ from pathlib import Path
 
 from referee.board import BoardError, load_board
 from referee.commands import UsageError
+from referee.commands.args import number, output_path
 import bot
+from referee.lab import bot_profile
 from referee.lab.counters import COUNTERS, stage_name
 from referee.lab.walk import solution_text
 from referee.rules import judge_text
@@ -44,6 +57,8 @@ from referee.units import ms
 EXIT_OK, EXIT_UNSOLVED = 0, 1  # usage errors exit 2 from the dispatcher
 ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_PUZZLE = ROOT / "puzzles" / "public" / "13_expert.txt"
+DEFAULT_FLAME = "out/profile.speedscope.json"   # out/ is git-ignored
+DEFAULT_SLACK = 3.0   # the profiled bot's limits: CodinGame's times this
 
 # (label, module file, function names): the phases, by cProfile's cumulative time.
 PHASES = (
@@ -57,14 +72,40 @@ PHASES = (
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("puzzle", nargs="?", default=str(DEFAULT_PUZZLE), metavar="PUZZLE",
-                        help="the puzzle file (default: puzzles/public/13_expert.txt)")
+    parser.add_argument("puzzle", nargs="*", metavar="PUZZLE",
+                        help="the puzzle file (default: puzzles/public/13_expert.txt); with "
+                             "--bot, puzzle files or folders (default: puzzles/public)")
     parser.add_argument("--repeat", type=int, default=5, metavar="K",
-                        help="solves to profile, figures are per solve (default: 5)")
+                        help="solves to profile, figures are per solve (default: 5); with "
+                             "--bot --overhead, matches per puzzle each way")
     parser.add_argument("--top", type=int, default=15, metavar="N",
                         help="functions to list by own time (default: 15)")
     parser.add_argument("--what", choices=("solve", "count"), default="solve",
                         help="profile bot.solve or bot.count_solutions(text, 2) (default: solve)")
+    parser.add_argument("--bot", metavar="CMD", help="profile this bot, played through the "
+                        "referee, turn by turn (default: the solver in-process)")
+    parser.add_argument("--flame", type=output_path, default=DEFAULT_FLAME, metavar="FILE",
+                        help=f"with --bot: the flame graph to write (default: {DEFAULT_FLAME})")
+    parser.add_argument("--slack", type=number(low=1.0, high=100.0), default=DEFAULT_SLACK,
+                        metavar="X", help="with --bot: play under CodinGame's limits times X "
+                        "(default: %(default)g)")
+    parser.add_argument("--overhead", action="store_true", help="with --bot: time each "
+                        "puzzle with and without the profiler, and print the ratios")
+
+
+def bot_puzzles(named: list[str]) -> list[tuple[str, object]]:
+    """(name, board) of each puzzle file named or in a named folder (default: the public
+    tests), as `run` reads them."""
+    from referee.commands.run import DEFAULT_PUZZLES, puzzle_paths, sdk_fields
+
+    puzzles = []
+    for path in puzzle_paths(named or [str(DEFAULT_PUZZLES)]):
+        try:
+            board = load_board(path)
+        except BoardError as error:
+            raise UsageError(str(error)) from None
+        puzzles.append((sdk_fields(path)[0] or path.stem, board))
+    return puzzles
 
 
 def format_output(links) -> str:
@@ -163,6 +204,16 @@ def _short(filename: str) -> str:
 def execute(args: argparse.Namespace) -> int:
     if args.repeat < 1 or args.top < 0:
         raise UsageError("--repeat must be at least 1 and --top not negative")
+    if args.bot is not None:
+        return bot_profile.execute(args, bot_puzzles(args.puzzle))
+    bot_only = [f"--{name}" for name in ("flame", "slack", "overhead")
+                if getattr(args, name) != {"flame": DEFAULT_FLAME, "slack": DEFAULT_SLACK,
+                                           "overhead": False}[name]]
+    if bot_only:
+        raise UsageError(f"{bot_only[0]} profiles a bot: give --bot CMD")
+    if len(args.puzzle) > 1:
+        raise UsageError("one puzzle at a time without --bot")
+    args.puzzle = args.puzzle[0] if args.puzzle else str(DEFAULT_PUZZLE)
     try:
         board = load_board(args.puzzle)
     except BoardError as error:

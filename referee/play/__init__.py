@@ -7,8 +7,9 @@ page was built (its solution, whether it is unique, and the sure links in the or
 explainer proved them, each with its rule and sentence), which the page's hint, check and
 solve buttons read. The page checks moves with its own rules in JavaScript.
 
-This module never imports `bot`: `run --html` uses it for a page of lost matches without
-solver data; `referee play` (lab tooling) adds the solver's data.
+This module never imports `bot`: `run --html` uses it for a page of lost matches, with the
+solver's data where the lab works it out (`referee.lab.play.position_entry`); `referee
+play` (lab tooling) adds the solver's data to every puzzle.
 """
 
 from __future__ import annotations
