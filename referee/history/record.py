@@ -50,7 +50,10 @@ def record_run(path: Path, bots: list[str], argvs: list[list[str]], labels: tupl
             mine = [r for r in results if r.bot == label]
             run = Run(id=0, session=session, label=label, started=started, finished=finished,
                       bot=bot, bot_hash=bot_hash(argv), referee_version=version,
-                      containment=containment, box=None, memory_mode=None,
+                      containment=containment,
+                      box=next((r.usage.box for r in mine if r.usage.box), None),
+                      memory_mode=next((r.usage.memory_count for r in mine
+                                        if r.usage.memory_count), None),
                       first_line_limit_ms=limits.first_line_s * 1000,
                       turn_limit_ms=limits.turn_s * 1000, load_start=loads[0],
                       load_end=loads[1], passed=sum(r.won for r in mine),
@@ -73,7 +76,7 @@ def match_row(result: MatchResult) -> Match:
                  cpu_ms=ms_number(result.usage.cpu_s),
                  peak_mb=None if result.usage.peak_rss_bytes is None
                  else round(result.usage.peak_rss_bytes / 2**20, 1),
-                 unsure_timing=len(result.unsure_timing))
+                 busy=int(result.busy))
 
 
 def record_after_run(args, bots: list[str], argvs: list[list[str]], labels: tuple[str, ...],

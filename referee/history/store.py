@@ -1,8 +1,9 @@
 """The history database: where it is, its tables, a run written and read back.
 
 One row in `runs` per bot per `run` (two bots: two rows, one `session`), one row in
-`matches` per puzzle it played, with every line's latency. `box` and `memory_mode` are kept
-empty until the referee names them; `containment` is the mode the run used. A database
+`matches` per puzzle it played, with every line's latency. `box` says how the bot was
+boxed, `memory_mode` how its memory was counted (`v1`, `v2`: the kernel; `sampled`),
+`containment` the mode the run used: figures of different modes are not compared. A database
 that is not ours, or not SQLite at all, is a HistoryError: one line for the user.
 """
 
@@ -29,8 +30,8 @@ CREATE TABLE IF NOT EXISTS runs (
     bot_hash TEXT NOT NULL,            -- its files' content (fingerprint.py)
     referee_version TEXT NOT NULL,
     containment TEXT NOT NULL,         -- cgroup, pidns or subreaper
-    box TEXT,                          -- the sandbox the bot ran in: filled by the referee
-    memory_mode TEXT,                  -- how its memory was counted: filled by the referee
+    box TEXT,                          -- the sandbox the bot ran in
+    memory_mode TEXT,                  -- how its memory was counted
     first_line_limit_ms REAL NOT NULL,
     turn_limit_ms REAL NOT NULL,
     load_start TEXT NOT NULL,          -- machine.load_now() as JSON
@@ -47,7 +48,7 @@ CREATE TABLE IF NOT EXISTS matches (
     latencies_ms TEXT NOT NULL,        -- every line's, as JSON
     cpu_ms REAL,
     peak_mb REAL,
-    unsure_timing INTEGER NOT NULL
+    busy INTEGER NOT NULL              -- lost on time while the machine was busy
 );
 CREATE INDEX IF NOT EXISTS matches_by_run ON matches(run_id);
 """
@@ -66,7 +67,7 @@ class Match:
     latencies_ms: list[float]
     cpu_ms: float | None
     peak_mb: float | None
-    unsure_timing: int
+    busy: int
 
     @property
     def won(self) -> bool:
@@ -140,7 +141,7 @@ def add_run(db: sqlite3.Connection, run: Run) -> int:
         run_id = cursor.lastrowid
         db.executemany("INSERT INTO matches VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                        [(run_id, m.puzzle, m.path, m.verdict, m.turns, json.dumps(m.latencies_ms),
-                         m.cpu_ms, m.peak_mb, m.unsure_timing) for m in run.matches])
+                         m.cpu_ms, m.peak_mb, m.busy) for m in run.matches])
     return run_id
 
 

@@ -96,10 +96,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
 def bot_puzzles(named: list[str]) -> list[tuple[str, object]]:
     """(name, board) of each puzzle file named or in a named folder (default: the public
     tests), as `run` reads them."""
-    from referee.commands.run import DEFAULT_PUZZLES, puzzle_paths, sdk_fields
+    from referee.commands.run import puzzle_paths, sdk_fields
 
     puzzles = []
-    for path in puzzle_paths(named or [str(DEFAULT_PUZZLES)]):
+    for path in puzzle_paths(named):
         try:
             board = load_board(path)
         except BoardError as error:
