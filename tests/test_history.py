@@ -12,7 +12,7 @@ from project import PUBLIC, ROOT, run_referee
 from referee.bootstrap import paired_ratio
 from referee.history.fingerprint import bot_hash
 
-BOT = f"{sys.executable} dist/bot.py"
+BOT = f"{sys.executable} {ROOT / 'dist' / 'bot.py'}"   # run's default, found from any folder
 PUZZLES = [str(PUBLIC / name) for name in ("01_simplest.txt", "04_basic.txt", "11_cg.txt")]
 
 
