@@ -43,6 +43,7 @@ def test_a_wrong_link_on_an_eight_is_shrunk_to_a_small_board(eight_hunt):
     assert f"shrunk to {len(board.nodes)} islands" in run.stdout
     assert "LOST third_link: third_link at line" in run.stdout
     assert "third_link" in (out / "report.html").read_text()
+    assert '"name":"third_link"' in (out / "report.play.html").read_text()   # its links
 
 
 def test_the_work_is_counted_in_bot_runs(eight_hunt):
