@@ -81,15 +81,18 @@ def test_the_defaults_are_found_from_any_folder(tmp_path):
     assert profile.returncode == 0 and "answer: win" in profile.stdout, profile.stderr
 
 
-@pytest.mark.parametrize("argv, missing", [(["run", "--bot", "/bin/false"], "puzzles/public"),
-                                           (["run", SIMPLEST], "dist/bot.py")])
+@pytest.mark.parametrize("argv, missing", [
+    (["run", "--bot", "/bin/false"], "puzzles/public"), (["run", SIMPLEST], "dist/bot.py"),
+    (["hunt"], "dist/bot.py"), (["bench", "--startup-runs", "0"], "puzzles/public"),
+    (["profile"], "puzzles/public/13_expert.txt"), (["play"], "puzzles/public")])
 def test_outside_a_checkout_a_default_is_one_line_naming_the_fix(argv, missing, tmp_path,
                                                                 monkeypatch):
     monkeypatch.setattr(home, "ROOT", tmp_path)
+    monkeypatch.chdir(tmp_path)
     status, _, err = invoke(argv)
     assert status == 2 and err.count("\n") == 1, err
-    assert err.startswith(f"python -m referee run: error: {missing}: spoon2 is not running "
-                          f"from a source checkout ({tmp_path}); give ")
+    assert err.startswith(f"python -m referee {argv[0]}: error: {missing}: spoon2 is not "
+                          f"running from a source checkout ({tmp_path}); give ")
 
 
 def test_version_is_the_projects():

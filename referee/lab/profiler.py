@@ -34,6 +34,7 @@ from pathlib import Path
 
 from referee.board import BoardError, load_board
 from referee.commands import UsageError
+from referee.home import in_checkout
 import bot
 from referee.lab.counters import COUNTERS, stage_name
 from referee.lab.walk import solution_text
@@ -43,7 +44,7 @@ from referee.units import ms
 
 EXIT_OK, EXIT_UNSOLVED = 0, 1  # usage errors exit 2 from the dispatcher
 ROOT = Path(__file__).resolve().parents[2]
-DEFAULT_PUZZLE = ROOT / "puzzles" / "public" / "13_expert.txt"
+DEFAULT_PUZZLE = "puzzles/public/13_expert.txt"
 
 # (label, module file, function names): the phases, by cProfile's cumulative time.
 PHASES = (
@@ -57,7 +58,7 @@ PHASES = (
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("puzzle", nargs="?", default=str(DEFAULT_PUZZLE), metavar="PUZZLE",
+    parser.add_argument("puzzle", nargs="?", default=None, metavar="PUZZLE",
                         help="the puzzle file (default: puzzles/public/13_expert.txt)")
     parser.add_argument("--repeat", type=int, default=5, metavar="K",
                         help="solves to profile, figures are per solve (default: 5)")
@@ -163,19 +164,20 @@ def _short(filename: str) -> str:
 def execute(args: argparse.Namespace) -> int:
     if args.repeat < 1 or args.top < 0:
         raise UsageError("--repeat must be at least 1 and --top not negative")
+    puzzle = args.puzzle or str(in_checkout(DEFAULT_PUZZLE, "give PUZZLE"))
     try:
-        board = load_board(args.puzzle)
+        board = load_board(puzzle)
     except BoardError as error:
         raise UsageError(str(error)) from None
     text = board.to_text()
     try:
         wall, profiled, result, stats = profile(text, args.repeat, args.what)
     except (bot.Unsolvable, bot.PuzzleError) as error:
-        print(f"profile: {args.puzzle}: {error}", file=sys.stderr)
+        print(f"profile: {puzzle}: {error}", file=sys.stderr)
         return EXIT_UNSOLVED
     table = profiled.stats  # (file, line, function) -> (cc, ncalls, tottime, cumtime, callers)
     total = profiled.total_tt / args.repeat
-    print(f"puzzle {safe(args.puzzle)}: {board.width}x{board.height}, {len(board.nodes)} nodes; "
+    print(f"puzzle {safe(puzzle)}: {board.width}x{board.height}, {len(board.nodes)} nodes; "
           f"{args.what} x{args.repeat}")
     print(f"wall time per {args.what}: {ms(wall, '.2f')} ms unprofiled (median), "
           f"{ms(total, '.2f')} ms under cProfile")
