@@ -7,13 +7,14 @@ import shutil
 import subprocess
 import sys
 import tomllib
+from pathlib import Path
 
 import pytest
 
 from project import PUBLIC, ROOT
 from test_cli_fuzz import invoke
 from test_languages import BOTS, build, need
-from tests.fakebots.procs import referee
+from tests.fakebots.procs import SESSION_TMP, referee
 
 from referee import home
 from referee.commands.args import command_argv
@@ -30,8 +31,18 @@ def cpp_folder(tmp_path_factory):
     return folder
 
 
+def spoon2(*args, cwd):
+    """The installed `spoon2` script (`make test` installs it), else `python -m referee`."""
+    script = Path(sys.executable).with_name("spoon2")
+    if not script.is_file():
+        return referee(*args, cwd=cwd, timeout=300)
+    env = dict(os.environ, TMPDIR=SESSION_TMP)
+    return subprocess.run([str(script), *args], cwd=cwd, env=env, capture_output=True,
+                          text=True, timeout=300)
+
+
 def test_a_cpp_binary_plays_from_its_own_folder_as_dot_slash_a_out(cpp_folder):
-    run = referee("run", "--bot", "./a.out", "--quiet", cwd=cpp_folder, timeout=300)
+    run = spoon2("run", "--bot", "./a.out", "--quiet", cwd=cpp_folder)
     assert run.returncode == 0, run.stdout + run.stderr
     assert run.stdout == "13 passed, 0 failed\n"     # the public tests, found from here
 
