@@ -7,18 +7,21 @@ import shutil
 import subprocess
 import sys
 import tomllib
+from pathlib import Path
 
 import pytest
 
 from project import PUBLIC, ROOT
 from test_cli_fuzz import invoke
 from test_languages import BOTS, build, need
-from tests.fakebots.procs import referee
+from tests.fakebots.procs import SESSION_TMP, referee
 
 from referee import home
 from referee.commands.args import command_argv
 
 SIMPLEST = str(PUBLIC / "01_simplest.txt")
+# Limits no busy machine makes a bot miss: these tests are about where files are found.
+CALM = ("--first-line-ms", "20000")
 
 
 @pytest.fixture(scope="module")
@@ -30,8 +33,18 @@ def cpp_folder(tmp_path_factory):
     return folder
 
 
+def spoon2(*args, cwd):
+    """The installed `spoon2` script (`make test` installs it), else `python -m referee`."""
+    script = Path(sys.executable).with_name("spoon2")
+    if not script.is_file():
+        return referee(*args, cwd=cwd, timeout=300)
+    env = dict(os.environ, TMPDIR=SESSION_TMP)
+    return subprocess.run([str(script), *args], cwd=cwd, env=env, capture_output=True,
+                          text=True, timeout=300)
+
+
 def test_a_cpp_binary_plays_from_its_own_folder_as_dot_slash_a_out(cpp_folder):
-    run = referee("run", "--bot", "./a.out", "--quiet", cwd=cpp_folder, timeout=300)
+    run = spoon2("run", "--bot", "./a.out", "--quiet", cwd=cpp_folder)
     assert run.returncode == 0, run.stdout + run.stderr
     assert run.stdout == "13 passed, 0 failed\n"     # the public tests, found from here
 
@@ -46,7 +59,7 @@ def test_a_py_script_up_a_folder_runs_with_this_python(tmp_path):
     shutil.copy(ROOT / "dist" / "bot.py", tmp_path / "x" / "bot.py")
     os.chmod(tmp_path / "x" / "bot.py", 0o644)      # no mode to run it by itself
     (tmp_path / "here").mkdir()
-    run = referee("run", "--bot", "../x/bot.py", "--quiet", SIMPLEST, cwd=tmp_path / "here")
+    run = referee("run", "--bot", "../x/bot.py", "--quiet", *CALM, SIMPLEST, cwd=tmp_path / "here")
     assert (run.returncode, run.stdout) == (0, "1 passed, 0 failed\n"), run.stderr
 
 
@@ -75,21 +88,24 @@ def test_a_bare_word_is_looked_up_on_path_not_in_the_folder(tmp_path, monkeypatc
 
 
 def test_the_defaults_are_found_from_any_folder(tmp_path):
-    run = referee("run", "--quiet", cwd=tmp_path, timeout=300)
+    run = referee("run", "--quiet", *CALM, cwd=tmp_path, timeout=300)
     assert (run.returncode, run.stdout) == (0, "13 passed, 0 failed\n"), run.stderr
     profile = referee("profile", "--repeat", "1", "--top", "1", cwd=tmp_path)
     assert profile.returncode == 0 and "answer: win" in profile.stdout, profile.stderr
 
 
-@pytest.mark.parametrize("argv, missing", [(["run", "--bot", "/bin/false"], "puzzles/public"),
-                                           (["run", SIMPLEST], "dist/bot.py")])
+@pytest.mark.parametrize("argv, missing", [
+    (["run", "--bot", "/bin/false"], "puzzles/public"), (["run", SIMPLEST], "dist/bot.py"),
+    (["hunt"], "dist/bot.py"), (["bench", "--startup-runs", "0"], "puzzles/public"),
+    (["profile"], "puzzles/public/13_expert.txt"), (["play"], "puzzles/public")])
 def test_outside_a_checkout_a_default_is_one_line_naming_the_fix(argv, missing, tmp_path,
                                                                 monkeypatch):
     monkeypatch.setattr(home, "ROOT", tmp_path)
+    monkeypatch.chdir(tmp_path)
     status, _, err = invoke(argv)
     assert status == 2 and err.count("\n") == 1, err
-    assert err.startswith(f"python -m referee run: error: {missing}: spoon2 is not running "
-                          f"from a source checkout ({tmp_path}); give ")
+    assert err.startswith(f"python -m referee {argv[0]}: error: {missing}: spoon2 is not "
+                          f"running from a source checkout ({tmp_path}); give ")
 
 
 def test_version_is_the_projects():

@@ -85,6 +85,19 @@ def test_links_are_made_smaller_while_the_bug_stays():
     assert 4 <= len(shrunk.witness.islands) <= 8
 
 
+def test_a_bot_that_loses_everywhere_shrinks_to_two_islands_and_one_link():
+    for index in range(len(SHAPES)):
+        shrunk = shrink(hunt_board(1, index)[1], Bug(lambda w: True).first_losing)
+        assert shrunk.witness in (Witness(2, 1, ((0, 0, 1, 0, 1),)),
+                                  Witness(1, 2, ((0, 0, 0, 1, 1),)))
+
+
+def test_a_group_of_one_link_is_a_group():
+    witness = Witness(3, 3, ((0, 0, 2, 0, 1), (2, 0, 2, 2, 1)))
+    assert witness.groups([(2, 0), (2, 2)]) == [Witness(3, 3, ((2, 0, 2, 2, 1),))]
+    assert witness.keep([(0, 0), (2, 2)]) is None
+
+
 def test_out_of_time_keeps_the_smallest_board_so_far():
     asked = []
 

@@ -125,7 +125,10 @@ def command_argv(command: str, option: str, cwd: Path | None = None) -> list[str
 
 def python_script(path: Path) -> bool:
     """A .py file that cannot run as a program: the referee's Python runs it."""
-    return path.suffix == ".py" and path.is_file() and not os.access(path, os.X_OK)
+    try:
+        return path.suffix == ".py" and path.is_file() and not os.access(path, os.X_OK)
+    except OSError:   # a name too long
+        return False
 
 
 def _names_a_path(base: Path, arg: str) -> bool:

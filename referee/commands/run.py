@@ -9,7 +9,9 @@
   spoon2 run --bot ./a.out --bot ./b.out      two bots side by side
 
 A bot's paths are read from the working folder (./a.out, ../x/bot.py, bot.js), as a shell
-reads them; a bare word (java, node, python3) is looked up on PATH.
+reads them, and the bot is started with them made absolute; a bare word (java, node,
+python3) is looked up on PATH. A .py script named first that is not executable is run by
+the Python that runs spoon2 (an executable one by its #! line).
 
 Puzzles are .txt files in CodinGame's input format or CodinGame SDK test files
 (.json with a `testIn` field; the match is named by its `title`, and its

@@ -102,6 +102,7 @@ from pathlib import Path
 
 from referee.board import BoardError, load_board, parse_board, puzzle_files
 from referee.commands import UsageError
+from referee.home import in_checkout
 import bot
 from referee.commands.args import (integer, number, output_path, real_path, refuse_twice,
                                    seed_list, unwritable)
@@ -125,7 +126,7 @@ from referee.units import ms
 
 EXIT_OK, EXIT_UNSOLVED = 0, 1  # usage errors exit 2 from the dispatcher
 ROOT = Path(__file__).resolve().parents[2]
-DEFAULT_PUZZLES = ROOT / "puzzles" / "public"
+PUBLIC = "puzzles/public"
 NODE_BUCKETS = (0, 25, 50, 100, 150, 200, 300, 500)   # lower bounds of the node-count rows
 JSON_VERSION = 2   # 2: the bundle's match per suite replaced startup's slowest_first_line
 
@@ -196,7 +197,7 @@ def load_suites(args: argparse.Namespace, workers=None) -> list[tuple[str, list[
     suites: list[tuple[str, list[tuple[str, str]]]] = []
     paths = [Path(p) for p in args.puzzles]
     if not paths and not args.gen:
-        paths = [DEFAULT_PUZZLES]
+        paths = [in_checkout(PUBLIC, "give PUZZLE files or --gen SPEC")]
     refuse_twice([str(real_path(p)) for p in paths], [str(p) for p in paths])
     try:
         members = [puzzle_files(path) for path in paths]

@@ -32,7 +32,6 @@ report of what was found.
 from __future__ import annotations
 
 import argparse
-import shlex
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -194,6 +193,6 @@ def finish(hunted: Hunted, told: list, out: Path, limits: Limits, command: str,
                  f"{hunted.runs} bot runs; {len(told)} way(s) to lose: {kinds}")
     if told:
         page = write_report(out, told, limits, bot=command,
-                            title=f"spoon2 hunt: {len(told)} way(s) to lose {shlex.quote(command)}")
+                            title=f"spoon2 hunt of {command}: {len(told)} way(s) to lose")
         lines.append(f"report: {page}")
     print("\n".join(lines), flush=True)

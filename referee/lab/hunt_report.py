@@ -3,7 +3,8 @@ terminal with the command that replays it, and an HTML report of them all.
 
 DIR/VERDICT.txt is the smallest board found (CodinGame's format: `spoon2 run` plays it),
 DIR/VERDICT.solution the solution it was shrunk with (as `gen` writes one), and
-DIR/report.html `run --html`'s page for the losing match on each.
+DIR/report.html `run --html`'s page for the losing match on each, and DIR/report.play.html
+the page it links each board to, to play it by hand.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from referee.lab.witness import Witness
 from referee.limits import FIRST_LINE_LIMIT_S, TURN_LIMIT_S, Limits
 from referee.report import loss_details
 from referee.result import MatchResult
+from referee.play import build_page, puzzle_entry
 from referee.viewer import build_html
 
 REPORT = "report.html"
@@ -91,15 +93,23 @@ def named(loss: Loss, path: Path) -> MatchResult:
 
 def write_report(out: Path, losses: list[tuple[Loss, Path, str]], limits: Limits,
                  bot: str, title: str) -> Path:
-    """DIR/report.html: `run --html`'s page with the match on each small board."""
+    """DIR/report.html, `run --html`'s page with the match on each small board, and
+    beside it the page it links each one to, where the board can be played by hand."""
     path = out / REPORT
-    page = build_html([named(loss, file) for loss, file, _ in losses],
-                      [replay for _, _, replay in losses], limits, bot=bot, title=title)
+    results = [named(loss, file) for loss, file, _ in losses]
+    _write(path, build_html(results, [replay for _, _, replay in losses], limits, bot=bot,
+                            title=title))
+    boards = [puzzle_entry(result.name, result.board, solution=list(loss.shrunk.links))
+              for result, (loss, _, _) in zip(results, losses)]
+    _write(path.with_suffix(".play.html"), build_page(boards, "hunt: the small boards"))
+    return path
+
+
+def _write(path: Path, text: str) -> None:
     try:
-        path.write_text(page, encoding="utf-8")
+        path.write_text(text, encoding="utf-8")
     except OSError as error:
         raise UsageError(f"cannot write {path}: {error.strerror or error}") from None
-    return path
 
 
 def _relative(path: Path) -> str:

@@ -58,7 +58,7 @@ class Witness:
         more, largest first (ties: the group whose first island comes first)."""
         inside = set(cells)
         kept = [link for link in self.links if link[:2] in inside and link[2:4] in inside]
-        found = [group for group in _groups(kept) if len(group) > 1]
+        found = _groups(kept)   # a group holds a link, so two islands at least
         found.sort(key=lambda links: (-len(_ends(links)), min(_ends(links))))
         return [Witness(self.width, self.height, tuple(links)) for links in found]
 

@@ -1,0 +1,156 @@
+"""The referee's end of the stamping process (referee/stamper.py).
+
+`StamperLink` starts the stamper, which starts the bot's launcher; it sends the stamper
+its commands (the input, a sync, close the input, kill) and reads what comes back: the
+launcher's pid, the bot's output as stamped lines (referee/lines.py), its stderr's tail,
+and the launcher's exit.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import selectors
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Sequence
+
+from referee.limits import READ_CHUNK_BYTES
+from referee.lines import Frame, FrameReader, LineSplitter, StderrTail
+
+STAMPER = Path(__file__).with_name("stamper.py")
+STDERR_DRAIN_READS = 16   # reads of what a killed bot left in its stderr pipe (64 KiB each)
+WAIT_S = 2.0              # the stamper answers within this (it is idle but for us)
+
+
+class StamperLink:
+    """One match's stamper: commands out, frames in."""
+
+    def __init__(self, launcher: list[str], cwd: str, env: dict[str, str],
+                 join: list[str], pass_fds: Sequence[int]):
+        control_read, self._control = os.pipe()
+        config = {"argv": launcher, "cwd": cwd, "join": join, "rlimits": {"RLIMIT_CORE": 0},
+                  "control": control_read, "pass": list(pass_fds)}
+        try:
+            self.proc = subprocess.Popen(
+                [sys.executable, "-I", "-S", str(STAMPER), json.dumps(config)],
+                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                bufsize=0, cwd=cwd, env=env, close_fds=True,
+                pass_fds=(control_read, *pass_fds))
+        except OSError:
+            os.close(self._control)
+            raise
+        finally:
+            os.close(control_read)
+        self._frames = FrameReader()
+        self.lines = LineSplitter()
+        self.stderr = StderrTail()
+        self.launcher_pid: int | None = None
+        self.real_time = False
+        self.input_at: float | None = None
+        self.exit_text: str | None = None   # the launcher's `status cpu_s maxrss_kib`
+        self._synced = False
+        self._selector = selectors.DefaultSelector()
+        self._out, self._err = self.proc.stdout.fileno(), self.proc.stderr.fileno()
+        self._selector.register(self._out, selectors.EVENT_READ)
+        self._selector.register(self._err, selectors.EVENT_READ)
+
+    @property
+    def alive(self) -> bool:
+        """The stamper's frames still come (it has not ended)."""
+        return self._out in self._selector.get_map()
+
+    def poll(self, timeout: float, started: bool = True) -> list[Frame]:
+        """Wait up to `timeout` for frames or stderr and take them; the frames read. Before
+        the bot has `started`, its output is left to the caller (the start mark is in it)."""
+        frames = []
+        for key, _ in self._selector.select(max(0.0, timeout)):
+            data = os.read(key.fd, READ_CHUNK_BYTES)
+            if not data:
+                self._selector.unregister(key.fd)
+            if key.fd == self._err:
+                self.stderr.take(data)
+                continue
+            for frame in self._frames.feed(data):
+                self._take(frame, started)
+                frames.append(frame)
+        return frames
+
+    def _take(self, frame: Frame, started: bool) -> None:
+        if frame.kind == "P":
+            self.launcher_pid = frame.size
+        elif frame.kind == "R":
+            self.real_time = bool(frame.size)
+        elif frame.kind == "I":
+            self.input_at = frame.at
+        elif frame.kind == "Y":
+            self._synced = True
+        elif frame.kind == "O" and started:
+            self.lines.take(frame.data, frame.at)
+        elif frame.kind == "E":
+            self.lines.end(frame.at)
+        elif frame.kind == "X":
+            self.exit_text = frame.data.decode()
+
+    def _command(self, data: bytes) -> None:
+        try:
+            os.write(self._control, data)
+        except OSError:
+            pass   # the stamper is gone: its pipe tells the rest
+
+    def send_input(self, data: bytes, pump) -> float:
+        """Have the stamper write the input; its stamp (now, if none comes)."""
+        self._command(b"I" + len(data).to_bytes(4, "little") + data)
+        deadline = time.perf_counter() + WAIT_S
+        while self.input_at is None and self.alive and time.perf_counter() < deadline:
+            pump(deadline - time.perf_counter())
+        return self.input_at if self.input_at is not None else time.perf_counter()
+
+    def sync(self, pump) -> None:
+        """Return once the stamper has sent every byte it read before now."""
+        if not self.alive:
+            return
+        self._synced = False
+        self._command(b"S")
+        deadline = time.perf_counter() + WAIT_S
+        while not self._synced and self.alive and time.perf_counter() < deadline:
+            pump(deadline - time.perf_counter())
+
+    def close_input(self) -> None:
+        self._command(b"C")
+
+    def kill(self, pump) -> None:
+        """Have the stamper end the launcher, and wait for its exit's report."""
+        self._command(b"K")
+        deadline = time.perf_counter() + WAIT_S
+        while self.exit_text is None and self.alive and time.perf_counter() < deadline:
+            pump(deadline - time.perf_counter())
+
+    def close(self) -> None:
+        """The stamper leaves at the end of its commands; take the bot's last stderr."""
+        os.close(self._control)
+        try:
+            self.proc.wait(timeout=WAIT_S)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+        self._drain_stderr()
+        self._selector.close()
+        for pipe in (self.proc.stdout, self.proc.stderr):
+            pipe.close()
+
+    def _drain_stderr(self) -> None:
+        """Read what a dead bot left in its stderr pipe (never blocks: writers are gone)."""
+        if self._err not in self._selector.get_map():
+            return
+        os.set_blocking(self._err, False)
+        try:
+            for _ in range(STDERR_DRAIN_READS):   # bounded: an escaped child may still write
+                data = os.read(self._err, READ_CHUNK_BYTES)
+                if not data:
+                    break
+                self.stderr.take(data)
+        except BlockingIOError:
+            pass
