@@ -45,11 +45,8 @@ from pathlib import Path
 
 from referee.board import BoardError, load_board
 from referee.commands import UsageError
-<<<<<<< HEAD
 from referee.commands.args import number, output_path
-=======
 from referee.home import in_checkout
->>>>>>> player
 import bot
 from referee.lab import bot_profile
 from referee.lab.counters import COUNTERS, stage_name
@@ -60,13 +57,9 @@ from referee.units import ms
 
 EXIT_OK, EXIT_UNSOLVED = 0, 1  # usage errors exit 2 from the dispatcher
 ROOT = Path(__file__).resolve().parents[2]
-<<<<<<< HEAD
-DEFAULT_PUZZLE = ROOT / "puzzles" / "public" / "13_expert.txt"
+DEFAULT_PUZZLE = "puzzles/public/13_expert.txt"
 DEFAULT_FLAME = "out/profile.speedscope.json"   # out/ is git-ignored
 DEFAULT_SLACK = 3.0   # the profiled bot's limits: CodinGame's times this
-=======
-DEFAULT_PUZZLE = "puzzles/public/13_expert.txt"
->>>>>>> player
 
 # (label, module file, function names): the phases, by cProfile's cumulative time.
 PHASES = (
@@ -80,14 +73,9 @@ PHASES = (
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
-<<<<<<< HEAD
     parser.add_argument("puzzle", nargs="*", metavar="PUZZLE",
                         help="the puzzle file (default: puzzles/public/13_expert.txt); with "
                              "--bot, puzzle files or folders (default: puzzles/public)")
-=======
-    parser.add_argument("puzzle", nargs="?", default=None, metavar="PUZZLE",
-                        help="the puzzle file (default: puzzles/public/13_expert.txt)")
->>>>>>> player
     parser.add_argument("--repeat", type=int, default=5, metavar="K",
                         help="solves to profile, figures are per solve (default: 5); with "
                              "--bot --overhead, matches per puzzle each way")
@@ -217,7 +205,6 @@ def _short(filename: str) -> str:
 def execute(args: argparse.Namespace) -> int:
     if args.repeat < 1 or args.top < 0:
         raise UsageError("--repeat must be at least 1 and --top not negative")
-<<<<<<< HEAD
     if args.bot is not None:
         return bot_profile.execute(args, bot_puzzles(args.puzzle))
     bot_only = [f"--{name}" for name in ("flame", "slack", "overhead")
@@ -227,10 +214,7 @@ def execute(args: argparse.Namespace) -> int:
         raise UsageError(f"{bot_only[0]} profiles a bot: give --bot CMD")
     if len(args.puzzle) > 1:
         raise UsageError("one puzzle at a time without --bot")
-    args.puzzle = args.puzzle[0] if args.puzzle else str(DEFAULT_PUZZLE)
-=======
-    puzzle = args.puzzle or str(in_checkout(DEFAULT_PUZZLE, "give PUZZLE"))
->>>>>>> player
+    puzzle = args.puzzle[0] if args.puzzle else str(in_checkout(DEFAULT_PUZZLE, "give PUZZLE"))
     try:
         board = load_board(puzzle)
     except BoardError as error:
