@@ -10,7 +10,7 @@ PY := $(VENV)/bin/python
 # The command pyproject.toml installs (`python -m referee` works too).
 SPOON2 := $(VENV)/bin/spoon2
 
-.PHONY: run test build watch bench stress hard30 benchmarks clean
+.PHONY: run test build watch bench stress hard30 benchmarks startup-bench clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -73,6 +73,12 @@ benchmarks: build $(VENV)/.installed-lab
 		--json out/benchmarks-stress.json $(STRESS_SUITES) || test $$? -eq 1
 	$(PY) -m referee.lab.benchmarks_page --out docs/BENCHMARKS.md \
 		out/benchmarks-codingame.json out/benchmarks-stress.json
+
+# The bundle as a player feels it (docs/BUILD.md): its start-up against a bare Python on the
+# public tests, and its largest gap between lines on the stress boards up to 30x30 with a
+# CPU-busy process beside it. A few minutes.
+startup-bench: build
+	$(PY) -m referee.lab.startup
 
 clean:
 	rm -rf $(VENV) build *.egg-info
