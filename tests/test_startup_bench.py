@@ -44,4 +44,15 @@ def test_the_startup_table_covers_each_public_test_and_all_pairs():
     assert lines[1].split() == ["puzzle", "bundle", "ms", "bare", "ms", "overhead", "ms", "ratio"]
     assert [line.split()[0] for line in lines[2:15]] == [
         p.stem for p in sorted((ROOT / "puzzles" / "public").glob("*.txt"))]
-    assert lines[15].startswith("all 13 (13 pairs)") and len(lines) == 16
+    assert lines[15].startswith("all 13 (13 pairs)")
+    assert lines[16].startswith("where it goes on 13_expert")
+    assert lines[17].startswith("  the bundle's 16 modules, compiled and run: ")
+    assert "(most: bot." in lines[17] and len(lines) == 19
+
+
+def test_import_times_name_the_bundles_modules():
+    times = startup.import_times([sys.executable, "-I", "-S", str(startup.BUNDLE)],
+                                 (ROOT / "puzzles" / "public" / "01_simplest.txt").read_text())
+    assert {"bot", "bot.cli", "bot.solver", "bot.rules.engine"} <= set(times)
+    assert "bot.learning" not in times   # the search that learns is imported when needed
+    assert all(t >= 0 for t in times.values())

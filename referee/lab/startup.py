@@ -111,6 +111,42 @@ def _startup_line(name: str, pairs: list[tuple[float, float]]) -> str:
     return f"{name:<28} {bundle:9.1f} {bare:8.1f} {overhead:11.1f} {ratio:6.2f}"
 
 
+def import_times(argv: list[str], text: str) -> dict[str, float]:
+    """{module: seconds} its import took itself (`-X importtime`, children apart), when
+    `argv` (a Python and its arguments) runs with `text` on its stdin. For the bundle's
+    modules that is compiling and running them."""
+    run = subprocess.run([argv[0], "-X", "importtime", *argv[1:]], input=text,
+                         capture_output=True, text=True, cwd=ROOT, timeout=RUN_TIMEOUT_S)
+    found = {}
+    for line in run.stderr.splitlines():
+        if line.startswith("import time:") and "|" in line:
+            own, _, name = line.removeprefix("import time:").split("|")
+            if own.strip().isdigit():
+                found[name.strip()] = int(own) / 1e6
+    return found
+
+
+def where_it_goes(python: str, bundle: Path, puzzle: Path, runs: int) -> list[str]:
+    """Where the bundle's start-up goes on `puzzle`, medians of `runs`: its own modules
+    (compiled and run), and the standard library's that a bare Python does not import."""
+    bare = set(import_times([python, "-I", "-S", "-c", "pass"], ""))
+    ours, stdlib = [], []
+    for _ in range(runs):
+        times = import_times([python, "-I", "-S", str(bundle)], puzzle.read_text())
+        ours.append({name: t for name, t in times.items() if name.split(".")[0] == "bot"})
+        stdlib.append(sum(t for name, t in times.items()
+                          if name.split(".")[0] != "bot" and name not in bare))
+    total = statistics.median(sum(run.values()) for run in ours) * 1000
+    names = sorted(set().union(*ours))
+    top = sorted(names, key=lambda n: -statistics.median(run.get(n, 0.0) for run in ours))[:3]
+    most = ", ".join(f"{n} {statistics.median(run.get(n, 0.0) for run in ours) * 1000:.1f}"
+                     for n in top)
+    return [f"where it goes on {puzzle.stem} (-X importtime, medians of {runs} runs):",
+            f"  the bundle's {max(len(run) for run in ours)} modules, compiled and run: "
+            f"{total:.1f} ms (most: {most})",
+            f"  the standard-library modules they import: {statistics.median(stdlib) * 1000:.1f} ms"]
+
+
 def gaps(times: list[float]) -> list[float]:
     """Seconds between each line and the one before, from the second line on."""
     return [b - a for a, b in zip(times, times[1:])]
@@ -194,6 +230,8 @@ def main(argv: list[str] | None = None) -> int:
               f"pass`, {args.rounds} interleaved pairs a public test; medians", flush=True)
         rows = startup(args.python, args.bundle, puzzle_files(PUBLIC), args.rounds)
         print("\n".join(startup_report(rows)), flush=True)
+        print("\n".join(where_it_goes(args.python, args.bundle, PUBLIC / "13_expert.txt",
+                                     args.rounds)), flush=True)
     if args.boards:
         print("\n".join(pacing(bundle, args.stress, args.boards, args.runs)))
     return 0
