@@ -144,7 +144,8 @@ def where_it_goes(python: str, bundle: Path, puzzle: Path, runs: int) -> list[st
     top = sorted(names, key=lambda n: -statistics.median(run.get(n, 0.0) for run in ours))[:3]
     most = ", ".join(f"{n} {statistics.median(run.get(n, 0.0) for run in ours) * 1000:.1f}"
                      for n in top)
-    return [f"where it goes on {puzzle.stem} (-X importtime, medians of {runs} runs):",
+    return [f"where it goes on {puzzle.stem} (-X importtime, which adds its own time; "
+            f"medians of {runs} runs):",
             f"  the bundle's {max(len(run) for run in ours)} modules, compiled and run: "
             f"{total:.1f} ms (most: {most})",
             f"  the standard-library modules they import: {statistics.median(stdlib) * 1000:.1f} ms"]
@@ -229,8 +230,9 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--rounds and --boards must be at least 0, --runs at least 1")
     bundle = [args.python, "-I", "-S", str(args.bundle)]
     if args.rounds:
-        print(f"start-up: {args.bundle} to its first line against `{args.python} -I -S -c "
-              f"pass`, {args.rounds} interleaved pairs a public test; medians", flush=True)
+        print(f"start-up: {_shown(args.bundle)} to its first line against `"
+              f"{Path(args.python).name} -I -S -c pass` (Python {_version(args.python)}), "
+              f"{args.rounds} interleaved pairs a public test; medians", flush=True)
         rows = startup(args.python, args.bundle, puzzle_files(PUBLIC), args.rounds)
         print("\n".join(startup_report(rows)), flush=True)
         print("\n".join(where_it_goes(args.python, args.bundle, PUBLIC / "13_expert.txt",
@@ -238,6 +240,19 @@ def main(argv: list[str] | None = None) -> int:
     if args.boards:
         print("\n".join(pacing(bundle, args.stress, args.boards, args.runs)))
     return 0
+
+
+def _shown(path: Path) -> str:
+    """`path` relative to the project where it is inside it."""
+    path = path.resolve()
+    return str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else str(path)
+
+
+def _version(python: str) -> str:
+    """The version `python` reports, as 3.11.7."""
+    run = subprocess.run([python, "-I", "-S", "-c", "import sys; print(sys.version.split()[0])"],
+                         capture_output=True, text=True, timeout=RUN_TIMEOUT_S)
+    return run.stdout.strip() or "?"
 
 
 def pacing(bundle: list[str], stress: Path, count: int, runs: int) -> list[str]:
