@@ -85,6 +85,12 @@ benchmarks: build $(VENV)/.installed-lab
 	$(PY) -m referee.lab.benchmarks_page --out docs/BENCHMARKS.md \
 		out/benchmarks-codingame.json out/benchmarks-stress.json
 
+# The bundle as a player feels it (docs/BUILD.md): its start-up against a bare Python on the
+# public tests, and its largest gap between lines on the stress boards up to 30x30 with a
+# CPU-busy process beside it. A few minutes.
+startup-bench: build
+	$(PY) -m referee.lab.startup
+
 # How fast `hunt` catches and shrinks the tests' two hostile bots (a few minutes).
 hunt-bench: $(VENV)/.installed-run
 	$(PY) -m referee.lab.hunt_bench

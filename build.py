@@ -84,6 +84,7 @@ IMPORTER = """\
 import gc,sys
 # importlib.machinery.ModuleSpec, without importing importlib and warnings.
 ModuleSpec=type(sys.__spec__)
+# The line of this file that opens MODULES: tracebacks count from it.
 MODULES_LINE={modules_line}
 def module_file(name):
 \t# bot.cli is MODULES['bot/cli.py'], the package bot.rules MODULES['bot/rules/__init__.py'].
@@ -92,7 +93,7 @@ def module_file(name):
 \t\tif file in MODULES:
 \t\t\treturn file
 def module_line(file):
-\t# The line of this file before MODULES[file] begins.
+\t# The line of this file before the one where MODULES[file] begins.
 \tline=MODULES_LINE
 \tfor key,source in MODULES.items():
 \t\tif key==file:

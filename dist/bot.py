@@ -2518,6 +2518,7 @@ def _walked(sources,reached,owner,lead,finished,running):
 import gc,sys
 # importlib.machinery.ModuleSpec, without importing importlib and warnings.
 ModuleSpec=type(sys.__spec__)
+# The line of this file that opens MODULES: tracebacks count from it.
 MODULES_LINE=6
 def module_file(name):
 	# bot.cli is MODULES['bot/cli.py'], the package bot.rules MODULES['bot/rules/__init__.py'].
@@ -2526,7 +2527,7 @@ def module_file(name):
 		if file in MODULES:
 			return file
 def module_line(file):
-	# The line of this file before MODULES[file] begins.
+	# The line of this file before the one where MODULES[file] begins.
 	line=MODULES_LINE
 	for key,source in MODULES.items():
 		if key==file:

@@ -38,7 +38,8 @@ MAX_SIDE = 30            # CodinGame's boards are at most 30x30
 TURN_LIMIT_MS = 100      # CodinGame: each line after the first within 100 ms of the one before
 RUN_TIMEOUT_S = 30       # a run still printing after this is stopped
 READ_BYTES = 65536
-BUSY = "while True: pass"   # the process beside the bundle under load
+# The process beside the bundle under load: it spins until this one is gone, even killed.
+BUSY = "import os\nparent = os.getppid()\nwhile os.getppid() == parent:\n    pass\n"
 
 
 def line_times(argv: list[str], text: str, timeout_s: float = RUN_TIMEOUT_S) -> list[float]:
@@ -69,10 +70,12 @@ def line_times(argv: list[str], text: str, timeout_s: float = RUN_TIMEOUT_S) -> 
 
 
 def exit_seconds(argv: list[str]) -> float:
-    """Seconds from starting `argv` (stdin empty) to its exit."""
+    """Seconds from starting `argv` (stdin empty) to its exit. A blocking wait: one with a
+    timeout polls, at intervals that double up to 50 ms, and would round the time up."""
     start = time.perf_counter()
-    subprocess.run(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                   stderr=subprocess.DEVNULL, cwd=ROOT, timeout=RUN_TIMEOUT_S)
+    proc = subprocess.Popen(argv, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL, cwd=ROOT)
+    proc.wait()
     return time.perf_counter() - start
 
 
@@ -109,6 +112,43 @@ def _startup_line(name: str, pairs: list[tuple[float, float]]) -> str:
     overhead = statistics.median(b - p for b, p in pairs) * 1000
     ratio = statistics.median(b / p for b, p in pairs)
     return f"{name:<28} {bundle:9.1f} {bare:8.1f} {overhead:11.1f} {ratio:6.2f}"
+
+
+def import_times(argv: list[str], text: str) -> dict[str, float]:
+    """{module: seconds} its import took itself (`-X importtime`, children apart), when
+    `argv` (a Python and its arguments) runs with `text` on its stdin. For the bundle's
+    modules that is compiling and running them."""
+    run = subprocess.run([argv[0], "-X", "importtime", *argv[1:]], input=text,
+                         capture_output=True, text=True, cwd=ROOT, timeout=RUN_TIMEOUT_S)
+    found = {}
+    for line in run.stderr.splitlines():
+        if line.startswith("import time:") and "|" in line:
+            own, _, name = line.removeprefix("import time:").split("|")
+            if own.strip().isdigit():
+                found[name.strip()] = int(own) / 1e6
+    return found
+
+
+def where_it_goes(python: str, bundle: Path, puzzle: Path, runs: int) -> list[str]:
+    """Where the bundle's start-up goes on `puzzle`, medians of `runs`: its own modules
+    (compiled and run), and the standard library's that a bare Python does not import."""
+    bare = set(import_times([python, "-I", "-S", "-c", "pass"], ""))
+    ours, stdlib = [], []
+    for _ in range(runs):
+        times = import_times([python, "-I", "-S", str(bundle)], puzzle.read_text())
+        ours.append({name: t for name, t in times.items() if name.split(".")[0] == "bot"})
+        stdlib.append(sum(t for name, t in times.items()
+                          if name.split(".")[0] != "bot" and name not in bare))
+    total = statistics.median(sum(run.values()) for run in ours) * 1000
+    names = sorted(set().union(*ours))
+    top = sorted(names, key=lambda n: -statistics.median(run.get(n, 0.0) for run in ours))[:3]
+    most = ", ".join(f"{n} {statistics.median(run.get(n, 0.0) for run in ours) * 1000:.1f}"
+                     for n in top)
+    return [f"where it goes on {puzzle.stem} (-X importtime, which adds its own time; "
+            f"medians of {runs} runs):",
+            f"  the bundle's {max(len(run) for run in ours)} modules, compiled and run: "
+            f"{total:.1f} ms (most: {most})",
+            f"  the standard-library modules they import: {statistics.median(stdlib) * 1000:.1f} ms"]
 
 
 def gaps(times: list[float]) -> list[float]:
@@ -190,13 +230,29 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--rounds and --boards must be at least 0, --runs at least 1")
     bundle = [args.python, "-I", "-S", str(args.bundle)]
     if args.rounds:
-        print(f"start-up: {args.bundle} to its first line against `{args.python} -I -S -c "
-              f"pass`, {args.rounds} interleaved pairs a public test; medians", flush=True)
+        print(f"start-up: {_shown(args.bundle)} to its first line against `"
+              f"{Path(args.python).name} -I -S -c pass` (Python {_version(args.python)}), "
+              f"{args.rounds} interleaved pairs a public test; medians", flush=True)
         rows = startup(args.python, args.bundle, puzzle_files(PUBLIC), args.rounds)
         print("\n".join(startup_report(rows)), flush=True)
+        print("\n".join(where_it_goes(args.python, args.bundle, PUBLIC / "13_expert.txt",
+                                     args.rounds)), flush=True)
     if args.boards:
         print("\n".join(pacing(bundle, args.stress, args.boards, args.runs)))
     return 0
+
+
+def _shown(path: Path) -> str:
+    """`path` relative to the project where it is inside it."""
+    path = path.resolve()
+    return str(path.relative_to(ROOT)) if path.is_relative_to(ROOT) else str(path)
+
+
+def _version(python: str) -> str:
+    """The version `python` reports, as 3.11.7."""
+    run = subprocess.run([python, "-I", "-S", "-c", "import sys; print(sys.version.split()[0])"],
+                         capture_output=True, text=True, timeout=RUN_TIMEOUT_S)
+    return run.stdout.strip() or "?"
 
 
 def pacing(bundle: list[str], stress: Path, count: int, runs: int) -> list[str]:
