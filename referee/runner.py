@@ -9,23 +9,19 @@ The parts, each in its own home:
   - the box and the kill: referee/containment.py (bubblewrap, the reaper) and
     referee/cgroups.py (the kernel's count of memory, processes and CPU);
   - the time of every line: a stamping process (referee/stamper.py), the bot's parent,
-    which nothing here can delay; referee/lines.py turns its frames into lines;
+    which nothing here can delay; referee/stamping.py is the referee's end of it, and
+    referee/lines.py turns its frames into lines;
   - memory: the kernel's cap where a cgroup counts it, else MemoryWatch samples it;
   - the load of the machine around a late line: referee/load.py.
 """
 
 from __future__ import annotations
 
-import json
 import os
-import selectors
 import shutil
-import subprocess
-import sys
 import tempfile
 import threading
 import time
-from pathlib import Path
 from typing import Sequence
 
 from referee import box
@@ -34,19 +30,17 @@ from referee.containment import Mode, choose_mode, memory_mode, open_sandbox
 from referee.footprint import MemoryMeter
 from referee.limits import (MEMORY_LIMIT_BYTES, MEMORY_SAMPLE_S, READ_CHUNK_BYTES,
                             START_LIMIT_S, Limits)
-from referee.lines import FrameReader, LineSplitter, StderrTail
+from referee.lines import StderrTail
 from referee.load import LoadWindow
 from referee.match import Event, EventKind, play_match
 from referee.reaper import START_MARK, remove_tree
 from referee.result import MatchResult, Usage
+from referee.stamping import StamperLink
 from referee.terminal import size_text
 
 # Variables passed to the bot; everything else (PYTHONUNBUFFERED, PYTHONPATH, ...) is dropped.
 ENV_KEPT = ("PATH", "HOME", "LANG", "LC_ALL", "LC_CTYPE", "USER", "LOGNAME")
-STAMPER = Path(__file__).with_name("stamper.py")
-STDERR_DRAIN_READS = 16   # reads of what a killed bot left in its stderr pipe (64 KiB each)
-SYNC_WAIT_S = 2.0         # the stamper answers a sync within this (it is idle but for us)
-END_WAIT_S = 2.0          # the launcher's exit is reported within this after a kill
+TICK_S = 1 / os.sysconf("SC_CLK_TCK")
 
 
 class BotStartError(Exception):
@@ -77,6 +71,7 @@ class MemoryWatch:
         self._meter = MemoryMeter()
         self._next = 0.0
         self.peak = 0
+        self.cpu_seen: float | None = None   # the most CPU time the samples saw, unboxed
         self.over: str | None = None
 
     def due(self, now: float) -> bool:
@@ -89,6 +84,8 @@ class MemoryWatch:
         start = time.perf_counter()
         pids = self._sandbox.processes()
         found = self._meter.measure(pids, exact=True)
+        cpu = sum(map(_cpu_seconds, pids))
+        self.cpu_seen = max(self.cpu_seen or 0.0, cpu) or None
         self._next = start + max(MEMORY_SAMPLE_S, (time.perf_counter() - start) * 5)
         if found.total_bytes is None:
             return
@@ -124,23 +121,17 @@ class BotProcess:
             self.sandbox = open_sandbox(mode or choose_mode())
         except OSError as error:
             raise BotStartError(f"cannot contain the bot: {error.strerror or error}") from None
-        self._tmpdir = None
+        self._tmpdir: str | None = None
+        self._status = ReaperStatus()
         self._closed = False
-        self._exit: str | None = None       # the launcher's `status cpu maxrss`, once it exits
-        self._status_text = b""
+        self._stopped = False              # the referee killed the bot before it exited
         self._usage = Usage()
+        self.link: StamperLink | None = None
         try:
             self._check_reachable(argv, cwd)
             self.memory = MemoryWatch(self.sandbox, memory_limit_bytes)
-            self._stamps = "normal priority"
-            self._frames = FrameReader()
-            self._lines = LineSplitter()
-            self._stderr_tail = StderrTail()
-            self._synced = False
-            self._input_at: float | None = None
-            self._stopped = False              # the referee killed the bot before it exited
-            self._start(argv, cwd, tmp_parent, pass_fds)
             self.load = LoadWindow(self.sandbox.cpu_seconds)
+            self._start(argv, cwd, tmp_parent, pass_fds)
             self._await_start()
         except BaseException:
             self.close()
@@ -167,87 +158,69 @@ class BotProcess:
             tmp_parent = "/tmp"   # a folder the box user cannot enter: the machine's instead
         self._tmpdir = tempfile.mkdtemp(prefix="referee-bot-", dir=tmp_parent)
         if uid is not None:
-            os.chown(self._tmpdir, self.sandbox.uid, self.sandbox.uid)
+            os.chown(self._tmpdir, uid, uid)
         return self._tmpdir
 
     def _start(self, argv: list[str], cwd: str, tmp_parent: str | None,
                pass_fds: Sequence[int]) -> None:
         """Start the stamper, which starts the launcher, which becomes the bot."""
         env = bot_environment(self._bot_tmpdir(tmp_parent))
-        status_read, status_write = os.pipe()   # the reaper's report of the bot's exit
-        os.set_blocking(status_read, False)
-        self._status_fd = status_read
-        control_read, self._control = os.pipe()
+        status_write = self._status.open()
         launcher = self.sandbox.command(argv, cwd, env.get("PATH", os.defpath), status_write)
-        config = {"argv": launcher, "cwd": cwd, "join": self.sandbox.join_files(),
-                  "rlimits": {"RLIMIT_CORE": 0}, "control": control_read,
-                  "pass": [status_write, *pass_fds]}
         try:
-            self.proc = subprocess.Popen(
-                [sys.executable, "-I", "-S", str(STAMPER), json.dumps(config)],
-                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                bufsize=0, cwd=cwd, env=env, close_fds=True,
-                pass_fds=(control_read, status_write, *pass_fds))
+            self.link = StamperLink(launcher, cwd, env, self.sandbox.join_files(),
+                                    (status_write, *pass_fds))
         except OSError as error:
             raise BotStartError(f"cannot start the referee's stamper: "
                                 f"{error.strerror or error}") from None
         finally:
             os.close(status_write)
-            os.close(control_read)
-        self._selector = selectors.DefaultSelector()
-        self._out = self.proc.stdout.fileno()
-        self._err = self.proc.stderr.fileno()
-        self._selector.register(self._out, selectors.EVENT_READ)
-        self._selector.register(self._err, selectors.EVENT_READ)
 
     def _await_start(self) -> None:
         """Read the launcher's start mark: the bot is exec'ing now. Output after it is the bot's."""
         deadline = time.perf_counter() + START_LIMIT_S
         mark = b""
         while not mark.startswith(START_MARK) and time.perf_counter() < deadline:
-            for frame in self._poll(deadline - time.perf_counter(), before_start=True):
+            for frame in self._pump(deadline - time.perf_counter(), started=False):
                 if frame.kind != "O":
                     deadline = 0.0 if frame.kind in "EX" else deadline
                 elif mark.startswith(START_MARK):
-                    self._lines.take(frame.data, frame.at)   # the bot's, in the same batch
+                    self.link.lines.take(frame.data, frame.at)   # the bot's, in the same batch
                 else:
                     mark += frame.data
                     if mark.startswith(START_MARK) and len(mark) > len(START_MARK):
-                        self._lines.take(mark[len(START_MARK):], frame.at)
+                        self.link.lines.take(mark[len(START_MARK):], frame.at)
+        if self.link.launcher_pid:
+            self.sandbox.started(self.link.launcher_pid)
         if not mark.startswith(START_MARK):
-            said = self._stderr_tail.text().strip().splitlines()
+            said = self.link.stderr.text().strip().splitlines()
             raise BotStartError(f"cannot start the bot: {said[-1] if said else 'no start mark'}")
 
     # -- Transport ---------------------------------------------------------
 
     def send(self, text: str) -> float:
         """The stamper writes the input; its stamp is the start of the first line's time."""
-        data = text.encode()
-        self._command(b"I" + len(data).to_bytes(4, "little") + data)
-        deadline = time.perf_counter() + SYNC_WAIT_S
-        while self._input_at is None and time.perf_counter() < deadline and self._alive():
-            self._pump(deadline - time.perf_counter())
-        at = self._input_at if self._input_at is not None else time.perf_counter()
+        at = self.link.send_input(text.encode(), self._pump)
         self.load.mark()
         return at
 
     def close_input(self) -> None:
         """End the bot's stdin (CodinGame never does; a start-up probe may)."""
-        self._command(b"C")
+        self.link.close_input()
 
     def read_line(self, deadline: float) -> Event:
-        while not self._lines.events:
+        events = self.link.lines.events
+        while not events:
             remaining = deadline - time.perf_counter()
-            if remaining <= 0:
-                if not self._sync():   # the stamper has sent all it read by now
-                    event = Event(EventKind.TIMEOUT, deadline)
-                    self.load.mark()
-                    return event
+            if remaining > 0:
+                self._pump(remaining)
                 continue
-            self._pump(remaining)
-        event = self._lines.events.popleft()
+            self.link.sync(self._pump)   # the stamper has sent all it read by now
+            if not events:
+                self.load.mark()
+                return Event(EventKind.TIMEOUT, deadline)
         self.load.mark()
-        return event
+        return events.popleft()
 
     def wait_exit(self, deadline: float) -> int | None:
         while self._exit_status() is None:
@@ -262,7 +235,7 @@ class BotProcess:
             return self._usage
         self._closed = True
         status = None
-        if getattr(self, "proc", None) is not None:
+        if self.link is not None:
             self._end_bot()
             status = self._exit_status()
             status = -9 if status is None else status   # killed before its exit was seen
@@ -283,87 +256,23 @@ class BotProcess:
     def __exit__(self, *exc) -> None:
         self.close()
 
-    # -- reading -----------------------------------------------------------
+    # -- reading and ending --------------------------------------------------
 
-    def _alive(self) -> bool:
-        return self._out in self._selector.get_map()
-
-    def _command(self, data: bytes) -> None:
-        try:
-            os.write(self._control, data)
-        except OSError:
-            pass   # the stamper is gone: its pipe tells the rest
-
-    def _sync(self) -> bool:
-        """Ask the stamper for every byte it read before now; True if lines came of it."""
-        if not self._alive():
-            return bool(self._lines.events)
-        self._synced = False
-        self._command(b"S")
-        deadline = time.perf_counter() + SYNC_WAIT_S
-        while not self._synced and self._alive() and time.perf_counter() < deadline:
-            self._pump(deadline - time.perf_counter())
-        return bool(self._lines.events)
-
-    def _pump(self, timeout: float) -> None:
-        for _ in self._poll(timeout):
-            pass
-
-    def _poll(self, timeout: float, before_start: bool = False):
-        """Wait up to `timeout` for frames or stderr; take them; sample memory when due.
-        Yields the frames read (the start mark is looked for in them)."""
+    def _pump(self, timeout: float, started: bool = True) -> list:
+        """Frames for up to `timeout` (a memory sample's time at most); sample when due."""
         if self._stop is not None and self._stop.is_set():
             raise Interrupted()
-        now = time.perf_counter()
-        if not before_start and self.memory.due(now):
+        if started and self.memory.due(time.perf_counter()):
             self.memory.sample()
-        ready = self._selector.select(max(0.0, min(timeout, MEMORY_SAMPLE_S)))
-        for key, _ in ready:
-            data = os.read(key.fd, READ_CHUNK_BYTES)
-            if not data:
-                self._selector.unregister(key.fd)
-            if key.fd == self._err:
-                self._stderr_tail.take(data)
-                continue
-            for frame in self._frames.feed(data):
-                self._take(frame, before_start)
-                yield frame
-
-    def _take(self, frame, before_start: bool) -> None:
-        if frame.kind == "P":
-            self.sandbox.started(frame.size)
-        elif frame.kind == "R":
-            self._stamps = "real-time" if frame.size else "normal priority"
-        elif frame.kind == "I":
-            self._input_at = frame.at
-        elif frame.kind == "Y":
-            self._synced = True
-        elif frame.kind == "O" and not before_start:
-            self._lines.take(frame.data, frame.at)
-        elif frame.kind == "E":
-            self._lines.end(frame.at)
-        elif frame.kind == "X":
-            self._exit = frame.data.decode()
-
-    # -- ending ------------------------------------------------------------
+        return self.link.poll(min(timeout, MEMORY_SAMPLE_S), started)
 
     def _exit_status(self) -> int | None:
         """The bot's exit status once known: the reaper's report, or the box's exit."""
         if self.sandbox.relays_status:
-            return self._read_status()
-        if self._exit is None:
+            return self._status.read()
+        if self.link.exit_text is None:
             return None
-        return self.sandbox.exit_status(int(self._exit.split()[0]))
-
-    def _read_status(self) -> int | None:
-        """The reaper's line `status user_s system_s maxrss_kib`, once the bot has exited."""
-        try:
-            self._status_text += os.read(self._status_fd, 256)
-        except (BlockingIOError, OSError):
-            pass
-        if not self._status_text.endswith(b"\n"):
-            return None
-        return int(self._status_text.split()[0])
+        return self.sandbox.exit_status(int(self.link.exit_text.split()[0]))
 
     def _end_bot(self) -> None:
         """Kill whatever is left of the bot and take its last words."""
@@ -372,64 +281,81 @@ class BotProcess:
         if self._exit_status() is None:
             self._stopped = True   # the bot runs on: its exit is the referee's doing
         self.sandbox.kill()
-        self._command(b"K")
-        deadline = time.perf_counter() + END_WAIT_S
-        while self._exit is None and self._alive() and time.perf_counter() < deadline:
-            self._pump(deadline - time.perf_counter())
-        os.close(self._control)   # the stamper leaves at this end of file
-        try:
-            self.proc.wait(timeout=END_WAIT_S)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
-        self._read_status()
-        self._drain_stderr()
-        self._selector.close()
-        for pipe in (self.proc.stdout, self.proc.stderr):
-            pipe.close()
-
-    def _drain_stderr(self) -> None:
-        """Read what a dead bot left in its stderr pipe (never blocks: writers are gone)."""
-        if self._err not in self._selector.get_map():
-            return
-        os.set_blocking(self._err, False)
-        try:
-            for _ in range(STDERR_DRAIN_READS):   # bounded: an escaped child may still write
-                data = os.read(self._err, READ_CHUNK_BYTES)
-                if not data:
-                    break
-                self._stderr_tail.take(data)
-        except BlockingIOError:
-            pass
+        self.link.kill(self._pump)
+        self.link.close()
+        self._status.read()
 
     def _release(self) -> None:
         if hasattr(self, "sandbox"):
             if not self.sandbox.sandboxed and self.sandbox.uid is not None:
                 box.remove_left_by(self.sandbox.uid)
             self.sandbox.release()
-        if hasattr(self, "_status_fd"):
-            os.close(self._status_fd)
+        self._status.close()
         if self._tmpdir:
             # Not shutil.rmtree: it recurses, and a bot's nest of folders must not cost the match.
             remove_tree(self._tmpdir)
 
     def _make_usage(self, status: int | None, peak: int | None,
                     cgroup_cpu_s: float | None) -> Usage:
-        cpu_s, maxrss = _launcher_usage(self._status_text.decode() or self._exit)
-        tail = getattr(self, "_stderr_tail", StderrTail())
+        link = self.link
+        cpu_s, maxrss = _launcher_usage(self._status.text or (link.exit_text if link else None))
+        tail = link.stderr if link else StderrTail()
         memory = getattr(self, "memory", None)
         return Usage(
-            cpu_s=cgroup_cpu_s or cpu_s,
+            cpu_s=cgroup_cpu_s or max(filter(None, (cpu_s, memory and memory.cpu_seen)),
+                                      default=None),
             peak_rss_bytes=peak or maxrss,
             exit_status=status,
             stderr_tail=tail.text(),
             stderr_bytes=tail.bytes,
             over_memory=memory.over if memory else None,
-            stopped=getattr(self, "_stopped", False) or bool(memory and memory.over),
+            stopped=self._stopped or bool(memory and memory.over),
             box=_box_text(self.sandbox) if hasattr(self, "sandbox") else "",
             memory_count=memory.mode if memory else "",
-            stamps=getattr(self, "_stamps", ""),
+            stamps=("real-time" if link.real_time else "normal priority") if link else "",
             busy_cpus=self.load.last() if hasattr(self, "load") else None)
+
+
+class ReaperStatus:
+    """The reaper's report of the bot's exit (unboxed modes): `status user_s system_s
+    maxrss_kib` on a pipe, once the bot has exited."""
+
+    def __init__(self):
+        self._fd: int | None = None
+        self.text = ""
+        self._data = b""
+
+    def open(self) -> int:
+        """A new pipe; the write end, for the launcher."""
+        self._fd, write = os.pipe()
+        os.set_blocking(self._fd, False)
+        return write
+
+    def read(self) -> int | None:
+        if self._fd is not None and not self._data.endswith(b"\n"):
+            try:
+                self._data += os.read(self._fd, 256)
+            except (BlockingIOError, OSError):
+                pass
+        if not self._data.endswith(b"\n"):
+            return None
+        self.text = self._data.decode()
+        return int(self.text.split()[0])
+
+    def close(self) -> None:
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
+
+
+def _cpu_seconds(pid: int) -> float:
+    """User and system time of process `pid` so far (0 once it is gone)."""
+    try:
+        with open(f"/proc/{pid}/stat") as file:
+            fields = file.read().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) * TICK_S
 
 
 def _launcher_usage(text: str | None) -> tuple[float | None, int | None]:

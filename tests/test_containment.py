@@ -30,7 +30,7 @@ FAKEBOTS = ROOT / "tests" / "fakebots"
 SIMPLEST_TEXT = (ROOT / "puzzles" / "public" / "01_simplest.txt").read_text()
 SIMPLEST = load_board(ROOT / "puzzles" / "public" / "01_simplest.txt")
 EASY = Limits(first_line_s=5.0, turn_s=2.0, grace_s=KILL_GRACE_S)
-CLEAN_UP_S = 1.0
+CLEAN_UP_S = 3.0   # a clean-up that waited for a limit or a kill timeout takes far longer
 SMALL_CAP = 200 * 2**20      # small caps keep the memory tests light on a shared machine
 
 
@@ -55,7 +55,7 @@ def play(argv, mode, limits=EASY, **kwargs):
     bot = BotProcess(argv, mode=mode, tmp_parent=SESSION_TMP, **kwargs)
     took = time_close(bot)
     result = play_match(SIMPLEST, bot, limits)
-    assert bot.proc.returncode is not None   # the launcher is reaped, and with it the tree
+    assert bot.link.proc.returncode is not None   # the stamper is reaped, and the launcher with it
     return result, took[0]
 
 
