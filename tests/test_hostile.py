@@ -10,6 +10,9 @@ generous first-line limit, so that a busy machine cannot turn their verdict into
 import json
 import os
 import re
+import shutil
+import subprocess
+from pathlib import Path
 
 import pytest
 
@@ -23,6 +26,7 @@ from tests.test_containment import MODES, marker, play
 
 FILLING = Limits(first_line_s=30.0, turn_s=10.0)
 SHORT = Limits(first_line_s=10.0, turn_s=2.0)     # for bots that hang after a line
+ROOT = Path(__file__).parent.parent
 MEMORY_CASES = [case for case, (cap, _) in cases.CASES.items() if cap]
 
 
@@ -160,4 +164,33 @@ def test_a_saboteur_leaves_no_process_and_cannot_touch_the_other_bot(mode, tmp_p
     for match in a_matches:
         assert "saboteur: hit 0 process(es) of B" in match["stderr_tail"], match["stderr_tail"]
     assert running_with_marker(a_mark) == [] and running_with_marker(b_mark) == []
+    assert kit.match_folders() == []
+
+
+@pytest.fixture(scope="module")
+def cpp_solver(built):
+    """tests/bots' C++ solver, built beside the kit, where every box user may run it."""
+    folder = os.path.dirname(built["fork_bomb"])
+    binary = os.path.join(folder, "hashi")
+    done = subprocess.run(["g++", "-O2", "-o", binary, str(ROOT / "tests/bots/cpp/hashi.cpp")],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    return binary
+
+
+@MODES
+def test_honest_bots_still_win_in_every_mode(mode, cpp_solver, tmp_path):
+    # the project's solver, and tests/bots' C++ and JavaScript ones (test_languages plays
+    # them, and Java, on all 13 public tests in the default mode)
+    bots = [f"{box_python()} dist/bot.py", cpp_solver]
+    if shutil.which("node"):
+        bots.append(f"node {ROOT / 'tests/bots/js/hashi.js'}")
+    puzzles = ["puzzles/public/03_simple.txt", "puzzles/public/08_advanced.txt"]
+    for bot in bots:
+        out = tmp_path / "run.json"
+        done = referee("run", "--contain", mode.value, "--bot", bot, "--json", str(out),
+                       *puzzles)
+        assert out.exists(), done.stderr
+        verdicts = [m["verdict"] for m in json.loads(out.read_text())["matches"]]
+        assert verdicts == ["win"] * len(puzzles), (bot, done.stdout)
     assert kit.match_folders() == []
