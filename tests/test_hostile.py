@@ -48,7 +48,7 @@ def hostile(case, mode, built, context, limits=SHORT):
     cap = cases.CASES[case][0]
     kwargs = {"memory_limit_bytes": cap} if cap else {}
     result, _ = play(cases.argv(case, built, mark, context), mode, limits=limits, **kwargs)
-    assert kit.leftovers(mark, kit.box_uid(result.usage.box)) == []
+    assert kit.leftovers(mark) == []
     assert kit.match_folders() == []
     return result, result.usage.stderr_tail
 
@@ -61,8 +61,8 @@ def test_memory_out_of_sight_of_page_tables_is_capped_by_the_kernel(case, mode, 
     assert result.usage.peak_rss_bytes <= cap, said          # a peak never over the cap
     if case == "TMPDIR file, closed" and mode is not Mode.BWRAP:
         # unboxed, TMPDIR is a folder on the host's disk: page cache the kernel reclaims,
-        # not memory held; the file goes with the match
-        assert result.verdict in (Verdict.MEMORY, Verdict.WIN), result.reason
+        # not memory held (a busy disk may make it a timeout); the file goes with the match
+        assert result.verdict in (Verdict.MEMORY, Verdict.WIN, Verdict.TIMEOUT), result.reason
         assert not any(name.startswith("referee-bot-") for name in os.listdir(SESSION_TMP))
         return
     assert result.verdict is Verdict.MEMORY, (result.reason, said)
@@ -74,13 +74,13 @@ def test_memory_out_of_sight_of_page_tables_is_capped_by_the_kernel(case, mode, 
 def test_a_system_v_segment_left_without_rmid_is_gone_after_the_match(mode, built, context):
     # a segment under the cap, the bot exits after its solution: a win, and no segment
     mark = marker()
-    result, _ = play([built["sysv_segment"], "50", str(cases.sysv_key(mark)), mark], mode)
+    result, _ = play([built["sysv_segment"], "50", str(kit.sysv_key(mark)), mark], mode)
     assert result.verdict is Verdict.WIN, result.reason
     assert "sysv: 50 MB held, detached" in result.usage.stderr_tail
     assert result.usage.peak_rss_bytes >= 50 * 2**20          # the segment was counted
-    key = f"{cases.sysv_key(mark):d}"
+    key = f"{kit.sysv_key(mark):d}"
     assert [obj for obj in kit.sysv_objects(0) if obj.split()[2] == key] == []
-    assert kit.leftovers(mark, kit.box_uid(result.usage.box)) == []
+    assert kit.leftovers(mark) == []
 
 
 @MODES
@@ -153,7 +153,7 @@ def test_a_saboteur_leaves_no_process_and_cannot_touch_the_other_bot(mode, tmp_p
     out = tmp_path / "run.json"
     puzzles = [f"puzzles/public/{n}.txt" for n in ("01_simplest", "02_simpler", "03_simple",
                                                    "04_basic")]
-    done = referee("run", "--contain", mode.value, "--jobs", "2", "--first-line-ms", "10000",
+    done = referee("run", "--contain", mode.value, "--jobs", "2", "--first-line-ms", "15000",
                    "--turn-ms", "2000", "--bot", a, "--bot", b, "--json", str(out), *puzzles,
                    timeout=300)
     assert out.exists(), done.stderr
@@ -181,7 +181,8 @@ def cpp_solver(built):
 @MODES
 def test_honest_bots_still_win_in_every_mode(mode, cpp_solver, tmp_path):
     # the project's solver, and tests/bots' C++ and JavaScript ones (test_languages plays
-    # them, and Java, on all 13 public tests in the default mode)
+    # them, and Java, on all 13 public tests in the default mode); generous limits: the
+    # box is on trial here, not the machine's load
     bots = [f"{box_python()} dist/bot.py", cpp_solver]
     if shutil.which("node"):
         bots.append(f"node {ROOT / 'tests/bots/js/hashi.js'}")
@@ -189,7 +190,7 @@ def test_honest_bots_still_win_in_every_mode(mode, cpp_solver, tmp_path):
     for bot in bots:
         out = tmp_path / "run.json"
         done = referee("run", "--contain", mode.value, "--bot", bot, "--json", str(out),
-                       *puzzles)
+                       "--first-line-ms", "10000", "--turn-ms", "2000", *puzzles)
         assert out.exists(), done.stderr
         verdicts = [m["verdict"] for m in json.loads(out.read_text())["matches"]]
         assert verdicts == ["win"] * len(puzzles), (bot, done.stdout)

@@ -13,6 +13,7 @@ import tempfile
 from dataclasses import dataclass
 
 from tests.fakebots.procs import SESSION_TMP
+from tests.hostile import kit
 from tests.hostile.kit import python_bot
 
 SMALL_CAP = 200 * 2**20
@@ -26,16 +27,11 @@ class Context:
     setuid_id: str
 
 
-def sysv_key(marker: str) -> int:
-    """A System V key of the match's own, from its marker."""
-    return int(marker[-7:], 16) or 1
-
-
 CASES = {
     "/dev/shm file, closed": (SMALL_CAP, lambda c, m, x: python_bot("fill_file.py", "shm", m, GB)),
     "TMPDIR file, closed": (SMALL_CAP, lambda c, m, x: python_bot("fill_file.py", "tmp", m, GB)),
     "System V segment, no IPC_RMID": (SMALL_CAP, lambda c, m, x: [
-        c["sysv_segment"], GB, sysv_key(m), m]),
+        c["sysv_segment"], GB, kit.sysv_key(m), m]),
     "memfds in flight": (SMALL_CAP, lambda c, m, x: [c["memfd_in_flight"], GB, m]),
     "socket buffers": (SMALL_CAP, lambda c, m, x: [c["socket_buffers"], GB, m]),
     "200,000 touched 4 KiB mappings": (SMALL_CAP, lambda c, m, x: [

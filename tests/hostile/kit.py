@@ -58,17 +58,14 @@ def sysv_objects(uid_at_least: int = BOX_UID_BASE) -> list[str]:
     return found
 
 
-def shm_files(marker: str, uid: int | None) -> list[str]:
-    """Files in the host's /dev/shm named with the marker or owned by the match's user."""
-    found = []
-    for entry in os.scandir("/dev/shm"):
-        try:
-            owner = entry.stat(follow_symlinks=False).st_uid
-        except OSError:
-            continue
-        if marker in entry.name or (uid is not None and owner == uid):
-            found.append(entry.path)
-    return found
+def sysv_key(marker: str) -> int:
+    """The System V key of the match's own, from its marker (the kit's bots use it)."""
+    return int(marker[-7:], 16) or 1
+
+
+def shm_files(marker: str) -> list[str]:
+    """Files in the host's /dev/shm named with the marker (the kit's bots name theirs so)."""
+    return [entry.path for entry in os.scandir("/dev/shm") if marker in entry.name]
 
 
 def match_folders() -> list[str]:
@@ -77,10 +74,10 @@ def match_folders() -> list[str]:
             if name.startswith(("referee-match-", "referee-stage-"))]
 
 
-def leftovers(marker: str, uid: int | None) -> list[str]:
-    """Everything of the match still on the machine: its processes, System V objects of
-    its user, its /dev/shm files."""
-    left = running_with_marker(marker)
-    if uid is not None:
-        left += [obj for obj in sysv_objects(uid) if f" uid {uid}" in obj]
-    return left + shm_files(marker, uid)
+def leftovers(marker: str) -> list[str]:
+    """Everything of the match still on the machine: its processes, its System V objects,
+    its /dev/shm files. Found by the match's marker, not by its user: a referee of another
+    version, running meanwhile, may hand a bot of its own the same uid."""
+    key = str(sysv_key(marker))
+    return (running_with_marker(marker) + [obj for obj in sysv_objects(0)
+                                           if obj.split()[2] == key] + shm_files(marker))

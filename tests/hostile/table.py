@@ -43,7 +43,7 @@ def play(mode: Mode, case: str, built: dict, context: cases.Context):
     result = play_match(load_board(kit.SIMPLEST), bot, LIMITS)
     seconds = time.monotonic() - start
     wait_until_none_running(1.0)
-    return result, seconds, kit.leftovers(marker, kit.box_uid(result.usage.box))
+    return result, seconds, kit.leftovers(marker)
 
 
 # the lines of the bot's report that say what it managed (else its last line)
