@@ -8,6 +8,7 @@ import os
 import re
 import subprocess
 import tempfile
+import time
 from pathlib import Path
 
 from tests.fakebots.procs import SESSION_TMP, box_python, running_with_marker
@@ -74,10 +75,16 @@ def match_folders() -> list[str]:
             if name.startswith(("referee-match-", "referee-stage-"))]
 
 
-def leftovers(marker: str) -> list[str]:
-    """Everything of the match still on the machine: its processes, its System V objects,
-    its /dev/shm files. Found by the match's marker, not by its user: a referee of another
-    version, running meanwhile, may hand a bot of its own the same uid."""
+def leftovers(marker: str, wait_s: float = 3.0) -> list[str]:
+    """Everything of the match still on the machine after up to `wait_s` (killed processes
+    take a moment to go, as procs.wait_until_none_running allows): its processes, its
+    System V objects, its /dev/shm files. Found by the match's marker, not by its user: a
+    referee of another version, running meanwhile, may hand a bot of its own the same uid."""
     key = str(sysv_key(marker))
-    return (running_with_marker(marker) + [obj for obj in sysv_objects(0)
-                                           if obj.split()[2] == key] + shm_files(marker))
+    deadline = time.monotonic() + wait_s
+    while True:
+        left = (running_with_marker(marker) + [obj for obj in sysv_objects(0)
+                                               if obj.split()[2] == key] + shm_files(marker))
+        if not left or time.monotonic() > deadline:
+            return left
+        time.sleep(0.05)
