@@ -31,8 +31,9 @@ import tempfile
 
 BOX_UID_BASE = 60000
 BOX_SLOTS = 1000
+SLOTS_FOLDER = "/run/referee-boxes"   # machine-wide, whatever TMPDIR a referee has: two
+                                      # referees' bots never share a user
 TMPFS_BYTES = 1 << 30      # each of /tmp and /dev/shm; the memory cap binds first
-LOCKS = "/run/lock"         # the machine's, whatever TMPDIR a referee has: slots are global
 STAGE_BYTES = 64 << 20     # the most of a closed folder copied in for the box user
 MARK_LAUNCHER = 'printf "%s\\n" "$0" && exec "$@"'   # the start mark, then the bot
 PRIVATE = ("/tmp", "/dev/shm")   # the box's own, empty at its start
@@ -61,7 +62,7 @@ class Slot:
     """A box number held for one match (a lock file), so live boxes never share a uid."""
 
     def __init__(self):
-        folder = os.path.join(LOCKS if os.access(LOCKS, os.W_OK) else "/tmp", "referee-boxes")
+        folder = SLOTS_FOLDER   # root's alone: no box user may take or remove a lock file
         os.makedirs(folder, mode=0o755, exist_ok=True)
         for number in range(BOX_SLOTS):
             fd = os.open(os.path.join(folder, f"{number}.lock"), os.O_RDWR | os.O_CREAT, 0o600)

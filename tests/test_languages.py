@@ -91,4 +91,4 @@ def test_a_java_bot_over_the_cap_loses_on_memory(java_classes, tmp_path):
     assert done.returncode == 1
     assert [r["verdict"] for r in results] == ["memory"], done.stdout
     assert results[0]["reason"].endswith("cap 768 MB")
-    assert results[0]["peak_mb"] >= 760   # the kernel stops it at the cap
+    assert 768 * 0.9 <= results[0]["peak_mb"] <= 768   # the kernel's peak stops at the cap
