@@ -269,7 +269,10 @@ class BotProcess:
     def _exit_status(self) -> int | None:
         """The bot's exit status once known: the reaper's report, or the box's exit."""
         if self.sandbox.relays_status:
-            return self._status.read()
+            status = self._status.read()
+            if status is None and self.link.exit_text is not None:
+                return -9   # the reaper itself was killed (the kernel's OOM killer): its bot too
+            return status
         if self.link.exit_text is None:
             return None
         return self.sandbox.exit_status(int(self.link.exit_text.split()[0]))
