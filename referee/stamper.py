@@ -1,6 +1,10 @@
 """The stamping process: starts the bot's launcher, and stamps its input and every output.
 
-    python -I -S stamper.py CONFIG_JSON
+    python -I -S stamper.py CONTROL_FD CWD JOIN PASS -- LAUNCHER_ARGV...
+
+JOIN: the cgroup.procs files the launcher joins, ':'-separated; PASS: the descriptors it
+keeps, ','-separated (either may be empty). No json: its import alone would double this
+process's start.
 
 Run by the referee, one per match; standard library only. It is the one place that reads
 the time of a line, so nothing the referee does (sampling memory, judging, drawing, other
@@ -24,7 +28,6 @@ written, `O` output bytes, `E` stdout closed, `Y` sync, `X` the launcher exited:
 `status cpu_s maxrss_kib`.
 """
 
-import json
 import os
 import select
 import signal
@@ -70,8 +73,7 @@ def start(config: dict, stdin: int, stdout: int) -> int:
             with open(path, "w") as file:
                 file.write("0\n")
         import resource
-        for name, value in config["rlimits"].items():
-            resource.setrlimit(getattr(resource, name), (value, value))
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
         os.setsid()
         os.dup2(stdin, 0)
         os.dup2(stdout, 1)
@@ -131,8 +133,14 @@ def _read_exactly(fd: int, size: int) -> bytes:
     return data
 
 
+def parse(args: list[str]) -> dict:
+    control, cwd, join, passed, dashes, *argv = args
+    return {"control": int(control), "cwd": cwd, "join": [p for p in join.split(":") if p],
+            "pass": [int(fd) for fd in passed.split(",") if fd], "argv": argv}
+
+
 def main() -> None:
-    config = json.loads(sys.argv[1])
+    config = parse(sys.argv[1:])
     signal.signal(signal.SIGPIPE, signal.SIG_IGN)
     in_read, bot_in = os.pipe()
     out_read, out_write = os.pipe()

@@ -8,7 +8,6 @@ and the launcher's exit.
 
 from __future__ import annotations
 
-import json
 import os
 import selectors
 import subprocess
@@ -31,11 +30,11 @@ class StamperLink:
     def __init__(self, launcher: list[str], cwd: str, env: dict[str, str],
                  join: list[str], pass_fds: Sequence[int]):
         control_read, self._control = os.pipe()
-        config = {"argv": launcher, "cwd": cwd, "join": join, "rlimits": {"RLIMIT_CORE": 0},
-                  "control": control_read, "pass": list(pass_fds)}
+        config = [str(control_read), cwd, ":".join(join), ",".join(map(str, pass_fds)), "--",
+                  *launcher]
         try:
             self.proc = subprocess.Popen(
-                [sys.executable, "-I", "-S", str(STAMPER), json.dumps(config)],
+                [sys.executable, "-I", "-S", str(STAMPER), *config],
                 stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                 bufsize=0, cwd=cwd, env=env, close_fds=True,
                 pass_fds=(control_read, *pass_fds))
