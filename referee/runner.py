@@ -279,12 +279,15 @@ class BotProcess:
 
     def _end_bot(self) -> None:
         """Kill whatever is left of the bot and take its last words."""
+        def pump(timeout: float) -> list:   # never Interrupted: this is how a match ends
+            return self.link.poll(min(timeout, MEMORY_SAMPLE_S))
+
         self.memory.sample()   # the last look at its memory, for the peak
-        self._pump(0)          # an exit already reported
+        pump(0)                # an exit already reported
         if self._exit_status() is None:
             self._stopped = True   # the bot runs on: its exit is the referee's doing
         self.sandbox.kill()
-        self.link.kill(self._pump)
+        self.link.kill(pump)
         self.link.close()
         self._status.read()
 
