@@ -37,7 +37,7 @@ import time
 from pathlib import Path
 
 from referee import box, leftovers, proctree
-from referee.cgroups import MatchGroup
+from referee.cgroups import MatchGroup, parents
 from referee.reaper import START_MARK
 
 ENV_VAR = "REFEREE_CONTAIN"
@@ -95,7 +95,6 @@ def describe(mode: Mode) -> str:
 
 def memory_mode() -> str:
     """'v2' or 'v1' where the kernel counts each match's memory, else 'sampled'."""
-    from referee.cgroups import parents
     found = parents()
     return found[0] if found else "sampled"
 
