@@ -180,12 +180,21 @@ def _controllers(folder: Path) -> list[str]:
         return []
 
 
-def _make_v2(own: Path, tag: str) -> Path | None:
-    _sweep(own, _kill_v2)
+def _referee_folder(own: Path, tag: str, kill) -> Path | None:
+    """This referee's folder under `own`, the dead referees' swept first; removed at exit."""
+    _sweep(own, kill)
     folder = own / tag
     try:
         folder.mkdir(exist_ok=True)
     except OSError:
+        return None
+    atexit.register(_remove_tree, folder, kill)
+    return folder
+
+
+def _make_v2(own: Path, tag: str) -> Path | None:
+    folder = _referee_folder(own, tag, _kill_v2)
+    if folder is None:
         return None
     for name in ("memory", "pids", "cpu"):
         for where in (own, folder):   # fails where the group holds processes: then no limit
@@ -193,22 +202,12 @@ def _make_v2(own: Path, tag: str) -> Path | None:
     if "memory" not in (folder / "cgroup.subtree_control").read_text():
         _remove_tree(folder, _kill_v2)
         return None
-    atexit.register(_remove_tree, folder, _kill_v2)
     return folder
 
 
 def _make_v1(controller: str, tag: str) -> Path | None:
     own = _own_v1(controller)
-    if own is None:
-        return None
-    _sweep(own, _kill_v1)
-    folder = own / tag
-    try:
-        folder.mkdir(exist_ok=True)
-    except OSError:
-        return None
-    atexit.register(_remove_tree, folder, _kill_v1)
-    return folder
+    return None if own is None else _referee_folder(own, tag, _kill_v1)
 
 
 # -- one match -------------------------------------------------------------------------------
