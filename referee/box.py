@@ -35,7 +35,9 @@ SLOTS_FOLDER = "/run/referee-boxes"   # machine-wide, whatever TMPDIR a referee 
                                       # referees' bots never share a user
 TMPFS_BYTES = 1 << 30      # each of /tmp and /dev/shm; the memory cap binds first
 STAGE_BYTES = 64 << 20     # the most of a closed folder copied in for the box user
-MARK_LAUNCHER = 'printf "%s\\n" "$0" && exec "$@"'   # the start mark, then the bot
+# The gate (one line on stdin, read a byte at a time so the input stays whole), the start
+# mark, then the bot: a box can be made ahead and held at the gate.
+MARK_LAUNCHER = 'read -r _; printf "%s\\n" "$0" && exec "$@"'
 PRIVATE = ("/tmp", "/dev/shm")   # the box's own, empty at its start
 INSTALL_HINT = "install bubblewrap for a sandbox (Debian: apt-get install bubblewrap)"
 
@@ -47,7 +49,8 @@ def bwrap() -> str | None:
     if path is None or (os.geteuid() == 0 and shutil.which("setpriv") is None):
         return None
     probe = [path, "--ro-bind", "/", "/", "--proc", "/proc", "--unshare-pid",
-             "--unshare-net", "--unshare-ipc", "--die-with-parent", "true"]
+             "--unshare-net", "--unshare-ipc", "--die-with-parent",
+             "--as-pid-1", "true"]   # no init of bubblewrap's own: none is left unreaped
     if os.geteuid() != 0:
         probe[1:1] = ["--unshare-user"]
     try:

@@ -10,9 +10,10 @@ when not root) and forks its init, which holds the same role by the kernel's rul
 first process only relays SIGTERM to that init and waits for it, holding no pipe.
 
 The bot gets RLIMIT_AS = AS_BYTES (empty: none) before its first instruction, runs as
-DROP_UID (empty: as the reaper) with no privileges and no_new_privs, its own session, and default signal dispositions. Just before the exec the child writes
-START_MARK on stdout, so the referee starts its clock only once the bot runs. When the
-bot exits, its status and resource usage go to STATUS_FD as one line
+DROP_UID (empty: as the reaper) with no privileges and no_new_privs, its own session, and
+default signal dispositions. The child waits at a gate (a line on stdin, the referee's
+go), then writes START_MARK on stdout, so the referee starts its clock only once the bot
+runs. When the bot exits, its status and resource usage go to STATUS_FD as one line
 `status user_s system_s maxrss_kib`; its descendants keep running, since they may still
 play. On SIGTERM (from the referee at the end of the match, or as the referee's death
 signal) every descendant is killed and reaped, in a loop cheaper than a fork: a process
@@ -44,6 +45,13 @@ class Stop(Exception):
 
 def _stop(signum, frame):
     raise Stop()
+
+
+def wait_at_gate() -> None:
+    """Wait for the referee's go: one line on stdin, read a byte at a time so the input
+    after it stays whole for the bot (a launcher can be started ahead and held here)."""
+    while os.read(0, 1) not in (b"\n", b""):
+        pass
 
 
 def children() -> list[int]:
@@ -332,6 +340,7 @@ def main() -> None:
                     resource.setrlimit(resource.RLIMIT_AS, (int(limit), int(limit)))
                 if drop:
                     drop_privileges(libc, int(drop))
+                wait_at_gate()
                 os.write(1, START_MARK)
                 os.execvp(argv[0], argv)
             except BaseException as error:

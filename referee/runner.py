@@ -108,12 +108,17 @@ class MemoryWatch:
 
 
 class BotProcess:
-    """A running bot; implements the match's Transport."""
+    """A running bot; implements the match's Transport.
+
+    Made `held`, everything up to the bot's exec is ready (its cgroup, its box, the
+    stamper, the launcher waiting at its gate) and the bot starts only at `begin`: the
+    next match's box can be made while this one plays."""
 
     def __init__(self, argv: Sequence[str], cwd: str | None = None,
                  memory_limit_bytes: int | None = MEMORY_LIMIT_BYTES,
                  tmp_parent: str | None = None, mode: Mode | None = None,
-                 stop: threading.Event | None = None, pass_fds: Sequence[int] = ()):
+                 stop: threading.Event | None = None, pass_fds: Sequence[int] = (),
+                 held: bool = False):
         argv, cwd = list(argv), os.path.abspath(cwd or os.getcwd())
         _check_program(argv, cwd)
         self._stop = stop   # once set, the match ends at the next read: the referee is going
@@ -132,6 +137,17 @@ class BotProcess:
             self.memory = MemoryWatch(self.sandbox, memory_limit_bytes)
             self.load = LoadWindow(self.sandbox.cpu_seconds)
             self._start(argv, cwd, tmp_parent, pass_fds)
+        except BaseException:
+            self.close()
+            raise
+        if not held:
+            self.begin()
+
+    def begin(self, stop: threading.Event | None = None) -> None:
+        """Open the launcher's gate and wait for its start mark: the bot runs from now."""
+        self._stop = stop or self._stop
+        try:
+            self.link.open_gate()
             self._await_start()
         except BaseException:
             self.close()

@@ -17,7 +17,9 @@ Descriptors: 1 the frames to the referee, 2 the bot's stderr (the child takes it
 the config's `control`, the referee's commands. The bot's stdin is a pipe of this process's, open until it ends, as on
 CodinGame. Every descriptor named in the config's `pass` goes to the launcher as it is.
 
-Commands (control): `I` + u32 length + bytes: write them to the bot's stdin, stamp when written;
+Commands (control): `G`: open the gate (a newline on the bot's stdin: the launcher waits
+for it before its start mark and the bot's exec, so a launcher can be started ahead);
+`I` + u32 length + bytes: write them to the bot's stdin, stamp when written;
 `S`: reply `Y` once everything already read is sent; `C`: close the bot's stdin;
 `K`: kill the launcher's session.
 End of file on control (the referee ended, however it died): kill and leave.
@@ -41,6 +43,9 @@ PIPE_BYTES = 1 << 20          # room for a burst while the referee is busy elsew
 F_SETPIPE_SZ = 1031           # from <linux/fcntl.h>
 RT_PRIORITY = 50
 KILL_WAIT_S = 1.0             # for the launcher to end on SIGTERM
+ORPHANS_WAIT_S = 0.5          # for the last of the launcher's processes to die
+PR_SET_CHILD_SUBREAPER = 36   # from <linux/prctl.h>
+GATE_OPEN = b"\n"             # what the launcher's gate waits for on the bot's stdin
 
 
 def send(kind: bytes, data: bytes = b"", size: int | None = None,
@@ -139,8 +144,31 @@ def parse(args: list[str]) -> dict:
             "pass": [int(fd) for fd in passed.split(",") if fd], "argv": argv}
 
 
+def adopt_orphans() -> None:
+    """Be the child subreaper of the launcher's processes: what a killed launcher leaves (the
+    init of bubblewrap's PID namespace) comes here to be reaped, not to the machine's init,
+    which in a container may never reap it."""
+    import ctypes
+    ctypes.CDLL(None).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+
+
+def reap_orphans() -> None:
+    """Reap every child left (each dead or dying: the referee has killed the bot)."""
+    deadline = time.monotonic() + ORPHANS_WAIT_S
+    while True:
+        try:
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return   # none left
+        if pid == 0:
+            if time.monotonic() > deadline:
+                return
+            time.sleep(0.001)
+
+
 def main() -> None:
     config = parse(sys.argv[1:])
+    adopt_orphans()
     signal.signal(signal.SIGPIPE, signal.SIG_IGN)
     in_read, bot_in = os.pipe()
     out_read, out_write = os.pipe()
@@ -171,13 +199,17 @@ def main() -> None:
             continue   # output first: a sync or a kill must see every byte already written
         if control in ready:
             kind, data = read_command(control)
+            gate = kind == "G"
+            if gate:
+                kind, data = "I", GATE_OPEN
             if kind == "I":
                 try:
                     while data:
                         data = data[os.write(bot_in, data):]
                 except OSError:
                     pass   # the bot is gone: the referee sees its end
-                send(b"I")
+                if not gate:
+                    send(b"I")
             elif kind == "S":
                 send(b"Y")
             elif kind == "C":
@@ -197,11 +229,7 @@ def main() -> None:
                     os.kill(target, signal.SIGKILL)
                 except OSError:
                     pass
-    if not reaped:
-        try:
-            os.wait4(pid, os.WNOHANG)
-        except ChildProcessError:
-            pass
+    reap_orphans()
 
 
 if __name__ == "__main__":

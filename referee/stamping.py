@@ -99,6 +99,10 @@ class StamperLink:
         except OSError:
             pass   # the stamper is gone: its pipe tells the rest
 
+    def open_gate(self) -> None:
+        """Let the launcher, held at its gate, write its start mark and exec the bot."""
+        self._command(b"G")
+
     def send_input(self, data: bytes, pump) -> float:
         """Have the stamper write the input; its stamp (now, if none comes)."""
         self._command(b"I" + len(data).to_bytes(4, "little") + data)

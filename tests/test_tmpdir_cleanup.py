@@ -188,14 +188,14 @@ def test_as_another_user_closed_folders_and_nests_leave_nothing(open_tmp, mess):
 
 
 def test_a_match_that_raises_gets_an_error_and_the_others_their_results(tmp_path, monkeypatch):
-    real = one_match.run_match
+    real = one_match.play_match
 
-    def failing(board, argv, limits, name, **kwargs):
+    def failing(board, bot, limits, name, **kwargs):
         if name == "02_simpler":
             raise RuntimeError("a fault inside the referee")
-        return real(board, argv, limits, name=name, **kwargs)
+        return real(board, bot, limits, name=name, **kwargs)
 
-    monkeypatch.setattr(one_match, "run_match", failing)
+    monkeypatch.setattr(one_match, "play_match", failing)
     out = {kind: tmp_path / f"r.{kind}" for kind in ("json", "csv", "html")}
     puzzles = [str(PUBLIC / f"{name}.txt") for name in ("01_simplest", "02_simpler", "03_simple")]
     status = main(["run", "--jobs", "2", "--quiet", "--bot", f"{sys.executable} -m bot",

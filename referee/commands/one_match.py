@@ -12,7 +12,6 @@ Ctrl-C and SIGTERM still stop the whole run.
 
 from __future__ import annotations
 
-import tempfile
 import threading
 from dataclasses import replace
 from typing import Sequence
@@ -21,23 +20,29 @@ from referee import leftovers
 from referee.board import Board
 from referee.containment import Mode
 from referee.limits import Limits
+from referee.match import play_match
 from referee.reaper import remove_tree
 from referee.result import MatchResult
 from referee.rules import Verdict
-from referee.runner import BotStartError, run_match
-
-FOLDER_PREFIX = "referee-match-"
+from referee.runner import BotProcess, BotStartError
+from referee.spares import Spares, match_folder
 
 
 def play_one(board: Board, argv: Sequence[str], limits: Limits, name: str, path: str = "",
-             mode: Mode | None = None, stop: threading.Event | None = None) -> MatchResult:
-    """run_match in a folder of its own, removed after; an `error` result if it raises."""
+             mode: Mode | None = None, stop: threading.Event | None = None,
+             spares: Spares | None = None) -> MatchResult:
+    """One match in a folder of its own, removed after; an `error` result if it raises.
+    With `spares`, the bot is one held ready if there is one, and the next is made."""
     folder = ""
     try:
         leftovers.sweep()
-        folder = tempfile.mkdtemp(prefix=leftovers.own_prefix(FOLDER_PREFIX))
-        result = run_match(board, argv, limits, name=name, path=path, tmp_parent=folder,
-                           mode=mode, stop=stop)
+        bot, folder = spares.take(argv, mode) if spares else (None, "")
+        if bot is None:
+            folder = folder or match_folder()
+            bot = BotProcess(argv, tmp_parent=folder, mode=mode, held=True)
+        with bot:   # closed whatever happens: play_match's own fault included
+            bot.begin(stop)
+            result = play_match(board, bot, limits, name=name, path=path)
     except BotStartError as error:
         result = error_result(board, name, path, str(error))
     except Exception as error:   # the referee's own failure: this match only

@@ -104,6 +104,7 @@ from referee.progress import Progress, SetProgress
 from referee.result import MatchResult
 from referee.containment import MODES, ContainmentError, Mode, choose_mode, describe
 from referee.commands.one_match import play_one
+from referee.spares import Spares
 from referee.home import in_checkout
 from referee.terminal import safe
 from referee.history.machine import load_now
@@ -376,7 +377,7 @@ def play_all(puzzles: list[Puzzle], argvs: list[list[str]], labels: tuple[str, .
     def play(item: tuple[int, int]) -> MatchResult:
         puzzle, k = puzzles[item[0]], item[1]
         result = play_one(puzzle.board, argvs[k], limits, name=puzzle.name, path=puzzle.path,
-                          mode=mode, stop=stop)
+                          mode=mode, stop=stop, spares=spares)
         for replayed in range(1, replay_busy + 1):
             if not result.busy or stop.is_set():
                 break
@@ -390,18 +391,21 @@ def play_all(puzzles: list[Puzzle], argvs: list[list[str]], labels: tuple[str, .
         progress.step(f"{safe(result.name)}{who}: {result.verdict.value}")
         return result
 
-    if jobs == 1:
-        played = [play(item) for item in order]
-    else:
-        with ThreadPoolExecutor(max_workers=jobs) as pool:
-            try:
-                played = list(pool.map(play, order))
-            except BaseException:
-                # Ctrl-C or SIGTERM (a match that fails gets an `error` result instead):
-                # the matches still running end now, their bots killed, not at their
-                # limits (nor shown as timeouts).
-                stop.set()
-                raise
+    # the next match's bot is made while this one plays (referee/spares.py)
+    spares = Spares({Spares.key(argv, mode): len(puzzles) for argv in argvs})
+    with spares:
+        if jobs == 1:
+            played = [play(item) for item in order]
+        else:
+            with ThreadPoolExecutor(max_workers=jobs) as pool:
+                try:
+                    played = list(pool.map(play, order))
+                except BaseException:
+                    # Ctrl-C or SIGTERM (a match that fails gets an `error` result instead):
+                    # the matches still running end now, their bots killed, not at their
+                    # limits (nor shown as timeouts).
+                    stop.set()
+                    raise
     pairs: list[list[MatchResult]] = [[None] * len(argvs) for _ in puzzles]  # type: ignore[list-item]
     for (i, k), result in zip(order, played):
         pairs[i][k] = result

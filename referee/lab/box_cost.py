@@ -1,29 +1,41 @@
 """What the box costs: the same matches played boxed (bwrap) and unboxed, in turn.
 
-    python -m referee.lab.box_cost [--rounds N] [--bot CMD] [PUZZLE ...]
+    python -m referee.lab.box_cost [--rounds N] [--bot CMD] [--against REV] [PUZZLE ...]
 
-Each round plays every puzzle (default: the public tests) once in each mode, the order of
-the modes alternating between rounds; it prints, per mode, the median wall time of a whole
-round and of one match, the ratio boxed/unboxed round by round (median and worst), and the
-bot's first-line latency (median, p99, max and the slowest puzzle). The bot defaults to
-dist/bot.py run by a Python that the box user can reach unboxed too.
+Each round plays every puzzle (default: the public tests) once in each mode, as `run`
+does (the next match's box made while one plays), the order of the modes alternating
+between rounds; it prints, per mode, the median wall time of a whole round and of one
+match, the ratio boxed/unboxed round by round (median and worst), and the bot's first-line
+latency (median, p99, max and the slowest puzzle). The bot defaults to dist/bot.py run by
+a Python that the box user can reach unboxed too.
+
+With --against REV (a git revision of this checkout, e.g. the referee before the box), it
+times instead whole `python -m referee run --quiet` processes of this referee and of REV's
+(its referee/ taken with git archive), in turn, on the same bot and puzzles: each one's
+median wall time, the ratio pair by pair, and the difference per match.
 """
 
 from __future__ import annotations
 
 import argparse
+import io
 import os
 import shlex
 import shutil
 import statistics
+import subprocess
 import sys
+import tarfile
+import tempfile
 import time
 from pathlib import Path
 
 from referee import box
 from referee.board import load_board
 from referee.containment import Mode, choose_mode
-from referee.runner import run_match
+from referee.commands.one_match import play_one
+from referee.limits import Limits
+from referee.spares import Spares
 
 ROOT = Path(__file__).resolve().parents[2]
 MODES = (Mode.BWRAP, Mode.SUBREAPER)
@@ -41,8 +53,10 @@ def play_round(mode: Mode, argv: list[str], boards: list) -> tuple[float, dict[s
     """Wall seconds for all the matches, and each puzzle's first-line latency."""
     firsts = {}
     start = time.perf_counter()
-    for name, board in boards:
-        result = run_match(board, argv, name=name, mode=mode)
+    with Spares({Spares.key(argv, mode): len(boards)}) as spares:
+        results = [play_one(board, argv, Limits(), name, mode=mode, spares=spares)
+                   for name, board in boards]
+    for name, result in zip((name for name, _ in boards), results):
         if result.first_line_s is not None:
             firsts[name] = result.first_line_s
         if not result.won:
@@ -61,6 +75,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("puzzles", nargs="*", help="puzzle files (default: the public tests)")
     parser.add_argument("--rounds", type=int, default=5)
     parser.add_argument("--bot", help="the bot's command (default: dist/bot.py)")
+    parser.add_argument("--against", metavar="REV",
+                        help="time whole runs of this referee against REV's, in turn")
     args = parser.parse_args(argv)
     try:
         choose_mode("bwrap")
@@ -68,9 +84,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"box_cost: {error}", file=sys.stderr)
         return 2
     paths = [Path(p) for p in args.puzzles] or sorted((ROOT / "puzzles" / "public").glob("*.txt"))
-    boards = [(path.stem, load_board(path)) for path in paths]
     command = shlex.split(args.bot) if args.bot else [reachable_python(),
                                                      str(ROOT / "dist" / "bot.py")]
+    if args.against:
+        return against(args.against, command, paths, args.rounds)
+    boards = [(path.stem, load_board(path)) for path in paths]
     walls: dict[Mode, list[float]] = {mode: [] for mode in MODES}
     firsts: dict[Mode, dict[str, list[float]]] = {mode: {} for mode in MODES}
     for round_number in range(args.rounds):
@@ -81,6 +99,57 @@ def main(argv: list[str] | None = None) -> int:
                 firsts[mode].setdefault(name, []).append(seconds)
     report(walls, firsts, len(boards), args.rounds)
     return 0
+
+
+def against(revision: str, bot: list[str], paths: list[Path], rounds: int) -> int:
+    """Whole runs of this referee and of `revision`'s, in turn: the wall time each takes."""
+    with tempfile.TemporaryDirectory(prefix="box-cost-") as folder:
+        old = Path(folder)
+        why = take_referee(revision, old)
+        if why:
+            print(f"box_cost: cannot take referee/ of {revision!r} from git: {why}",
+                  file=sys.stderr)
+            return 2
+        tail = [sys.executable, "-m", "referee", "run", "--quiet", "--bot", shlex.join(bot),
+                *(str(path.resolve()) for path in paths)]
+        walls = time_runs({"this": ROOT, revision: old}, tail, rounds)
+    print(f"box_cost: whole `run --quiet` of {len(paths)} puzzles, {rounds} runs each, in turn")
+    for name, values in walls.items():
+        print(f"{name:<12} median {statistics.median(values):6.2f} s   "
+              f"min {min(values):6.2f}   max {max(values):6.2f}")
+    ratios = [new / old for new, old in zip(walls["this"], walls[revision])]
+    extra = (statistics.median(walls["this"]) - statistics.median(walls[revision])) / len(paths)
+    print(f"this/{revision}: median x{statistics.median(ratios):.2f}, worst "
+          f"x{max(ratios):.2f} (run by run); {extra * 1000:+.0f} ms a match")
+    return 0
+
+
+def take_referee(revision: str, folder: Path) -> str:
+    """Unpack `revision`'s referee/ into `folder`; what went wrong ("" if nothing)."""
+    try:
+        archive = subprocess.run(["git", "-C", str(ROOT), "archive", revision, "referee"],
+                                 capture_output=True, check=True).stdout
+    except subprocess.CalledProcessError as error:
+        return error.stderr.decode().strip()
+    except OSError as error:
+        return str(error)
+    with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+        tar.extractall(folder, filter="data")
+    return ""
+
+
+def time_runs(folders: dict[str, Path], command: list[str], rounds: int) -> dict[str, list[float]]:
+    """`command` run in each folder in turn, `rounds` times: the wall seconds of each run."""
+    walls: dict[str, list[float]] = {name: [] for name in folders}
+    for round_number in range(rounds):
+        for name in folders if round_number % 2 == 0 else reversed(list(folders)):
+            start = time.perf_counter()
+            done = subprocess.run(command, cwd=folders[name], stdin=subprocess.DEVNULL,
+                                  capture_output=True, text=True)
+            walls[name].append(time.perf_counter() - start)
+            if done.returncode != 0:
+                print(f"  {name}: exit {done.returncode}: {done.stdout.strip()[-200:]}")
+    return walls
 
 
 def report(walls, firsts, matches: int, rounds: int) -> None:

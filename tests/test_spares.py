@@ -1,0 +1,100 @@
+"""Bots made ahead (referee/spares.py): held at their gate until their match begins, the
+input whole after the gate, and nothing of a spare left once the run is over."""
+
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+
+from referee import leftovers
+from referee.__main__ import main
+from referee.containment import Mode, choose_mode
+from referee.match import EventKind
+from referee.proctree import descendants
+from referee.reaper import remove_tree
+from referee.runner import BotProcess
+from referee.spares import FOLDER_PREFIX, Spares
+from tests.fakebots.procs import SESSION_TMP, box_python
+
+PUBLIC = Path(__file__).parent.parent / "puzzles" / "public"
+# Says hello at once, then echoes its first line of input: what came after the gate.
+HELLO = "print('hello', flush=True); print(input(), flush=True); import time; time.sleep(30)"
+
+
+def modes() -> list[Mode]:
+    found = []
+    for mode in Mode:
+        try:
+            found.append(choose_mode(mode.value))
+        except Exception:
+            pass
+    return found
+
+
+def own_folders() -> set[str]:
+    prefix = leftovers.own_prefix(FOLDER_PREFIX).rsplit("/", 1)[-1]
+    return {name for name in os.listdir(tempfile.gettempdir()) if name.startswith(prefix)}
+
+
+def zombies() -> set[int]:
+    """Processes that died and that no parent has reaped."""
+    found = set()
+    for proc in Path("/proc").glob("[0-9]*"):
+        try:
+            if (proc / "stat").read_text().rpartition(")")[2].split()[0] == "Z":
+                found.add(int(proc.name))
+        except OSError:
+            pass
+    return found
+
+
+@pytest.mark.parametrize("mode", modes(), ids=lambda mode: mode.value)
+def test_a_held_bot_runs_only_once_its_match_begins_and_reads_its_input_whole(mode):
+    bot = BotProcess([box_python(), "-c", HELLO], tmp_parent=SESSION_TMP, mode=mode,
+                     held=True)
+    with bot:
+        time.sleep(0.5)   # time enough for a bot that was not held to say hello
+        assert [frame for frame in bot.link.poll(0.1, started=False)
+                if frame.kind == "O"] == []
+        bot.begin()
+        bot.send("one line of input\n")
+        seen = [bot.read_line(time.perf_counter() + 10) for _ in range(2)]
+    assert [(event.kind, event.text) for event in seen] == [
+        (EventKind.LINE, "hello"), (EventKind.LINE, "one line of input")]
+
+
+def test_spares_are_made_for_matches_to_come_only():
+    argv = [box_python(), "-c", HELLO]
+    with Spares({Spares.key(argv, None): 2}) as spares:
+        first = spares.take(argv, None)             # none ready yet; one made for the next
+        second, folder = spares.take(argv, None)    # that one; none made: none is to come
+        third = spares.take(argv, None)
+    try:
+        assert first == (None, "") and third == (None, "")
+        assert isinstance(second, BotProcess) and os.path.isdir(folder)
+    finally:
+        second.close()
+        remove_tree(folder)
+
+
+def test_a_spare_left_is_closed_with_the_run():
+    argv = [box_python(), "-c", HELLO]
+    before = own_folders()
+    with Spares({Spares.key(argv, None): 5}) as spares:
+        spares.take(argv, None)
+        assert len(own_folders() - before) == 1 and descendants(os.getpid()) != []
+    assert own_folders() - before == set()
+    assert descendants(os.getpid()) == []
+
+
+def test_a_run_leaves_no_spare_no_folder_and_no_unreaped_process(tmp_path):
+    before_zombies, before_folders = zombies(), own_folders()
+    puzzles = [str(PUBLIC / f"{name}.txt") for name in ("01_simplest", "02_simpler", "03_simple")]
+    assert main(["run", "--quiet", "--bot", f"{sys.executable} -m bot", *puzzles]) == 0
+    assert descendants(os.getpid()) == []
+    assert own_folders() - before_folders == set()
+    time.sleep(0.2)   # a zombie left to the machine's init would still be there
+    assert zombies() - before_zombies == set()
