@@ -195,10 +195,14 @@ class BwrapSandbox(Sandbox):
             return self.group.processes()
         return proctree.descendants(self.pid)[1:] if self.pid else []   # [0]: the box's init
 
-    def kill(self) -> None:
-        # bubblewrap's parent-death signal takes its init, and the kernel the namespace
+    def kill_at_once(self) -> None:
+        """Kill the box without waiting: bubblewrap's parent-death signal takes its init,
+        and with it the kernel takes every process of the namespace."""
         if self.pid:
             _signal(self.pid, signal.SIGKILL)
+
+    def kill(self) -> None:
+        self.kill_at_once()
         super().kill()
 
     def exit_status(self, launcher_status):

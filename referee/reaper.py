@@ -47,6 +47,17 @@ def _stop(signum, frame):
     raise Stop()
 
 
+def prefer_as_victim() -> None:
+    """Be the OOM killer's first choice in the match's cgroup: the bot, never the reaper
+    that reports its end and kills what it leaves (raising one's own score needs no
+    privilege)."""
+    try:
+        with open("/proc/self/oom_score_adj", "w") as file:
+            file.write("1000")
+    except OSError:
+        pass
+
+
 def wait_at_gate() -> None:
     """Wait for the referee's go: one line on stdin, read a byte at a time so the input
     after it stays whole for the bot (a launcher can be started ahead and held here)."""
@@ -338,6 +349,7 @@ def main() -> None:
                     signal.signal(signum, signal.SIG_DFL)
                 if limit:
                     resource.setrlimit(resource.RLIMIT_AS, (int(limit), int(limit)))
+                prefer_as_victim()
                 if drop:
                     drop_privileges(libc, int(drop))
                 wait_at_gate()

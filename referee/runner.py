@@ -22,7 +22,7 @@ import shutil
 import tempfile
 import threading
 import time
-from typing import Sequence
+from typing import Callable, Sequence
 
 from referee import box
 from referee.board import Board
@@ -118,10 +118,11 @@ class BotProcess:
                  memory_limit_bytes: int | None = MEMORY_LIMIT_BYTES,
                  tmp_parent: str | None = None, mode: Mode | None = None,
                  stop: threading.Event | None = None, pass_fds: Sequence[int] = (),
-                 held: bool = False):
+                 held: bool = False, finisher: Callable[[Callable], None] | None = None):
         argv, cwd = list(argv), os.path.abspath(cwd or os.getcwd())
         _check_program(argv, cwd)
         self._stop = stop   # once set, the match ends at the next read: the referee is going
+        self._finisher = finisher   # runs the end of a close after the verdict (referee/crew.py)
         try:
             self.sandbox = open_sandbox(mode or choose_mode())
         except OSError as error:
@@ -247,9 +248,18 @@ class BotProcess:
         return self._exit_status()
 
     def close(self) -> Usage:
+        """End the bot; its usage. A box the bot still runs in is killed at once, and where
+        a `finisher` was given, the waits for its end and the clean-up are left to it."""
         if self._closed:
             return self._usage
         self._closed = True
+        if self._finisher is not None and self._box_running():
+            self._stopped = True
+            self.memory.sample()   # the last look at its memory, where it is sampled
+            self.sandbox.kill_at_once()
+            self._usage = self._make_usage(-9, self.memory.finish(), self.sandbox.cpu_seconds())
+            self._finisher(self._finish_behind)
+            return self._usage
         status = None
         if self.link is not None:
             self._end_bot()
@@ -292,6 +302,18 @@ class BotProcess:
         if self.link.exit_text is None:
             return None
         return self.sandbox.exit_status(int(self.link.exit_text.split()[0]))
+
+    def _box_running(self) -> bool:
+        """A box whose bot has not exited (a box's processes all die with its launcher)."""
+        if self.link is None or not self.sandbox.sandboxed:
+            return False
+        self.link.poll(0)
+        return self._exit_status() is None
+
+    def _finish_behind(self) -> None:
+        """What close leaves to the finisher: wait for the box's end, then clean up."""
+        self._end_bot()
+        self._release()
 
     def _end_bot(self) -> None:
         """Kill whatever is left of the bot and take its last words."""

@@ -210,3 +210,14 @@ def test_closed_output_is_seen_in_every_mode(mode):
     if mode is not Mode.BWRAP:   # bubblewrap itself holds the box's stdout until it ends
         assert "closed its output" in result.reason
     assert result.usage.exit_status == -9
+
+
+@pytest.mark.parametrize("mode", [m for m in available_modes() if m is not Mode.BWRAP],
+                         ids=lambda m: m.value)
+def test_unboxed_the_bot_not_its_reaper_is_the_kernels_first_choice_at_the_memory_cap(mode):
+    # the reaper sits in the match's cgroup: the OOM killer must take the bot, whose
+    # memory may not even show in its own size (a closed /dev/shm file)
+    probe = ("import sys; print(open('/proc/self/oom_score_adj').read().strip(), "
+             "file=sys.stderr, flush=True); input(); print('0 0 2 0 1', flush=True)")
+    result, _ = play([box_python(), "-c", probe], mode)
+    assert result.usage.stderr_tail.strip() == "1000"

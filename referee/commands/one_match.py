@@ -25,21 +25,22 @@ from referee.reaper import remove_tree
 from referee.result import MatchResult
 from referee.rules import Verdict
 from referee.runner import BotProcess, BotStartError
-from referee.spares import Spares, match_folder
+from referee.crew import Crew, match_folder
 
 
 def play_one(board: Board, argv: Sequence[str], limits: Limits, name: str, path: str = "",
              mode: Mode | None = None, stop: threading.Event | None = None,
-             spares: Spares | None = None) -> MatchResult:
+             crew: Crew | None = None) -> MatchResult:
     """One match in a folder of its own, removed after; an `error` result if it raises.
-    With `spares`, the bot is one held ready if there is one, and the next is made."""
+    With a `crew`, the bot is one it made ahead if one is ready, and it finishes the bot."""
     folder = ""
     try:
         leftovers.sweep()
-        bot, folder = spares.take(argv, mode) if spares else (None, "")
+        bot, folder = crew.take(argv, mode) if crew else (None, "")
         if bot is None:
             folder = folder or match_folder()
-            bot = BotProcess(argv, tmp_parent=folder, mode=mode, held=True)
+            bot = BotProcess(argv, tmp_parent=folder, mode=mode, held=True,
+                             finisher=crew.finish if crew else None)
         with bot:   # closed whatever happens: play_match's own fault included
             bot.begin(stop)
             result = play_match(board, bot, limits, name=name, path=path)

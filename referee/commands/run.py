@@ -104,7 +104,7 @@ from referee.progress import Progress, SetProgress
 from referee.result import MatchResult
 from referee.containment import MODES, ContainmentError, Mode, choose_mode, describe
 from referee.commands.one_match import play_one
-from referee.spares import Spares
+from referee.crew import Crew
 from referee.home import in_checkout
 from referee.terminal import safe
 from referee.history.machine import load_now
@@ -377,7 +377,7 @@ def play_all(puzzles: list[Puzzle], argvs: list[list[str]], labels: tuple[str, .
     def play(item: tuple[int, int]) -> MatchResult:
         puzzle, k = puzzles[item[0]], item[1]
         result = play_one(puzzle.board, argvs[k], limits, name=puzzle.name, path=puzzle.path,
-                          mode=mode, stop=stop, spares=spares)
+                          mode=mode, stop=stop, crew=crew)
         for replayed in range(1, replay_busy + 1):
             if not result.busy or stop.is_set():
                 break
@@ -391,9 +391,9 @@ def play_all(puzzles: list[Puzzle], argvs: list[list[str]], labels: tuple[str, .
         progress.step(f"{safe(result.name)}{who}: {result.verdict.value}")
         return result
 
-    # the next match's bot is made while this one plays (referee/spares.py)
-    spares = Spares({Spares.key(argv, mode): len(puzzles) for argv in argvs})
-    with spares:
+    # the next match's bot made while one plays, the last finished behind (referee/crew.py)
+    crew = Crew({Crew.key(argv, mode): len(puzzles) for argv in argvs})
+    with crew:
         if jobs == 1:
             played = [play(item) for item in order]
         else:

@@ -11,8 +11,9 @@ a Python that the box user can reach unboxed too.
 
 With --against REV (a git revision of this checkout, e.g. the referee before the box), it
 times instead whole `python -m referee run --quiet` processes of this referee and of REV's
-(its referee/ taken with git archive), in turn, on the same bot and puzzles: each one's
-median wall time, the ratio pair by pair, and the difference per match.
+(its referee/ taken with git archive; this one's copied alike), in turn, on the same bot
+and puzzles: each one's median wall time, the ratio pair by pair, and the difference per
+match. Their history goes to a database of the measure's own.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ from referee.board import load_board
 from referee.containment import Mode, choose_mode
 from referee.commands.one_match import play_one
 from referee.limits import Limits
-from referee.spares import Spares
+from referee.crew import Crew
 
 ROOT = Path(__file__).resolve().parents[2]
 MODES = (Mode.BWRAP, Mode.SUBREAPER)
@@ -53,8 +54,8 @@ def play_round(mode: Mode, argv: list[str], boards: list) -> tuple[float, dict[s
     """Wall seconds for all the matches, and each puzzle's first-line latency."""
     firsts = {}
     start = time.perf_counter()
-    with Spares({Spares.key(argv, mode): len(boards)}) as spares:
-        results = [play_one(board, argv, Limits(), name, mode=mode, spares=spares)
+    with Crew({Crew.key(argv, mode): len(boards)}) as crew:
+        results = [play_one(board, argv, Limits(), name, mode=mode, crew=crew)
                    for name, board in boards]
     for name, result in zip((name for name, _ in boards), results):
         if result.first_line_s is not None:
@@ -104,7 +105,10 @@ def main(argv: list[str] | None = None) -> int:
 def against(revision: str, bot: list[str], paths: list[Path], rounds: int) -> int:
     """Whole runs of this referee and of `revision`'s, in turn: the wall time each takes."""
     with tempfile.TemporaryDirectory(prefix="box-cost-") as folder:
-        old = Path(folder)
+        this, old = Path(folder) / "this", Path(folder) / "old"
+        # both from a folder of their own, alike: neither is a checkout nor finds one
+        shutil.copytree(ROOT / "referee", this / "referee",
+                        ignore=shutil.ignore_patterns("__pycache__"))
         why = take_referee(revision, old)
         if why:
             print(f"box_cost: cannot take referee/ of {revision!r} from git: {why}",
@@ -112,7 +116,8 @@ def against(revision: str, bot: list[str], paths: list[Path], rounds: int) -> in
             return 2
         tail = [sys.executable, "-m", "referee", "run", "--quiet", "--bot", shlex.join(bot),
                 *(str(path.resolve()) for path in paths)]
-        walls = time_runs({"this": ROOT, revision: old}, tail, rounds)
+        env = {**os.environ, "SPOON2_HISTORY": str(Path(folder) / "history.sqlite")}
+        walls = time_runs({"this": this, revision: old}, tail, rounds, env)
     print(f"box_cost: whole `run --quiet` of {len(paths)} puzzles, {rounds} runs each, in turn")
     for name, values in walls.items():
         print(f"{name:<12} median {statistics.median(values):6.2f} s   "
@@ -138,14 +143,16 @@ def take_referee(revision: str, folder: Path) -> str:
     return ""
 
 
-def time_runs(folders: dict[str, Path], command: list[str], rounds: int) -> dict[str, list[float]]:
-    """`command` run in each folder in turn, `rounds` times: the wall seconds of each run."""
+def time_runs(folders: dict[str, Path], command: list[str], rounds: int,
+              env: dict[str, str]) -> dict[str, list[float]]:
+    """`command` run in each folder in turn, `rounds` times: the wall seconds of each run
+    (the history it records goes to `env`'s database, not the user's)."""
     walls: dict[str, list[float]] = {name: [] for name in folders}
     for round_number in range(rounds):
         for name in folders if round_number % 2 == 0 else reversed(list(folders)):
             start = time.perf_counter()
             done = subprocess.run(command, cwd=folders[name], stdin=subprocess.DEVNULL,
-                                  capture_output=True, text=True)
+                                  capture_output=True, text=True, env=env)
             walls[name].append(time.perf_counter() - start)
             if done.returncode != 0:
                 print(f"  {name}: exit {done.returncode}: {done.stdout.strip()[-200:]}")

@@ -1,5 +1,6 @@
-"""Bots made ahead (referee/spares.py): held at their gate until their match begins, the
-input whole after the gate, and nothing of a spare left once the run is over."""
+"""The run's crew (referee/crew.py): bots made ahead, held at their gate until their match
+begins, the input whole after the gate; boxes killed at the verdict and finished behind;
+nothing of either left once the run is over."""
 
 import os
 import sys
@@ -16,8 +17,8 @@ from referee.match import EventKind
 from referee.proctree import descendants
 from referee.reaper import remove_tree
 from referee.runner import BotProcess
-from referee.spares import FOLDER_PREFIX, Spares
-from tests.fakebots.procs import SESSION_TMP, box_python
+from referee.crew import FOLDER_PREFIX, Crew
+from tests.fakebots.procs import SESSION_TMP, alive, box_python
 
 PUBLIC = Path(__file__).parent.parent / "puzzles" / "public"
 # Says hello at once, then echoes its first line of input: what came after the gate.
@@ -37,6 +38,22 @@ def modes() -> list[Mode]:
 def own_folders() -> set[str]:
     prefix = leftovers.own_prefix(FOLDER_PREFIX).rsplit("/", 1)[-1]
     return {name for name in os.listdir(tempfile.gettempdir()) if name.startswith(prefix)}
+
+
+def wait_gone(pids: list[int], timeout_s: float = 2.0) -> bool:
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        if not any(alive(pid) for pid in pids):
+            return True
+        time.sleep(0.01)
+    return False
+
+
+def wait_held(crew: Crew, argv: list[str], count: int, timeout_s: float = 10.0) -> bool:
+    deadline = time.monotonic() + timeout_s
+    while crew.held(argv, None) != count and time.monotonic() < deadline:
+        time.sleep(0.01)
+    return crew.held(argv, None) == count
 
 
 def zombies() -> set[int]:
@@ -68,10 +85,11 @@ def test_a_held_bot_runs_only_once_its_match_begins_and_reads_its_input_whole(mo
 
 def test_spares_are_made_for_matches_to_come_only():
     argv = [box_python(), "-c", HELLO]
-    with Spares({Spares.key(argv, None): 2}) as spares:
-        first = spares.take(argv, None)             # none ready yet; one made for the next
-        second, folder = spares.take(argv, None)    # that one; none made: none is to come
-        third = spares.take(argv, None)
+    with Crew({Crew.key(argv, None): 2}) as crew:
+        first = crew.take(argv, None)             # none ready yet; one made for the next
+        assert wait_held(crew, argv, 1)
+        second, folder = crew.take(argv, None)    # that one; none made: none is to come
+        third = crew.take(argv, None)
     try:
         assert first == (None, "") and third == (None, "")
         assert isinstance(second, BotProcess) and os.path.isdir(folder)
@@ -83,10 +101,27 @@ def test_spares_are_made_for_matches_to_come_only():
 def test_a_spare_left_is_closed_with_the_run():
     argv = [box_python(), "-c", HELLO]
     before = own_folders()
-    with Spares({Spares.key(argv, None): 5}) as spares:
-        spares.take(argv, None)
+    with Crew({Crew.key(argv, None): 5}) as crew:
+        crew.take(argv, None)
+        assert wait_held(crew, argv, 1)
         assert len(own_folders() - before) == 1 and descendants(os.getpid()) != []
     assert own_folders() - before == set()
+    assert descendants(os.getpid()) == []
+
+
+@pytest.mark.skipif(Mode.BWRAP not in modes(), reason="no bubblewrap here")
+def test_a_box_is_killed_at_its_close_and_the_rest_left_to_the_finisher():
+    behind = []
+    bot = BotProcess([box_python(), "-c", HELLO], tmp_parent=SESSION_TMP, mode=Mode.BWRAP,
+                     finisher=behind.append)
+    assert bot.read_line(time.perf_counter() + 10).text == "hello"
+    pids = bot.sandbox.processes()
+    usage = bot.close()
+    assert usage.stopped and usage.exit_status == -9 and len(behind) == 1
+    assert pids and wait_gone(pids)   # dead before the finisher has even run
+    behind[0]()
+    group = bot.sandbox.group
+    assert group is None or not any(folder.exists() for folder in group.folders.values())
     assert descendants(os.getpid()) == []
 
 
