@@ -1,21 +1,28 @@
 """The stamping process: starts the bot's launcher, and stamps its input and every output.
 
-    python -I -S stamper.py CONTROL_FD CWD JOIN PASS -- LAUNCHER_ARGV...
+    python -I -S stamper.py
 
-JOIN: the cgroup.procs files the launcher joins, ':'-separated; PASS: the descriptors it
-keeps, ','-separated (either may be empty). No json: its import alone would double this
-process's start.
+Started once by the referee (referee/stamping.py, at its first match) as a server: for
+each match it forks a stamper, so a match costs a fork (a millisecond), not a Python's
+start. Its stdin is a Unix SEQPACKET socket; each request is one message with the
+descriptors [frames, stderr, control, *passed] and the text, NUL-separated:
+`cwd, join, pass, env count, env items..., launcher argv...`. JOIN: the cgroup.procs
+files the launcher joins, ':'-separated; PASS: the numbers the passed descriptors keep in
+the launcher, ','-separated (a status pipe whose number its command names). End of file
+on the socket (the referee ended, however it died): the server leaves; each stamper ends
+with its own control pipe. Standard library only, and no json: its import alone would
+double the server's start.
 
-Run by the referee, one per match; standard library only. It is the one place that reads
-the time of a line, so nothing the referee does (sampling memory, judging, drawing, other
-matches, its garbage collector) can move a stamp. Where the kernel allows it (root, or an
-RLIMIT_RTPRIO), it runs at real-time priority: a line the bot writes wakes it at once,
-however many threads the bot keeps busy. Without it, a stamp can only come late, never
-early: lateness counts against the bot and is never forgiven, so no bot can buy a win.
+A stamper is the one place that reads the time of a line, so nothing the referee does
+(sampling memory, judging, drawing, other matches, its garbage collector) can move a
+stamp. Where the kernel allows it (root, or an RLIMIT_RTPRIO), it runs at real-time
+priority: a line the bot writes wakes it at once, however many threads the bot keeps
+busy. Without it, a stamp can only come late, never early: lateness counts against the
+bot and is never forgiven, so no bot can buy a win.
 
-Descriptors: 1 the frames to the referee, 2 the bot's stderr (the child takes it), and
-the config's `control`, the referee's commands. The bot's stdin is a pipe of this process's, open until it ends, as on
-CodinGame. Every descriptor named in the config's `pass` goes to the launcher as it is.
+A stamper's descriptors: 1 the frames to the referee, 2 the bot's stderr (the launcher
+takes it), and control, the referee's commands. The bot's stdin is a pipe of the
+stamper's, open until it ends, as on CodinGame.
 
 Commands (control): `G`: open the gate (a newline on the bot's stdin: the launcher waits
 for it before its start mark and the bot's exec, so a launcher can be started ahead);
@@ -25,16 +32,15 @@ for it before its start mark and the bot's exec, so a launcher can be started ah
 End of file on control (the referee ended, however it died): kill and leave.
 
 Frames (on 1), each a kind byte, a stamp (f64, perf_counter seconds) and a u32 length:
-`P` the launcher's pid (in the length), `R` 1 if real-time priority was had, `I` input
-written, `O` output bytes, `E` stdout closed, `Y` sync, `X` the launcher exited: a text
-`status cpu_s maxrss_kib`.
+`T` the stamper's own pid and `P` the launcher's (in the length), `R` 1 if real-time
+priority was had, `I` input written, `O` output bytes, `E` stdout closed, `Y` sync, `X`
+the launcher exited: a text `status cpu_s maxrss_kib`.
 """
 
 import os
 import select
 import signal
 import struct
-import sys
 import time
 
 FRAME = struct.Struct("<cdI")
@@ -45,7 +51,9 @@ RT_PRIORITY = 50
 KILL_WAIT_S = 1.0             # for the launcher to end on SIGTERM
 ORPHANS_WAIT_S = 0.5          # for the last of the launcher's processes to die
 PR_SET_CHILD_SUBREAPER = 36   # from <linux/prctl.h>
-GATE_OPEN = b"\n"             # what the launcher's gate waits for on the bot's stdin
+GATE_OPEN = b"\n"
+REQUEST_BYTES = 1 << 20       # a request's text: the environment and the launcher's argv
+MAX_FDS = 64                  # descriptors with one request             # what the launcher's gate waits for on the bot's stdin
 
 
 def send(kind: bytes, data: bytes = b"", size: int | None = None,
@@ -92,7 +100,7 @@ def start(config: dict, stdin: int, stdout: int) -> int:
             signal.signal(signum, signal.SIG_DFL)
         if config.get("cwd"):
             os.chdir(config["cwd"])
-        os.execvp(config["argv"][0], config["argv"])
+        os.execvpe(config["argv"][0], config["argv"], config["env"])
     except BaseException as error:
         os.write(2, f"referee: cannot start the bot: {error}\n".encode())
     os._exit(127)
@@ -138,10 +146,25 @@ def _read_exactly(fd: int, size: int) -> bytes:
     return data
 
 
-def parse(args: list[str]) -> dict:
-    control, cwd, join, passed, dashes, *argv = args
-    return {"control": int(control), "cwd": cwd, "join": [p for p in join.split(":") if p],
-            "pass": [int(fd) for fd in passed.split(",") if fd], "argv": argv}
+def parse(text: str) -> dict:
+    """A request's text: cwd, join, pass, the environment, the launcher's argv."""
+    cwd, join, passed, count, *rest = text.split("\0")
+    items, argv = rest[:int(count)], rest[int(count):]
+    return {"cwd": cwd, "join": [p for p in join.split(":") if p],
+            "pass": [int(fd) for fd in passed.split(",") if fd],
+            "env": dict(item.split("=", 1) for item in items), "argv": argv}
+
+
+def place(fds: list[int], targets: list[int]) -> None:
+    """Give each descriptor of `fds` the number at the same place in `targets`."""
+    base = max([*fds, *targets, 2]) + 1   # above every number in play: no move overwrites one
+    import fcntl
+    high = [fcntl.fcntl(fd, fcntl.F_DUPFD, base) for fd in fds]
+    for fd in fds:
+        os.close(fd)
+    for fd, target in zip(high, targets):
+        os.dup2(fd, target)
+        os.close(fd)
 
 
 def adopt_orphans() -> None:
@@ -166,10 +189,11 @@ def reap_orphans() -> None:
             time.sleep(0.001)
 
 
-def main() -> None:
-    config = parse(sys.argv[1:])
+def stamp(config: dict, control: int) -> None:
+    """One match: start the launcher, then stamp until the referee is done with it."""
     adopt_orphans()
     signal.signal(signal.SIGPIPE, signal.SIG_IGN)
+    send(b"T", size=os.getpid())
     in_read, bot_in = os.pipe()
     out_read, out_write = os.pipe()
     for fd in (out_read, 1):
@@ -184,7 +208,6 @@ def main() -> None:
     send(b"P", size=pid)
     send(b"R", size=int(real_time()))
     exited = os.pidfd_open(pid)
-    control = config["control"]
     watched = [out_read, control, exited]
     reaped = False
     while watched:
@@ -232,5 +255,52 @@ def main() -> None:
     reap_orphans()
 
 
+def stamper(message: bytes, fds: list[int]) -> None:
+    """In the forked child: take the request's descriptors, then stamp its match."""
+    signal.signal(signal.SIGCHLD, signal.SIG_DFL)   # the launcher's exit is the stamper's
+    config = parse(message.decode())
+    control = max([*fds, *config["pass"], 2]) + 1   # a number no other descriptor takes
+    place(fds, [1, 2, control, *config["pass"]])    # frames, stderr, control, passed
+    null = os.open(os.devnull, os.O_RDONLY)
+    if null != 0:
+        os.dup2(null, 0)
+        os.close(null)
+    stamp(config, control)
+
+
+def reap_stampers(*_) -> None:
+    """SIGCHLD in the server: reap every stamper that has ended."""
+    try:
+        while os.waitpid(-1, os.WNOHANG)[0]:
+            pass
+    except ChildProcessError:
+        pass
+
+
+def serve() -> None:
+    """Fork a stamper for each request on stdin until the referee closes it."""
+    import ctypes   # noqa: F401  loaded once here: each stamper's subreaper call is then cheap
+    import socket
+    server = socket.socket(fileno=os.dup(0))
+    os.close(0)
+    signal.signal(signal.SIGCHLD, reap_stampers)
+    while True:
+        try:
+            message, fds, _, _ = socket.recv_fds(server, REQUEST_BYTES, MAX_FDS)
+        except OSError:
+            return
+        if not message:
+            return   # the referee is gone
+        if os.fork() == 0:
+            server.close()
+            try:
+                stamper(message, fds)
+            except BaseException as error:
+                os.write(2, f"referee: the stamper failed: {error}\n".encode())
+            os._exit(0)
+        for fd in fds:
+            os.close(fd)
+
+
 if __name__ == "__main__":
-    main()
+    serve()

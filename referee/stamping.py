@@ -1,17 +1,23 @@
 """The referee's end of the stamping process (referee/stamper.py).
 
-`StamperLink` starts the stamper, which starts the bot's launcher; it sends the stamper
-its commands (the input, a sync, close the input, kill) and reads what comes back: the
-launcher's pid, the bot's output as stamped lines (referee/lines.py), its stderr's tail,
-and the launcher's exit.
+`StamperServer` is this referee's stamper server, started at its first match: each match
+asks it for a stamper (a fork, not a Python's start). `StamperLink` is one match's stamper,
+which starts the bot's launcher; it sends the stamper its commands (open the gate, the
+input, a sync, close the input, kill) and reads what comes back: the launcher's pid, the
+bot's output as stamped lines (referee/lines.py), its stderr's tail, and the launcher's
+exit.
 """
 
 from __future__ import annotations
 
+import atexit
 import os
 import selectors
+import signal
+import socket
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Sequence
@@ -24,42 +30,99 @@ STDERR_DRAIN_READS = 16   # reads of what a killed bot left in its stderr pipe (
 WAIT_S = 2.0              # the stamper answers within this (it is idle but for us)
 
 
+class StamperServer:
+    """The server that forks this referee's stampers; one per referee process."""
+
+    _lock = threading.Lock()
+    _current: "StamperServer | None" = None
+
+    def __init__(self):
+        ours, theirs = socket.socketpair(socket.AF_UNIX, socket.SOCK_SEQPACKET)
+        try:
+            self.proc = subprocess.Popen([sys.executable, "-I", "-S", str(STAMPER)],
+                                         stdin=theirs, stdout=subprocess.DEVNULL,
+                                         close_fds=True)
+        except OSError:
+            ours.close()
+            raise
+        finally:
+            theirs.close()
+        self._socket = ours
+        self._owner = os.getpid()   # a forked referee starts a server of its own
+        atexit.register(self.stop)
+
+    def stop(self) -> None:
+        """End the server (the referee is leaving): it goes at the end of its socket."""
+        if self._owner != os.getpid():
+            return
+        self._socket.close()
+        try:
+            self.proc.wait(timeout=WAIT_S)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.wait()
+
+    @classmethod
+    def request(cls, text: str, fds: Sequence[int]) -> None:
+        """Have a stamper forked with `fds` ([frames, stderr, control, *passed]); a server
+        that has died is started again, once."""
+        with cls._lock:
+            for attempt in range(2):
+                server = cls._current
+                if server is None or server._owner != os.getpid() or server.proc.poll() is not None:
+                    server = cls._current = cls()
+                try:
+                    socket.send_fds(server._socket, [text.encode()], list(fds))
+                    return
+                except OSError:
+                    cls._current = None
+                    if attempt:
+                        raise
+
+    @classmethod
+    def pid(cls) -> int | None:
+        """The running server's pid (None before the first match)."""
+        server = cls._current
+        return server.proc.pid if server and server._owner == os.getpid() else None
+
+
 class StamperLink:
     """One match's stamper: commands out, frames in."""
 
     def __init__(self, launcher: list[str], cwd: str, env: dict[str, str],
                  join: list[str], pass_fds: Sequence[int]):
         control_read, self._control = os.pipe()
-        config = [str(control_read), cwd, ":".join(join), ",".join(map(str, pass_fds)), "--",
-                  *launcher]
+        self._out, frames = os.pipe()
+        self._err, stderr = os.pipe()
+        text = "\0".join([cwd, ":".join(join), ",".join(map(str, pass_fds)), str(len(env)),
+                          *(f"{key}={value}" for key, value in env.items()), *launcher])
         try:
-            self.proc = subprocess.Popen(
-                [sys.executable, "-I", "-S", str(STAMPER), *config],
-                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                bufsize=0, cwd=cwd, env=env, close_fds=True,
-                pass_fds=(control_read, *pass_fds))
+            StamperServer.request(text, [frames, stderr, control_read, *pass_fds])
         except OSError:
-            os.close(self._control)
+            for fd in (self._control, self._out, self._err):
+                os.close(fd)
             raise
         finally:
-            os.close(control_read)
+            for fd in (control_read, frames, stderr):
+                os.close(fd)
         self._frames = FrameReader()
         self.lines = LineSplitter()
         self.stderr = StderrTail()
+        self.stamper_pid: int | None = None
         self.launcher_pid: int | None = None
         self.real_time = False
         self.input_at: float | None = None
         self.exit_text: str | None = None   # the launcher's `status cpu_s maxrss_kib`
         self._synced = False
         self._selector = selectors.DefaultSelector()
-        self._out, self._err = self.proc.stdout.fileno(), self.proc.stderr.fileno()
         self._selector.register(self._out, selectors.EVENT_READ)
         self._selector.register(self._err, selectors.EVENT_READ)
 
     @property
     def alive(self) -> bool:
         """The stamper's frames still come (it has not ended)."""
-        return self._out in self._selector.get_map()
+        held = self._selector.get_map()   # None once the link is closed
+        return held is not None and self._out in held
 
     def poll(self, timeout: float, started: bool = True) -> list[Frame]:
         """Wait up to `timeout` for frames or stderr and take them; the frames read. Before
@@ -78,7 +141,9 @@ class StamperLink:
         return frames
 
     def _take(self, frame: Frame, started: bool) -> None:
-        if frame.kind == "P":
+        if frame.kind == "T":
+            self.stamper_pid = frame.size
+        elif frame.kind == "P":
             self.launcher_pid = frame.size
         elif frame.kind == "R":
             self.real_time = bool(frame.size)
@@ -132,17 +197,21 @@ class StamperLink:
             pump(deadline - time.perf_counter())
 
     def close(self) -> None:
-        """The stamper leaves at the end of its commands; take the bot's last stderr."""
+        """The stamper leaves at the end of its commands (its frames end); take the bot's
+        last stderr. One that lingers past WAIT_S is killed."""
         os.close(self._control)
-        try:
-            self.proc.wait(timeout=WAIT_S)
-        except subprocess.TimeoutExpired:
-            self.proc.kill()
-            self.proc.wait()
+        deadline = time.perf_counter() + WAIT_S
+        while self.alive and time.perf_counter() < deadline:
+            self.poll(deadline - time.perf_counter())
+        if self.alive and self.stamper_pid:
+            try:
+                os.kill(self.stamper_pid, signal.SIGKILL)
+            except OSError:
+                pass
         self._drain_stderr()
         self._selector.close()
-        for pipe in (self.proc.stdout, self.proc.stderr):
-            pipe.close()
+        for fd in (self._out, self._err):
+            os.close(fd)
 
     def _drain_stderr(self) -> None:
         """Read what a dead bot left in its stderr pipe (never blocks: writers are gone)."""
@@ -157,3 +226,4 @@ class StamperLink:
                 self.stderr.take(data)
         except BlockingIOError:
             pass
+

@@ -55,7 +55,7 @@ def play(argv, mode, limits=EASY, **kwargs):
     bot = BotProcess(argv, mode=mode, tmp_parent=SESSION_TMP, **kwargs)
     took = time_close(bot)
     result = play_match(SIMPLEST, bot, limits)
-    assert bot.link.proc.returncode is not None   # the stamper is reaped, and the launcher with it
+    assert not bot.link.alive   # the stamper has ended, and reaped the launcher
     return result, took[0]
 
 
