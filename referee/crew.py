@@ -1,7 +1,7 @@
 """The referee's crew for a run: each match's bot made ahead, and finished behind.
 
-Starting a bot costs the referee some 60 ms before the bot's first instruction (the
-stamper's Python, the cgroup's first join, bubblewrap's mounts, the drop of root), and
+Starting a bot costs the referee some 30 ms before the bot's first instruction (the
+cgroup's first join, bubblewrap's mounts, the drop of root), and
 ending one some 15 ms after its verdict (its box's processes dying, the stamper reaping
 them, the cgroup's removal). None of it counts against a bot (its clock starts at its
 start mark and stops at its verdict), but all of it is the run's wall time. So a run that
