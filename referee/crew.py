@@ -45,12 +45,13 @@ class Crew:
     """Held bots, by command and containment mode, for the matches still to play; and the
     thread that finishes the bots whose matches are over."""
 
-    def __init__(self, plays: dict[Key, int]):
+    def __init__(self, plays: dict[Key, int], workers: int = 1):
         self._to_play = dict(plays)   # matches still to start, per key
         self._held: dict[Key, list[tuple[BotProcess, str]]] = {}
         self._lock = threading.Lock()
         self._closed = False
-        self._behind = ThreadPoolExecutor(max_workers=1, thread_name_prefix="referee-crew")
+        # one a match played at once: the crew keeps up with `run --jobs N`
+        self._behind = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="referee-crew")
 
     @staticmethod
     def key(argv: Sequence[str], mode: Mode | None) -> Key:

@@ -392,7 +392,7 @@ def play_all(puzzles: list[Puzzle], argvs: list[list[str]], labels: tuple[str, .
         return result
 
     # the next match's bot made while one plays, the last finished behind (referee/crew.py)
-    crew = Crew({Crew.key(argv, mode): len(puzzles) for argv in argvs})
+    crew = Crew({Crew.key(argv, mode): len(puzzles) for argv in argvs}, workers=jobs)
     with crew:
         if jobs == 1:
             played = [play(item) for item in order]
