@@ -10,7 +10,7 @@ PY := $(VENV)/bin/python
 # The command pyproject.toml installs (`python -m referee` works too).
 SPOON2 := $(VENV)/bin/spoon2
 
-.PHONY: run test box lab build watch bench stress hard30 benchmarks startup-bench hunt-bench clean
+.PHONY: run test test-fast box lab build watch bench stress hard30 benchmarks startup-bench hunt-bench clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -40,6 +40,10 @@ run: build box
 
 test: $(VENV)/.installed-test box
 	$(PY) -m pytest
+
+# The tests not marked slow (under a minute): a quick check while changing code.
+test-fast: $(VENV)/.installed-test box
+	$(PY) -m pytest -m "not slow"
 
 # The lab's extra (the SAT peer, dask) on top of `make run`: stress-gen and bench --peer need it.
 lab: $(VENV)/.installed-lab

@@ -17,7 +17,7 @@ Each module ships as the source text of one entry of a dict, MODULES, that the b
 importer (IMPORTER, a finder on sys.meta_path) imports from memory: nothing is written to
 disk at run time. The build refuses only what CodinGame would (over CODINGAME_MAX_CHARS)
 and non-ASCII text; the project's budget, BUDGET_CHARS, leaves a player room to change the
-bot, and the report and tests/test_build.py hold it. It is reproducible: building twice
+bot, and the report and tests/bot/test_build.py hold it. It is reproducible: building twice
 from the same sources gives the same bytes.
 
 A build writes the bundle beside dist/bot.py, smoke-runs it there, and only then renames
@@ -49,7 +49,7 @@ OUTPUT = ROOT / "dist" / "bot.py"
 PENDING = OUTPUT.with_name(".bot.py.new")   # the build in progress, renamed when good
 SMOKE_PUZZLE = ROOT / "puzzles" / "public" / "13_expert.txt"
 CODINGAME_MAX_CHARS = 100_000   # the build refuses more: CodinGame would
-BUDGET_CHARS = 80_000   # the project's bound (tests/test_build.py): the rest is a player's room
+BUDGET_CHARS = 80_000   # the project's bound (tests/bot/test_build.py): the rest is a player's room
 LINE_CHARS = 120        # the widest line of the bundle, for CodinGame's editor
 SMOKE_TIMEOUT_S = 10
 WATCH_INTERVAL_S = 0.5

@@ -8,7 +8,7 @@ import subprocess
 import pytest
 
 from bot.options import Options
-from project import ROOT
+from tests.project import ROOT
 
 PAGES = [ROOT / "README.md", ROOT / "puzzles" / "stress" / "README.md",
          *sorted((ROOT / "docs").glob("*.md"))]

@@ -4,7 +4,9 @@ import ast
 import subprocess
 import sys
 
-from project import ROOT
+import pytest
+
+from tests.project import ROOT
 
 REFEREE = ROOT / "referee"
 LAB = REFEREE / "lab"
@@ -32,6 +34,7 @@ def _modules(under, but=()):
     return [p for p in under.rglob("*.py") if not any(p.is_relative_to(d) for d in but)]
 
 
+@pytest.mark.slow
 def test_nothing_outside_the_lab_imports_the_bot():
     outside = _modules(REFEREE, but=[LAB])
     assert len(outside) >= 12
@@ -40,6 +43,7 @@ def test_nothing_outside_the_lab_imports_the_bot():
     assert not found
 
 
+@pytest.mark.slow
 def test_the_judge_never_imports_the_lab():
     judge = _modules(REFEREE, but=[LAB, COMMANDS])
     found = [f"{p.relative_to(ROOT)}: {name}" for p in judge
@@ -53,12 +57,14 @@ def test_the_judge_commands_load_the_lab_only_when_asked_to():
     assert not found
 
 
+@pytest.mark.slow
 def test_the_lab_imports_the_bot_at_the_top_of_its_modules():
     late = [f"{p.relative_to(ROOT)}: {name}" for p in _modules(LAB)
             for name, top in _imports(p) if _is(name, "bot") and not top]
     assert not late
 
 
+@pytest.mark.slow
 def test_a_run_loads_neither_the_bot_nor_the_lab():
     code = ("import sys; from referee.__main__ import main; "
             "status = main(['run', 'puzzles/public/01_simplest.txt', '--quiet']); "

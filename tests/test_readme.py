@@ -29,7 +29,7 @@ from pathlib import PurePosixPath
 
 import pytest
 
-from project import ROOT
+from tests.project import ROOT
 
 README_PATH = ROOT / "README.md"
 README = README_PATH.read_text()
@@ -39,11 +39,11 @@ MAX_BYTES = 15 * 1024
 
 # Commands the README shows that take minutes: the tests that cover what they do.
 COVERED_ELSEWHERE = {
-    "make run": "tests/test_build.py (the bundle is current) and "
-                "tests/test_bot_end_to_end.py::test_command_solves_every_public_test",
+    "make run": "tests/bot/test_build.py (the bundle is current) and "
+                "tests/bot/test_bot_end_to_end.py::test_command_solves_every_public_test",
     "make test": "the test suite itself",
     ".venv/bin/spoon2 stress-gen --seed 1 --out puzzles/stress":
-        "tests/test_stress.py::test_the_command_rewrites_the_committed_suite",
+        "tests/lab/test_stress.py::test_the_command_rewrites_the_committed_suite",
 }
 # Options of a --help that a flag table leaves out on purpose.
 UNLISTED = {"-h", "--help", "--color", "--max-builds"}
@@ -178,6 +178,7 @@ def _shell(command):
     return re.sub("|".join(map(re.escape, spelled)), lambda m: spelled[m.group()], command)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command, shown", RUN, ids=[c[:70] for c, _ in RUN])
 def test_the_command_runs_and_prints_what_the_readme_quotes(command, shown, checkout):
     env = {**os.environ, "NO_COLOR": "1", "PYTHONPATH": str(checkout)}
@@ -209,6 +210,7 @@ def test_each_command_has_a_flag_table():
                               "stress-gen", "build.py"}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("command", sorted(_tables()))
 def test_the_flag_table_lists_exactly_the_options_of_help(command):
     listed = _tables()[command]

@@ -4,7 +4,9 @@ import ast
 import sys
 import tomllib
 
-from project import ROOT
+import pytest
+
+from tests.project import ROOT
 
 PYPROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())
 EXTRAS = PYPROJECT["project"]["optional-dependencies"]
@@ -37,6 +39,7 @@ def test_test_group_holds_the_run_group_and_the_test_tools():
     assert any(r.startswith("spoon2[") and "run" in r for r in EXTRAS["test"])
 
 
+@pytest.mark.slow
 def test_bot_referee_and_build_import_nothing_beyond_the_run_group_at_load():
     allowed = set(sys.stdlib_module_names) | OWN | {_distribution(r) for r in EXTRAS["run"]}
     files = [ROOT / "build.py", *ROOT.glob("bot/**/*.py"), *ROOT.glob("referee/**/*.py")]

@@ -1,0 +1,231 @@
+"""Hostile bots against each containment mode: fork chains, memory split over children, a
+shell bot that forks first, escape codes. Each mode the machine offers is tested, forced.
+
+Every test asserts the verdict, that no process of the bot survives (found by a marker in
+its command line), and that the clean-up after the verdict took under a second.
+"""
+
+import os
+import signal
+import subprocess
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+
+from referee import containment
+from referee.board import load_board
+from referee.containment import Mode
+from referee.limits import KILL_GRACE_S, Limits
+from referee.match import play_match
+from referee.report import loss_details
+from referee.rules import Verdict
+from referee.runner import BotProcess
+from tests.fakebots.procs import SESSION_TMP, box_python, running_with_marker, time_close
+
+ROOT = Path(__file__).parents[2]
+FAKEBOTS = ROOT / "tests" / "fakebots"
+SIMPLEST_TEXT = (ROOT / "puzzles" / "public" / "01_simplest.txt").read_text()
+SIMPLEST = load_board(ROOT / "puzzles" / "public" / "01_simplest.txt")
+EASY = Limits(first_line_s=5.0, turn_s=2.0, grace_s=KILL_GRACE_S)
+CLEAN_UP_S = 3.0   # a clean-up that waited for a limit or a kill timeout takes far longer
+SMALL_CAP = 200 * 2**20      # small caps keep the memory tests light on a shared machine
+
+
+def available_modes():
+    modes = [Mode.SUBREAPER]
+    if containment.pidns_available():
+        modes.insert(0, Mode.PIDNS)
+    if containment.box.bwrap() is not None:
+        modes.insert(0, Mode.BWRAP)
+    return modes
+
+
+MODES = pytest.mark.parametrize("mode", available_modes(), ids=lambda m: m.value)
+
+
+def marker():
+    return f"referee-test-{uuid.uuid4().hex[:12]}"
+
+
+def play(argv, mode, limits=EASY, **kwargs):
+    """Play on 01_simplest; the result and how long the clean-up (close) took."""
+    bot = BotProcess(argv, mode=mode, tmp_parent=SESSION_TMP, **kwargs)
+    took = time_close(bot)
+    result = play_match(SIMPLEST, bot, limits)
+    assert not bot.link.alive   # the stamper has ended, and reaped the launcher
+    return result, took[0]
+
+
+def python_bot(script, *args):
+    return [box_python(), str(FAKEBOTS / script), *map(str, args)]
+
+
+@MODES
+@pytest.mark.parametrize("every_ms", [5, 0])
+def test_a_fork_chain_dies_with_its_match(mode, every_ms):
+    mark = marker()
+    result, clean_up_s = play(python_bot("fork_chain.py", mark, "--every-ms", every_ms,
+                                         "--for-s", 20), mode)
+    if mode is Mode.BWRAP:   # a box ends with the bot's first process: a race with its child
+        assert result.verdict in (Verdict.WIN, Verdict.INCOMPLETE), result.reason
+    else:
+        assert result.verdict is Verdict.WIN, result.reason
+    assert running_with_marker(mark) == []
+    assert clean_up_s < CLEAN_UP_S
+
+
+@pytest.mark.slow
+@MODES
+def test_memory_split_over_children_is_capped_for_the_whole_bot(mode):
+    mark = marker()
+    result, clean_up_s = play(python_bot("memory_split.py", mark, 3, 100), mode,
+                              memory_limit_bytes=SMALL_CAP)
+    assert result.verdict is Verdict.MEMORY, result.reason
+    assert result.reason.startswith("memory: ") and result.reason.endswith(", cap 200 MB")
+    assert ("killed by the kernel" in result.reason or " in 4 process(es)" in result.reason
+            or " in 3 process(es)" in result.reason)
+    assert result.usage.peak_rss_bytes >= SMALL_CAP * 0.9   # the kernel's peak stops at the cap
+    assert running_with_marker(mark) == []
+    assert clean_up_s < CLEAN_UP_S
+
+
+@pytest.mark.slow
+@MODES
+def test_a_child_forked_first_is_counted_with_the_bot(mode):
+    # no address-space limit any more: the child gets its memory, and the bot is judged
+    # on what all its processes use
+    mark = marker()
+    result, clean_up_s = play(["sh", str(FAKEBOTS / "fork_first.sh"), mark, "300"], mode,
+                              memory_limit_bytes=SMALL_CAP)
+    assert result.verdict is Verdict.MEMORY, result.reason
+    assert running_with_marker(mark) == []
+    assert clean_up_s < CLEAN_UP_S
+
+
+@pytest.mark.slow
+@MODES
+def test_a_bot_under_the_cap_is_not_disturbed(mode):
+    mark = marker()
+    result, _ = play(python_bot("memory_split.py", mark, 2, 30, 0.1), mode,
+                     memory_limit_bytes=SMALL_CAP)
+    assert result.verdict is Verdict.WIN, result.reason
+    assert result.usage.peak_rss_bytes > 60 * 2**20
+    assert running_with_marker(mark) == []
+
+
+@MODES
+def test_escape_codes_from_a_bot_never_reach_the_terminal(mode):
+    result, _ = play(python_bot("escape_codes.py"), mode)
+    assert result.verdict is Verdict.CRASH
+    assert "\x1b" in result.usage.stderr_tail   # kept as written, in the result
+    text = loss_details(result, "replay")
+    assert "\\e[2J" in text and "\\x07" in text and "\\r13 passed" in text
+    assert not any(ord(c) < 32 and c != "\n" or 0x7f <= ord(c) < 0xa0 for c in text)
+
+
+def wait_for_bots(mark, count):
+    """Until `count` bots run (not the referee, whose command line names them too)."""
+    deadline = time.monotonic() + 60
+    bots = []
+    while len(bots) < count and time.monotonic() < deadline:
+        bots = [p for p in running_with_marker(mark) if "-m referee" not in p]
+        time.sleep(0.05)
+    assert len(bots) >= count
+
+
+def hear_ctrl_c():
+    """In the referee's child, before exec: SIGINT back to its default. A shell that starts
+    the tests in the background (`make test &`) ignores SIGINT for them, the referee
+    inherits that, and Python then never turns Ctrl-C into KeyboardInterrupt."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("signum, status", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_ctrl_c_or_sigterm_on_the_referee_leaves_no_process_of_the_bot(signum, status):
+    # SIGTERM is what `timeout` and `kill` send: before, the referee died at once and, in
+    # cgroup mode, the bot's processes ran on.
+    mark = marker()
+    command = [sys.executable, "-m", "referee", "run", "--turn-ms", "20000", "--bot",
+               f"{sys.executable} {FAKEBOTS / 'silent.py'} {mark}",
+               "puzzles/public/01_simplest.txt"]
+    referee = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL, env=dict(os.environ, TMPDIR=SESSION_TMP),
+                               preexec_fn=hear_ctrl_c)
+    wait_for_bots(mark, 1)
+    referee.send_signal(signum)
+    assert referee.wait(timeout=10) == status
+    assert running_with_marker(mark) == []
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("signum, status", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_ctrl_c_on_run_jobs_ends_the_running_matches_at_once_and_calls_none_a_timeout(
+        signum, status, tmp_path):
+    # Before, the main thread took the signal and waited for each running match to reach
+    # its limit (20 s here), then printed it as a timeout.
+    for k in range(3):   # three boards on which the bot's first line is right: it hangs on
+        (tmp_path / f"simplest_{k}.txt").write_text(SIMPLEST_TEXT)
+    mark = marker()
+    command = [sys.executable, "-m", "referee", "run", "--jobs", "3", "--turn-ms", "20000",
+               "--bot", f"{sys.executable} {FAKEBOTS / 'silent.py'} {mark}",
+               str(tmp_path)]
+    referee = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True,
+                               env=dict(os.environ, TMPDIR=SESSION_TMP), preexec_fn=hear_ctrl_c)
+    wait_for_bots(mark, 3)
+    referee.send_signal(signum)
+    start = time.monotonic()
+    out, err = referee.communicate(timeout=30)
+    assert referee.returncode == status
+    assert time.monotonic() - start < 10           # not the matches' 20 s limits
+    assert "timeout" not in out + err
+    assert running_with_marker(mark) == []
+
+
+def test_each_mode_names_its_guarantee_and_a_forced_mode_must_exist(monkeypatch):
+    assert set(containment.GUARANTEES) == set(Mode)
+    monkeypatch.setenv(containment.ENV_VAR, "subreaper")
+    assert containment.choose_mode() is Mode.SUBREAPER
+    assert containment.choose_mode("auto") is available_modes()[0]
+    with pytest.raises(containment.ContainmentError, match="unknown containment mode"):
+        containment.choose_mode("chroot")
+
+
+@pytest.mark.slow
+@MODES
+def test_a_child_that_outlives_the_bot_may_still_win_unboxed_and_dies_with_a_box(mode, tmp_path):
+    # the child starts Python before it prints line 2: a long turn limit for a busy machine
+    result, clean_up_s = play(python_bot("escape_and_win.py", Path(SESSION_TMP) / marker()), mode,
+                              limits=Limits(first_line_s=10.0, turn_s=10.0))
+    if mode is Mode.BWRAP:   # the host's /tmp is not the box's: the pid file cannot be made
+        assert result.verdict is Verdict.CRASH, result.reason
+    else:
+        assert result.verdict is Verdict.WIN, result.reason
+    assert clean_up_s < CLEAN_UP_S
+
+
+@pytest.mark.slow
+@MODES
+def test_closed_output_is_seen_in_every_mode(mode):
+    # no launcher holds the bot's pipes: the referee sees the bot close its stdout
+    result, _ = play(python_bot("close_and_hang.py"), mode, limits=Limits(first_line_s=1.5))
+    assert result.verdict is Verdict.TIMEOUT
+    if mode is not Mode.BWRAP:   # bubblewrap itself holds the box's stdout until it ends
+        assert "closed its output" in result.reason
+    assert result.usage.exit_status == -9
+
+
+@pytest.mark.parametrize("mode", [m for m in available_modes() if m is not Mode.BWRAP],
+                         ids=lambda m: m.value)
+@pytest.mark.slow
+def test_unboxed_the_bot_not_its_reaper_is_the_kernels_first_choice_at_the_memory_cap(mode):
+    # the reaper sits in the match's cgroup: the OOM killer must take the bot, whose
+    # memory may not even show in its own size (a closed /dev/shm file)
+    probe = ("import sys; print(open('/proc/self/oom_score_adj').read().strip(), "
+             "file=sys.stderr, flush=True); input(); print('0 0 2 0 1', flush=True)")
+    result, _ = play([box_python(), "-c", probe], mode)
+    assert result.usage.stderr_tail.strip() == "1000"

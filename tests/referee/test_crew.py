@@ -1,0 +1,144 @@
+"""The run's crew (referee/crew.py): bots made ahead, held at their gate until their match
+begins, the input whole after the gate; boxes killed at the verdict and finished behind;
+nothing of either left once the run is over."""
+
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import pytest
+
+from referee import leftovers
+from referee.__main__ import main
+from referee.containment import Mode, choose_mode
+from referee.match import EventKind
+from referee.proctree import descendants
+from referee.reaper import remove_tree
+from referee.runner import BotProcess
+from referee.stamping import StamperServer
+from referee.crew import FOLDER_PREFIX, Crew
+from tests.fakebots.procs import SESSION_TMP, alive, box_python
+
+PUBLIC = Path(__file__).parents[2] / "puzzles" / "public"
+# Says hello at once, then echoes its first line of input: what came after the gate.
+HELLO = "print('hello', flush=True); print(input(), flush=True); import time; time.sleep(30)"
+
+
+def modes() -> list[Mode]:
+    found = []
+    for mode in Mode:
+        try:
+            found.append(choose_mode(mode.value))
+        except Exception:
+            pass
+    return found
+
+
+def own_folders() -> set[str]:
+    prefix = leftovers.own_prefix(FOLDER_PREFIX).rsplit("/", 1)[-1]
+    return {name for name in os.listdir(tempfile.gettempdir()) if name.startswith(prefix)}
+
+
+def live_descendants() -> list[int]:
+    """This process's live descendants but the stamper server, which serves the next run."""
+    return [pid for pid in descendants(os.getpid())
+            if pid != StamperServer.pid() and alive(pid)]
+
+
+def wait_gone(pids: list[int], timeout_s: float = 2.0) -> bool:
+    deadline = time.monotonic() + timeout_s
+    while time.monotonic() < deadline:
+        if not any(alive(pid) for pid in pids):
+            return True
+        time.sleep(0.01)
+    return False
+
+
+def wait_held(crew: Crew, argv: list[str], count: int, timeout_s: float = 10.0) -> bool:
+    deadline = time.monotonic() + timeout_s
+    while crew.held(argv, None) != count and time.monotonic() < deadline:
+        time.sleep(0.01)
+    return crew.held(argv, None) == count
+
+
+def zombies() -> set[int]:
+    """Processes that died and that no parent has reaped."""
+    found = set()
+    for proc in Path("/proc").glob("[0-9]*"):
+        try:
+            if (proc / "stat").read_text().rpartition(")")[2].split()[0] == "Z":
+                found.add(int(proc.name))
+        except OSError:
+            pass
+    return found
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("mode", modes(), ids=lambda mode: mode.value)
+def test_a_held_bot_runs_only_once_its_match_begins_and_reads_its_input_whole(mode):
+    bot = BotProcess([box_python(), "-c", HELLO], tmp_parent=SESSION_TMP, mode=mode,
+                     held=True)
+    with bot:
+        time.sleep(0.5)   # time enough for a bot that was not held to say hello
+        assert [frame for frame in bot.link.poll(0.1, started=False)
+                if frame.kind == "O"] == []
+        bot.begin()
+        bot.send("one line of input\n")
+        seen = [bot.read_line(time.perf_counter() + 10) for _ in range(2)]
+    assert [(event.kind, event.text) for event in seen] == [
+        (EventKind.LINE, "hello"), (EventKind.LINE, "one line of input")]
+
+
+def test_spares_are_made_for_matches_to_come_only():
+    argv = [box_python(), "-c", HELLO]
+    with Crew({Crew.key(argv, None): 2}) as crew:
+        first = crew.take(argv, None)             # none ready yet; one made for the next
+        assert wait_held(crew, argv, 1)
+        second, folder = crew.take(argv, None)    # that one; none made: none is to come
+        third = crew.take(argv, None)
+    try:
+        assert first == (None, "") and third == (None, "")
+        assert isinstance(second, BotProcess) and os.path.isdir(folder)
+    finally:
+        second.close()
+        remove_tree(folder)
+
+
+def test_a_spare_left_is_closed_with_the_run():
+    argv = [box_python(), "-c", HELLO]
+    before = own_folders()
+    with Crew({Crew.key(argv, None): 5}) as crew:
+        crew.take(argv, None)
+        assert wait_held(crew, argv, 1)
+        assert len(own_folders() - before) == 1 and live_descendants() != []
+    assert own_folders() - before == set()
+    assert live_descendants() == []
+
+
+@pytest.mark.skipif(Mode.BWRAP not in modes(), reason="no bubblewrap here")
+def test_a_box_is_killed_at_its_close_and_the_rest_left_to_the_finisher():
+    behind = []
+    bot = BotProcess([box_python(), "-c", HELLO], tmp_parent=SESSION_TMP, mode=Mode.BWRAP,
+                     finisher=behind.append)
+    assert bot.read_line(time.perf_counter() + 10).text == "hello"
+    pids = bot.sandbox.processes()
+    usage = bot.close()
+    assert usage.stopped and usage.exit_status == -9 and len(behind) == 1
+    assert pids and wait_gone(pids)   # dead before the finisher has even run
+    behind[0]()
+    group = bot.sandbox.group
+    assert group is None or not any(folder.exists() for folder in group.folders.values())
+    assert live_descendants() == []
+
+
+@pytest.mark.slow
+def test_a_run_leaves_no_spare_no_folder_and_no_unreaped_process(tmp_path):
+    before_zombies, before_folders = zombies(), own_folders()
+    puzzles = [str(PUBLIC / f"{name}.txt") for name in ("01_simplest", "02_simpler", "03_simple")]
+    assert main(["run", "--quiet", "--bot", f"{sys.executable} -m bot", *puzzles]) == 0
+    assert live_descendants() == []
+    assert own_folders() - before_folders == set()
+    time.sleep(0.2)   # a zombie left to the machine's init would still be there
+    assert zombies() - before_zombies == set()

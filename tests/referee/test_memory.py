@@ -1,0 +1,186 @@
+"""The memory cap counts what the bot's processes use, every page once, in each containment
+mode the machine offers: many small forked children and a heap shared copy-on-write stay
+under it; memory held in a memfd or a /dev/shm file counts; the /dev/shm files the bot
+made are gone after its match, and no process of the bot is left, not even a zombie.
+"""
+
+import os
+from pathlib import Path
+
+import pytest
+
+from referee import proctree
+from referee.cgroups import MatchGroup
+from referee.containment import Mode
+from referee.footprint import MemoryMeter
+from referee.limits import MEMORY_LIMIT_BYTES, Limits
+from referee.rules import Verdict
+from tests.fakebots.procs import SESSION_TMP, running_with_marker
+from tests.referee.test_containment import FAKEBOTS, MODES, SMALL_CAP, marker, play, python_bot
+
+# Python bots that fill memory take a while on a busy machine: the time limits are not
+# what these tests judge.
+PATIENT = Limits(first_line_s=20.0, turn_s=5.0)
+SHM = Path("/dev/shm")
+
+
+@pytest.mark.slow
+@MODES
+def test_a_hundred_small_children_are_counted_once_and_win(mode):
+    # each child's pages are its parent's, shared copy-on-write: summed resident sizes
+    # were 965 MB, over the real cap; proportional sizes are under 100 MB
+    mark = marker()
+    result, _ = play(python_bot("many_children.py", mark, 100), mode, limits=PATIENT)
+    assert result.verdict is Verdict.WIN, result.reason
+    assert result.usage.peak_rss_bytes < MEMORY_LIMIT_BYTES / 4
+    assert running_with_marker(mark) == []
+
+
+@pytest.mark.slow
+@MODES
+def test_a_heap_shared_with_two_children_counts_once(mode):
+    mark = marker()
+    result, _ = play(python_bot("shared_heap.py", mark, 120, 2), mode, limits=PATIENT,
+                     memory_limit_bytes=SMALL_CAP)
+    assert result.verdict is Verdict.WIN, result.reason
+    assert 120 * 2**20 < result.usage.peak_rss_bytes < SMALL_CAP
+
+
+@pytest.mark.slow
+@MODES
+@pytest.mark.parametrize("how", ["memfd", "shm", "shm-mapped"])
+def test_shared_memory_held_out_of_page_tables_counts(mode, how):
+    mark = marker()
+    result, _ = play(python_bot("shm_hold.py", mark, 300, how), mode, limits=PATIENT,
+                     memory_limit_bytes=SMALL_CAP)
+    assert result.verdict is Verdict.MEMORY, result.reason
+    assert result.reason.endswith("cap 200 MB")
+    assert not (SHM / mark).exists()
+    assert running_with_marker(mark) == []
+
+
+@pytest.mark.slow
+@MODES
+def test_a_shm_file_under_the_cap_is_counted_and_removed_after_a_win(mode):
+    mark = marker()
+    result, _ = play(python_bot("shm_hold.py", mark, 60, "shm"), mode, limits=PATIENT,
+                     memory_limit_bytes=SMALL_CAP)
+    assert result.verdict is Verdict.WIN, result.reason
+    assert result.usage.peak_rss_bytes > 60 * 2**20
+    assert not (SHM / mark).exists()
+
+
+@pytest.mark.slow
+def test_a_shm_file_that_was_there_before_the_match_is_left_alone():
+    mark = marker()
+    other = SHM / f"{mark}-not-the-bots"
+    other.write_bytes(b"kept")
+    other.chmod(0o666)   # the bot runs as a box user
+    try:
+        result, _ = play(python_bot("shm_hold.py", mark, 0, "shm-open", other.name),
+                         Mode.SUBREAPER, limits=PATIENT)   # unboxed: the host's /dev/shm
+        assert result.verdict is Verdict.WIN, result.reason
+        assert other.read_bytes() == b"kept"
+    finally:
+        other.unlink(missing_ok=True)
+
+
+def zombie_children() -> set[int]:
+    """This process's children that are zombies (the referee, in-process, adopts orphans)."""
+    return {pid for pid in proctree.children(os.getpid())
+            if Path(f"/proc/{pid}/stat").read_text().rpartition(")")[2].split()[0] == "Z"}
+
+
+@pytest.mark.slow
+@MODES
+def test_a_child_that_outlived_the_bot_is_not_even_a_zombie_after_the_match(mode, tmp_path):
+    pidfile = Path(SESSION_TMP) / marker()   # a box user may write there, unboxed
+    zombies = zombie_children()
+    result, _ = play(python_bot("escape_and_win.py", pidfile), mode,
+                     limits=Limits(first_line_s=10.0, turn_s=10.0))
+    assert result.verdict is (Verdict.CRASH if mode is Mode.BWRAP else Verdict.WIN), result.reason
+    if mode is Mode.SUBREAPER:   # elsewhere the pid is the namespace's own
+        assert not Path(f"/proc/{pidfile.read_text().split()[0]}").exists()
+    assert zombie_children() <= zombies
+
+
+@pytest.mark.slow
+@MODES
+def test_many_children_killed_with_the_bot_are_all_reaped(mode):
+    mark = marker()
+    zombies = zombie_children()
+    result, _ = play(python_bot("many_children.py", mark, 30), mode, limits=PATIENT)
+    assert result.verdict is Verdict.WIN, result.reason
+    assert zombie_children() <= zombies
+    assert running_with_marker(mark) == []
+
+
+def fake_group(tmp_path, version):
+    """A match's group over folders laid out as the kernel lays out its files."""
+    group = MatchGroup.__new__(MatchGroup)
+    group.version, group._peak_seen = version, 0
+    names = ("unified",) if version == "v2" else ("memory", "pids", "cpuacct")
+    group.folders = {name: tmp_path / name for name in names}
+    for folder in group.folders.values():
+        folder.mkdir()
+    return group
+
+
+def test_a_v2_group_caps_memory_and_processes_and_reads_the_kernels_figures(tmp_path):
+    group = fake_group(tmp_path, "v2")
+    folder = tmp_path / "unified"
+    assert group.limit(768 * 2**20, pids=64)
+    assert (folder / "memory.max").read_text() == f"{768 * 2**20}\n"
+    assert (folder / "memory.swap.max").read_text() == "0\n"   # swapped pages count too
+    assert (folder / "pids.max").read_text() == "64\n"
+    (folder / "memory.peak").write_text("5000000\n")
+    (folder / "memory.current").write_text("4000000\n")
+    (folder / "memory.events").write_text("low 0\nhigh 0\nmax 3\noom 1\noom_kill 2\n")
+    (folder / "cpu.stat").write_text("usage_usec 250000\nuser_usec 200000\n")
+    assert group.memory_peak() == 5000000
+    assert group.oom_kills() == 2
+    assert group.cpu_seconds() == 0.25
+
+
+def test_a_v2_group_without_memory_peak_shows_the_highest_count_seen(tmp_path):
+    group = fake_group(tmp_path, "v2")
+    current = tmp_path / "unified" / "memory.current"
+    for value in (3000, 9000, 4000):
+        current.write_text(f"{value}\n")
+        group.memory_now()
+    assert group.memory_peak() == 9000
+
+
+def test_a_v1_group_uses_the_v1_files(tmp_path):
+    group = fake_group(tmp_path, "v1")
+    memory = tmp_path / "memory"
+    assert group.limit(200 * 2**20, pids=32)
+    assert (memory / "memory.limit_in_bytes").read_text() == f"{200 * 2**20}\n"
+    assert (tmp_path / "pids" / "pids.max").read_text() == "32\n"
+    (memory / "memory.max_usage_in_bytes").write_text("7000000\n")
+    (memory / "memory.usage_in_bytes").write_text("6000000\n")
+    (memory / "memory.oom_control").write_text("oom_kill_disable 0\nunder_oom 0\noom_kill 1\n")
+    (tmp_path / "cpuacct" / "cpuacct.usage").write_text("1500000000\n")
+    assert group.memory_peak() == 7000000
+    assert group.oom_kills() == 1
+    assert group.cpu_seconds() == 1.5
+
+
+def test_without_a_memory_controller_the_runner_samples(tmp_path):
+    group = fake_group(tmp_path, "v2")
+    (tmp_path / "unified" / "memory.max").mkdir()   # cannot be written: memory not enabled
+    assert not group.limit(768 * 2**20)
+
+
+def test_only_the_files_a_bot_made_in_shm_are_removed(tmp_path):
+    old = tmp_path / "there-before"
+    old.write_bytes(b"x" * 8192)
+    meter = MemoryMeter(str(tmp_path))
+    new = tmp_path / "made-during"
+    new.write_bytes(b"y" * 8192)
+    with open(old, "rb"), open(new, "rb"):   # held open while measured
+        found = meter.measure([os.getpid()])
+    assert set(meter.held) == {str(old), str(new)}
+    assert found.exact and found.total_bytes >= 2 * 8192
+    assert meter.remove_left_files() == [str(new)]
+    assert old.exists() and not new.exists()
