@@ -1134,6 +1134,17 @@ def at_least(e,n):
 	return 4*e+n-1
 def at_most(e,n):
 	return 4*e+3-n
+def fact_count(edges):
+	return 4*edges
+def every_fact(e):
+	return range(4*e+3,4*e-1,-1)
+def edge(fact):
+	return fact>>2
+def is_lower(fact):
+	return fact&3<2
+def bound(fact):
+	kind=fact&3
+	return kind+1 if kind<2 else 3-kind
 def negate(fact):
 	kind=fact&3
 	return fact-kind+3-kind
@@ -1162,7 +1173,7 @@ def bound_facts(grid,top,e,lows=True,highs=True):
 	return facts
 ''',
 'bot/rules/connect.py':r'''
-from bot.facts import AT_MOST_0
+from bot.facts import at_most
 from bot.grid import CUT,Contradiction
 def connect(rules):
 	grid=rules.grid
@@ -1297,7 +1308,7 @@ def bridge_reason(grid,e):
 	side=reachable(grid.hi,p.node_edges,a,e)
 	if b in side:
 		return
-	return[4*f+AT_MOST_0 for x in side for(f,y)in p.node_edges[x]if f!=e and y not in side]
+	return[at_most(f,0)for x in side for(f,y)in p.node_edges[x]if f!=e and y not in side]
 def reachable(bound,node_edges,start,without):
 	seen={start}
 	stack=[start]
@@ -1325,13 +1336,13 @@ def smallest_cut(grid):
 					part.append(y)
 		if len(part)==len(p):
 			return
-		cut=[4*f+AT_MOST_0 for x in part for(f,y)in node_edges[x]if label[y]!=start]
+		cut=[at_most(f,0)for x in part for(f,y)in node_edges[x]if label[y]!=start]
 		if best is None or len(cut)<len(best):
 			best=cut
 	return best
 ''',
 'bot/rules/groups.py':r'''
-from bot.facts import AT_LEAST_1,AT_LEAST_2,AT_MOST_0,bound_facts
+from bot.facts import at_least,at_most,bound_facts
 from bot.grid import SLACK,Contradiction
 from bot.rules.connect import bridges_from
 def isolate(rules):
@@ -1473,9 +1484,9 @@ def waste_facts(grid):
 	doubled=lo.count(2)
 	facts=[]
 	if grid.waste>doubled:
-		facts=[4*e+AT_LEAST_1 for e in cycle_edges(grid)[0]if lo[e]==1]
+		facts=[at_least(e,1)for e in cycle_edges(grid)[0]if lo[e]==1]
 	if doubled:
-		facts+=[4*e+AT_LEAST_2 for(e,low)in enumerate(lo)if low==2]
+		facts+=[at_least(e,2)for(e,low)in enumerate(lo)if low==2]
 	return facts
 def cycle_edges(grid):
 	p=grid.puzzle
@@ -1520,7 +1531,7 @@ def drawn_path(grid,a,b):
 	ends,facts,x=grid.ends,[],b
 	while via[x]>=0:
 		f=via[x]
-		facts.append(4*f+AT_LEAST_1)
+		facts.append(at_least(f,1))
 		x=ends[f][0]if ends[f][1]==x else ends[f][1]
 	return facts
 def closed_group(grid,top):
@@ -1535,7 +1546,7 @@ def closed_reason(grid,top,x):
 	return shut if shut is not None and len(shut)<len(drawn)else drawn
 def _drawn_facts(grid,members):
 	lo,edges_at=grid.lo,grid.puzzle.edges_at
-	return list({4*f+lo[f]-1 for x in members for f in edges_at[x]if lo[f]})
+	return list({at_least(f,lo[f])for x in members for f in edges_at[x]if lo[f]})
 def _shut(grid,top,members,ends=()):
 	p=grid.puzzle
 	hi,got,value=grid.hi,grid.got,p.value
@@ -1548,7 +1559,7 @@ def _shut(grid,top,members,ends=()):
 			if y in members:
 				continue
 			if not hi[f]:
-				facts.append(4*f+AT_MOST_0)
+				facts.append(at_most(f,0))
 			elif got[x]==value[x]:
 				if x not in full:
 					full.add(x)
@@ -1567,7 +1578,7 @@ def group_of(grid,start):
 ''',
 'bot/rules/nodes.py':r'''
 from itertools import chain
-from bot.facts import AT_LEAST_1,at_least,at_most,bound_facts
+from bot.facts import at_least,at_most,bound,bound_facts,edge,is_lower
 from bot.grid import Contradiction
 def settle(rules):
 	grid=rules.grid
@@ -1601,12 +1612,12 @@ def settle(rules):
 			rules.blame(dead.args[0]if dead.args else i)
 			raise
 def node_reason(grid,top,fact,fact_pos,position):
-	e,kind=fact>>2,fact&3
+	e,n,lower=edge(fact),bound(fact),is_lower(fact)
 	for x in grid.puzzle.ends[e]:
-		if kind<2:
-			facts=_magic_reason(grid,top,fact_pos,position,x,e,kind+1)
+		if lower:
+			facts=_magic_reason(grid,top,fact_pos,position,x,e,n)
 		else:
-			facts=_sieve_reason(grid,fact_pos,position,x,e,3-kind)
+			facts=_sieve_reason(grid,fact_pos,position,x,e,n)
 		if facts is not None:
 			return facts
 def _magic_reason(grid,top,fact_pos,position,x,e,new_lo):
@@ -1615,7 +1626,9 @@ def _magic_reason(grid,top,fact_pos,position,x,e,new_lo):
 	facts=[]
 	for f in grid.puzzle.edges_at[x]:
 		if f!=e:
-			high=0 if not hi[f]and fact_pos[4*f+3]<position else 1 if hi[f]<2 and fact_pos[4*f+2]<position else top[f]
+			high=(0 if not hi[f]
+				and fact_pos[at_most(f,0)]<position else 1 if hi[f]<2
+				and fact_pos[at_most(f,1)]<position else top[f])
 			room-=high
 			if high<top[f]:
 				facts.append(at_most(f,high))
@@ -1626,7 +1639,7 @@ def _sieve_reason(grid,fact_pos,position,x,e,new_hi):
 	facts=[]
 	for f in grid.puzzle.edges_at[x]:
 		if f!=e:
-			low=2 if lo[f]==2 and fact_pos[4*f+1]<position else 1 if lo[f]and fact_pos[4*f]<position else 0
+			low=2 if lo[f]==2 and fact_pos[at_least(f,2)]<position else 1 if lo[f]and fact_pos[at_least(f,1)]<position else 0
 			left-=low
 			if low:
 				facts.append(at_least(f,low))
@@ -1634,7 +1647,7 @@ def _sieve_reason(grid,fact_pos,position,x,e,new_hi):
 def crossing_reason(grid,e):
 	for f in grid.puzzle.crossings[e]:
 		if grid.lo[f]:
-			return[4*f+AT_LEAST_1]
+			return[at_least(f,1)]
 def dead_node(grid,top,hint=None):
 	p=grid.puzzle
 	got,cap,value=grid.got,grid.cap,p.value
@@ -1650,7 +1663,7 @@ def dead_node(grid,top,hint=None):
 		if low:
 			for f in p.crossings[e]:
 				if lo[f]:
-					return[4*e+AT_LEAST_1,4*f+AT_LEAST_1]
+					return[at_least(e,1),at_least(f,1)]
 ''',
 'bot/work.py':r'''
 RULES,ELIMINATION,BRANCHING=1,2,3
@@ -1829,7 +1842,7 @@ class Turns:
 'bot/cdcl.py':r'''
 import random
 from bot.assumption import choose_node,memory
-from bot.facts import enforce,holds,made_true,negate
+from bot.facts import at_least,at_most,bound,edge,enforce,every_fact,fact_count,holds,is_lower,made_true,negate
 from bot.grid import Contradiction
 from bot.restarts import Restarts
 from bot.rules.engine import LEARN,LEARN_CHEAP,LEARN_CHEAP_NO_SLACK,LEARN_NO_SLACK
@@ -1845,13 +1858,13 @@ class Learner:
 		edges=len(grid.puzzle.ends)
 		value=grid.puzzle.value
 		self.top=[min(2,value[a],value[b])for(a,b)in grid.puzzle.ends]
-		self.fact_pos=[-1]*(4*edges)
-		self.fact_level=[0]*(4*edges)
+		self.fact_pos=[-1]*fact_count(edges)
+		self.fact_level=[0]*fact_count(edges)
 		self.level_starts=[]
 		self.level_marks=[]
 		self.why={}
 		self.nogoods=[]
-		self.watches=[[]for _ in range(4*edges)]
+		self.watches=[[]for _ in range(fact_count(edges))]
 		self.scanned=len(grid.trail)
 		self.activity=[.0]*edges
 		self.bump=1.
@@ -1896,7 +1909,7 @@ class Learner:
 			count=self.phase[e]
 		if not lo[e]<=count<=hi[e]:
 			count=1 if lo[e]==0 else lo[e]
-		fact=4*e+count-1 if count>lo[e]else 4*e+3-count
+		fact=at_least(e,count)if count>lo[e]else at_most(e,count)
 		try:
 			enforce(grid,fact)
 		except Contradiction as dead:
@@ -1935,7 +1948,7 @@ class Learner:
 		ranked=[]
 		for(e,low)in enumerate(lo):
 			if low:
-				fact=4*e+low-1
+				fact=at_least(e,low)
 				level=fact_level[fact]
 				if level:
 					ranked.append((target[e]<low,level,-fact_pos[fact],fact))
@@ -1943,10 +1956,7 @@ class Learner:
 		return[fact for(*_,fact)in ranked]
 	def is_open(self,fact):
 		lo,hi=self.grid.lo,self.grid.hi
-		e,kind=fact>>2,fact&3
-		if kind<2:
-			return lo[e]<=kind and hi[e]>kind
-		return hi[e]>3-kind and lo[e]<=3-kind
+		return not holds(lo,hi,fact)and not holds(lo,hi,negate(fact))
 	def assume(self,fact):
 		self._open_level()
 		try:
@@ -2050,8 +2060,7 @@ class Learner:
 		watching[:]=keep
 	def _fire(self,index,other):
 		grid=self.grid
-		kind=other&3
-		if grid.lo[other>>2]>kind if kind<2 else grid.hi[other>>2]<=3-kind:
+		if holds(grid.lo,grid.hi,other):
 			self._scan()
 			return list(self.nogoods[index])
 		self.why[len(grid.trail)]=index
@@ -2110,7 +2119,7 @@ class Learner:
 			position=max(map(fact_pos.__getitem__,here))
 			e=trail[position][0]
 			lo,hi=self.grid.lo,self.grid.hi
-			every=[f for f in range(4*e+3,4*e-1,-1)if fact_pos[f]==position and holds(lo,hi,f)]
+			every=[f for f in every_fact(e)if fact_pos[f]==position and holds(lo,hi,f)]
 			made=[f for f in every if f in here]
 			here.difference_update(made)
 			reason=self._reason(position,e,every,drawn)
@@ -2130,8 +2139,8 @@ class Learner:
 		reason=node_reason(grid,self.top,every[0],self.fact_pos,position)
 		if reason is None:
 			self._undo_to(position)
-			kind=every[0]&3
-			new_lo,new_hi=(kind+1,grid.hi[e])if kind<2 else(grid.lo[e],3-kind)
+			fact,n=every[0],bound(every[0])
+			new_lo,new_hi=(n,grid.hi[e])if is_lower(fact)else(grid.lo[e],n)
 			reason=self.rules.reason(self.top,e,new_lo,new_hi,drawn)
 		return reason
 	def _undo_to(self,length):
@@ -2148,7 +2157,7 @@ class Learner:
 		activity=self.activity
 		self.bump/=self.options.activity_decay
 		bump,weight=self.bump,self.options.node_weight
-		edges={f>>2 for group in groups for f in group}
+		edges={edge(f)for group in groups for f in group}
 		learned,ends=memory(self.rules),self.grid.puzzle.ends
 		for e in edges:
 			activity[e]+=bump
