@@ -473,19 +473,19 @@ def memory(rules):
 	if rules.memory is None:
 		rules.memory=Memory(len(rules.grid.puzzle),rules.options.score_heap_from)
 	return rules.memory
-def options(grid,i):
+def completions(grid,i):
 	lo,hi=grid.lo,grid.hi
 	edges=[e for e in grid.puzzle.edges_at[i]if lo[e]!=hi[e]]
 	bounds=tuple((lo[e],hi[e])for e in edges)
-	return edges,_completions(bounds,grid.puzzle.value[i]-grid.got[i])
-_COMPLETIONS={}
-def _completions(bounds,missing):
+	return edges,_counts_adding(bounds,grid.puzzle.value[i]-grid.got[i])
+_COUNTS_ADDING={}
+def _counts_adding(bounds,missing):
 	key=bounds,missing
-	found=_COMPLETIONS.get(key)
+	found=_COUNTS_ADDING.get(key)
 	if found is None:
 		target=missing+sum(low for(low,_)in bounds)
 		ranges=[range(low,high+1)for(low,high)in bounds]
-		found=_COMPLETIONS[key]=tuple(c for c in product(*ranges)if sum(c)==target)
+		found=_COUNTS_ADDING[key]=tuple(c for c in product(*ranges)if sum(c)==target)
 	return found
 def assume(grid,edges,counts):
 	for(e,n)in zip(edges,counts):
@@ -529,7 +529,7 @@ def probe(rules,stats,nodes,reach=None):
 	while queue:
 		i=queue.pop()
 		queued.discard(i)
-		if got[i]==cap[i]or count_options(grid,i)>most:
+		if got[i]==cap[i]or count_completions(grid,i)>most:
 			continue
 		position=len(grid.trail)
 		if not _probe_node(rules,stats,i,survived,reach):
@@ -545,8 +545,8 @@ def probe(rules,stats,nodes,reach=None):
 	return progress
 def _probe_node(rules,stats,i,survived,reach):
 	grid=rules.grid
-	edges,choices=options(grid,i)
-	survivors,product,outcomes=_try_options(rules,stats,i,edges,choices,survived)
+	edges,choices=completions(grid,i)
+	survivors,product,outcomes=_try_completions(rules,stats,i,edges,choices,survived)
 	if len(survivors)==len(choices):
 		if reach is not None and product is not None:
 			reach[i]=product
@@ -558,7 +558,7 @@ def _probe_node(rules,stats,i,survived,reach):
 		_narrow(grid,edges,survivors)
 		rules.propagate(PROBE,stats)
 	return True
-def _try_options(rules,stats,i,edges,choices,survived):
+def _try_completions(rules,stats,i,edges,choices,survived):
 	survivors=[]
 	product=1
 	outcomes={}
@@ -602,19 +602,19 @@ def choose_node(rules,reach=None):
 		key=scores[i]/product**.5,i
 		if key<best_key:
 			best_key=key
-	return options(rules.grid,best_key[1])
+	return completions(rules.grid,best_key[1])
 def _scores(rules):
 	grid,learned=rules.grid,memory(rules)
 	scores,got,cap,conflicts=learned.scores,grid.got,grid.cap,learned.conflicts
 	ranked=learned.ranked
 	if learned.scored_at<0:
 		for i in range(len(scores)):
-			scores[i]=count_options(grid,i)/conflicts[i]**2 if got[i]!=cap[i]else _CLOSED
+			scores[i]=count_completions(grid,i)/conflicts[i]**2 if got[i]!=cap[i]else _CLOSED
 		if ranked is not None:
 			ranked.clear()
 	else:
 		for i in grid.changed_since(learned.scored_at)|learned.blamed:
-			score=count_options(grid,i)/conflicts[i]**2 if got[i]!=cap[i]else _CLOSED
+			score=count_completions(grid,i)/conflicts[i]**2 if got[i]!=cap[i]else _CLOSED
 			if score!=scores[i]:
 				scores[i]=score
 				if ranked is not None:
@@ -631,7 +631,7 @@ def _lowest(learned):
 		heappop(ranked)
 	return ranked[0]
 _CLOSED=float('inf')
-def count_options(grid,i):
+def count_completions(grid,i):
 	lo,hi=grid.lo,grid.hi
 	key=16+grid.puzzle.value[i]-grid.got[i]
 	for e in grid.puzzle.edges_at[i]:
@@ -639,7 +639,7 @@ def count_options(grid,i):
 			key=key*16+lo[e]*4+hi[e]
 	count=_COUNTS.get(key)
 	if count is None:
-		count=_COUNTS[key]=len(options(grid,i)[1])
+		count=_COUNTS[key]=len(completions(grid,i)[1])
 	return count
 _COUNTS={}
 def _ordered(grid,edges,choices):
