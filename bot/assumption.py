@@ -65,7 +65,7 @@ class Memory:
 
 
 
-def memory(rules):
+def memory_of(rules):
     """The search's memory beside `rules`, made on first use: dead ends met before it was
     made are not counted."""
     if rules.memory is None:
@@ -276,7 +276,7 @@ def _scores(rules):
     """Each node's completion count by the square of its contradictions (inf once it is
     closed), brought up to date for the nodes whose edges changed since the last call: scoring
     every node at every branch would make a board full of islands O(N^2)."""
-    grid, learned = rules.grid, memory(rules)
+    grid, learned = rules.grid, memory_of(rules)
     scores, got, cap, conflicts = learned.scores, grid.got, grid.cap, learned.conflicts
     ranked = learned.ranked
     if learned.scored_at < 0:
@@ -408,7 +408,7 @@ def solutions(rules, stats, depth=0, budget=None, since=-1, sure=None):
     """
     grid = rules.grid
     stats.max_depth = max(stats.max_depth, depth)
-    memory(rules)  # contradictions met from here on are learned
+    memory_of(rules)  # contradictions met from here on are learned
     mark = rules.mark()
     reach = {}
     try:

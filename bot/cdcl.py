@@ -19,7 +19,7 @@ rules' premises are read off the later state without going back to it.
 
 import random
 
-from bot.assumption import choose_node, memory
+from bot.assumption import choose_node, memory_of
 from bot.facts import (at_least, at_most, bound, edge, enforce, every_fact, fact_count, holds,
                        is_lower, made_true, negate)
 from bot.grid import Contradiction
@@ -72,21 +72,21 @@ class Learner:
     def propagate(self):
         """Run the rules and the nogoods to a fixed point; the conflict's facts, or None.
 
-        The rules that walk the board's edges (`connect`, `balance`) wait until the cheap
+        The rules that sweep the board's edges (`connect`, `balance`) wait until the cheap
         ones and the nogoods have nothing more to add: a conflict the nogoods can show is
-        found without them, and they walk a board that has moved further."""
+        found without them, and they sweep a board that has moved further."""
         grid, stats, rules = self.grid, self.stats, self.rules
-        walks = False
+        sweeps = False
         try:
             while True:
                 rules.completed.clear()  # (kept for probes, which this search does not run)
-                rules.propagate(self.whole if walks else self.cheap, stats)
+                rules.propagate(self.whole if sweeps else self.cheap, stats)
                 if self.scanned == len(grid.trail):
-                    if walks:
+                    if sweeps:
                         return None
-                    walks = True  # the cheap rules and the nogoods are done: now the walks
+                    sweeps = True  # the cheap rules and the nogoods are done: now the sweeps
                     continue
-                walks = False
+                sweeps = False
                 conflict = self._watch()
                 if conflict is not None:
                     return conflict
@@ -435,7 +435,7 @@ class Learner:
     def _shake(self):
         """Jitter the nodes' weights at a restart, so the next descent takes another path
         (seeded: a puzzle always gets the same answer)."""
-        learned = memory(self.rules)
+        learned = memory_of(self.rules)
         rng, shake = self.rng, self.options.shake
         learned.conflicts = [c * (1 + shake * rng.random()) for c in learned.conflicts]
         learned.scored_at = -1
@@ -447,7 +447,7 @@ class Learner:
         self.bump /= self.options.activity_decay
         bump, weight = self.bump, self.options.node_weight
         edges = {edge(f) for group in groups for f in group}
-        learned, ends = memory(self.rules), self.grid.puzzle.ends
+        learned, ends = memory_of(self.rules), self.grid.puzzle.ends
         for e in edges:
             activity[e] += bump
             learned.blame(ends[e][0], ends[e][1:], weight)

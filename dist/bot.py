@@ -108,7 +108,7 @@ FIRST_AT=.5
 EVERY=.07
 SWITCH=.001
 LEAD=.02
-class Schedule:
+class LineSchedule:
 	def __init__(self,start,first_at,every,clock=time.monotonic):
 		self.clock=clock
 		self.every=every
@@ -136,7 +136,7 @@ class Pacer:
 		self.lead=lead
 		self.dry_at=start+first_at
 		self.guesses=0
-		schedule=Schedule(start,first_at,every,clock)
+		schedule=LineSchedule(start,first_at,every,clock)
 		self.printer=_child_printer(out,schedule)or _ThreadPrinter(out,schedule)
 	def start(self):
 		self.printer.start()
@@ -469,7 +469,7 @@ class Memory:
 			undone=trail[length:self.scored_at]
 			self.blamed.update([i for entry in undone for i in ends[entry[0]]])
 			self.scored_at=length
-def memory(rules):
+def memory_of(rules):
 	if rules.memory is None:
 		rules.memory=Memory(len(rules.grid.puzzle),rules.options.score_heap_from)
 	return rules.memory
@@ -604,7 +604,7 @@ def choose_node(rules,reach=None):
 			best_key=key
 	return completions(rules.grid,best_key[1])
 def _scores(rules):
-	grid,learned=rules.grid,memory(rules)
+	grid,learned=rules.grid,memory_of(rules)
 	scores,got,cap,conflicts=learned.scores,grid.got,grid.cap,learned.conflicts
 	ranked=learned.ranked
 	if learned.scored_at<0:
@@ -675,7 +675,7 @@ class Budget:
 def solutions(rules,stats,depth=0,budget=None,since=-1,sure=None):
 	grid=rules.grid
 	stats.max_depth=max(stats.max_depth,depth)
-	memory(rules)
+	memory_of(rules)
 	mark=rules.mark()
 	reach={}
 	try:
@@ -947,14 +947,14 @@ from collections import namedtuple
 from bot.grid import CLOSED,CUT,REGION,SLACK
 from bot.options import DEFAULT
 from bot.rules import balance,connect,groups,nodes
-Schedule=namedtuple('Schedule','whole probing slack walks',defaults=(True,False,True,True))
+Schedule=namedtuple('Schedule','whole probing slack sweeps',defaults=(True,False,True,True))
 FULL=Schedule()
 NODES=Schedule(whole=False)
 PROBE=Schedule(probing=True)
 LEARN=FULL
-LEARN_CHEAP=Schedule(walks=False)
+LEARN_CHEAP=Schedule(sweeps=False)
 LEARN_NO_SLACK=Schedule(slack=False)
-LEARN_CHEAP_NO_SLACK=Schedule(slack=False,walks=False)
+LEARN_CHEAP_NO_SLACK=Schedule(slack=False,sweeps=False)
 class Rules:
 	def __init__(self,grid,options=DEFAULT):
 		self.grid=grid
@@ -997,7 +997,7 @@ class Rules:
 					changed|=groups.slack(self)
 				if changed:
 					continue
-			if not schedule.walks:
+			if not schedule.sweeps:
 				return
 			if grid.cut and(not schedule.probing or grid.solved()):
 				grid.cut=False
@@ -1841,7 +1841,7 @@ class Turns:
 ''',
 'bot/cdcl.py':r'''
 import random
-from bot.assumption import choose_node,memory
+from bot.assumption import choose_node,memory_of
 from bot.facts import at_least,at_most,bound,edge,enforce,every_fact,fact_count,holds,is_lower,made_true,negate
 from bot.grid import Contradiction
 from bot.restarts import Restarts
@@ -1879,17 +1879,17 @@ class Learner:
 		return len(self.level_starts)
 	def propagate(self):
 		grid,stats,rules=self.grid,self.stats,self.rules
-		walks=False
+		sweeps=False
 		try:
 			while True:
 				rules.completed.clear()
-				rules.propagate(self.whole if walks else self.cheap,stats)
+				rules.propagate(self.whole if sweeps else self.cheap,stats)
 				if self.scanned==len(grid.trail):
-					if walks:
+					if sweeps:
 						return
-					walks=True
+					sweeps=True
 					continue
-				walks=False
+				sweeps=False
 				conflict=self._watch()
 				if conflict is not None:
 					return conflict
@@ -2149,7 +2149,7 @@ class Learner:
 		self.forget(length)
 		self.rules.undo(length)
 	def _shake(self):
-		learned=memory(self.rules)
+		learned=memory_of(self.rules)
 		rng,shake=self.rng,self.options.shake
 		learned.conflicts=[c*(1+shake*rng.random())for c in learned.conflicts]
 		learned.scored_at=-1
@@ -2158,7 +2158,7 @@ class Learner:
 		self.bump/=self.options.activity_decay
 		bump,weight=self.bump,self.options.node_weight
 		edges={edge(f)for group in groups for f in group}
-		learned,ends=memory(self.rules),self.grid.puzzle.ends
+		learned,ends=memory_of(self.rules),self.grid.puzzle.ends
 		for e in edges:
 			activity[e]+=bump
 			learned.blame(ends[e][0],ends[e][1:],weight)

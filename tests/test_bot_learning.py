@@ -373,7 +373,7 @@ def test_the_learning_search_walks_the_board_only_once_its_nogoods_have_nothing_
     propagate, behind = Rules.propagate, []
 
     def walked(self, schedule=FULL, stats=None):
-        if not schedule.walks:
+        if not schedule.sweeps:
             return propagate(self, schedule, stats)
         before = len(self.grid.trail) - engine.scanned
         try:
