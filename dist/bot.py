@@ -1336,13 +1336,13 @@ def smallest_cut(grid):
 					part.append(y)
 		if len(part)==len(p):
 			return
-		cut=[at_most(f,0)for x in part for(f,y)in node_edges[x]if label[y]!=start]
+		cut=[4*f+3 for x in part for(f,y)in node_edges[x]if label[y]!=start]
 		if best is None or len(cut)<len(best):
 			best=cut
 	return best
 ''',
 'bot/rules/groups.py':r'''
-from bot.facts import at_least,at_most,bound_facts
+from bot.facts import at_least,bound_facts
 from bot.grid import SLACK,Contradiction
 from bot.rules.connect import bridges_from
 def isolate(rules):
@@ -1546,7 +1546,7 @@ def closed_reason(grid,top,x):
 	return shut if shut is not None and len(shut)<len(drawn)else drawn
 def _drawn_facts(grid,members):
 	lo,edges_at=grid.lo,grid.puzzle.edges_at
-	return list({at_least(f,lo[f])for x in members for f in edges_at[x]if lo[f]})
+	return list({4*f+lo[f]-1 for x in members for f in edges_at[x]if lo[f]})
 def _shut(grid,top,members,ends=()):
 	p=grid.puzzle
 	hi,got,value=grid.hi,grid.got,p.value
@@ -1559,7 +1559,7 @@ def _shut(grid,top,members,ends=()):
 			if y in members:
 				continue
 			if not hi[f]:
-				facts.append(at_most(f,0))
+				facts.append(4*f+3)
 			elif got[x]==value[x]:
 				if x not in full:
 					full.add(x)
@@ -1626,9 +1626,7 @@ def _magic_reason(grid,top,fact_pos,position,x,e,new_lo):
 	facts=[]
 	for f in grid.puzzle.edges_at[x]:
 		if f!=e:
-			high=(0 if not hi[f]
-				and fact_pos[at_most(f,0)]<position else 1 if hi[f]<2
-				and fact_pos[at_most(f,1)]<position else top[f])
+			high=0 if not hi[f]and fact_pos[4*f+3]<position else 1 if hi[f]<2 and fact_pos[4*f+2]<position else top[f]
 			room-=high
 			if high<top[f]:
 				facts.append(at_most(f,high))
@@ -1639,7 +1637,7 @@ def _sieve_reason(grid,fact_pos,position,x,e,new_hi):
 	facts=[]
 	for f in grid.puzzle.edges_at[x]:
 		if f!=e:
-			low=2 if lo[f]==2 and fact_pos[at_least(f,2)]<position else 1 if lo[f]and fact_pos[at_least(f,1)]<position else 0
+			low=2 if lo[f]==2 and fact_pos[4*f+1]<position else 1 if lo[f]and fact_pos[4*f]<position else 0
 			left-=low
 			if low:
 				facts.append(at_least(f,low))
@@ -1842,7 +1840,7 @@ class Turns:
 'bot/cdcl.py':r'''
 import random
 from bot.assumption import choose_node,memory_of
-from bot.facts import at_least,at_most,bound,edge,enforce,every_fact,fact_count,holds,is_lower,made_true,negate
+from bot.facts import at_least,at_most,bound,enforce,every_fact,fact_count,holds,is_lower,made_true,negate
 from bot.grid import Contradiction
 from bot.restarts import Restarts
 from bot.rules.engine import LEARN,LEARN_CHEAP,LEARN_CHEAP_NO_SLACK,LEARN_NO_SLACK
@@ -2157,7 +2155,7 @@ class Learner:
 		activity=self.activity
 		self.bump/=self.options.activity_decay
 		bump,weight=self.bump,self.options.node_weight
-		edges={edge(f)for group in groups for f in group}
+		edges={f>>2 for group in groups for f in group}
 		learned,ends=memory_of(self.rules),self.grid.puzzle.ends
 		for e in edges:
 			activity[e]+=bump

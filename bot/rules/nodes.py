@@ -80,8 +80,10 @@ def _magic_reason(grid, top, fact_pos, position, x, e, new_lo):
     facts = []
     for f in grid.puzzle.edges_at[x]:
         if f != e:
-            high = (0 if not hi[f] and fact_pos[at_most(f, 0)] < position else
-                    1 if hi[f] < 2 and fact_pos[at_most(f, 1)] < position else top[f])
+            # `at_most(f, 0)` and `at_most(f, 1)`, written out: this runs for most facts a
+            # conflict's trace explains
+            high = (0 if not hi[f] and fact_pos[4 * f + 3] < position else
+                    1 if hi[f] < 2 and fact_pos[4 * f + 2] < position else top[f])
             room -= high
             if high < top[f]:
                 facts.append(at_most(f, high))
@@ -95,8 +97,9 @@ def _sieve_reason(grid, fact_pos, position, x, e, new_hi):
     facts = []
     for f in grid.puzzle.edges_at[x]:
         if f != e:
-            low = (2 if lo[f] == 2 and fact_pos[at_least(f, 2)] < position else
-                   1 if lo[f] and fact_pos[at_least(f, 1)] < position else 0)
+            # `at_least(f, 2)` and `at_least(f, 1)`, written out as in `_magic_reason`
+            low = (2 if lo[f] == 2 and fact_pos[4 * f + 1] < position else
+                   1 if lo[f] and fact_pos[4 * f] < position else 0)
             left -= low
             if low:
                 facts.append(at_least(f, low))
