@@ -6,7 +6,7 @@
     python build.py --watch    rebuild whenever a file under bot/ changes (Ctrl-C stops)
 
 The bundle holds the modules the bot's entry point imports (stickytape follows the imports;
-the lazily loaded explainer and the library's modules stay out), each as readable Python:
+the library's modules stay out), each as readable Python:
 bot/'s code without its docstrings and comments, with compact spacing (python-minifier with
 every name and literal kept as written), one statement a line and no line over LINE_CHARS
 (`laid_out`). What the bot never names stays out too: a function, method or class whose

@@ -1,8 +1,7 @@
 """A There Is No Spoon - Episode 2 (Hashi) solver: `solve(text)` returns the links.
 
 Each name is loaded from its module on first use: the bot's own entry point, and the bundle
-built from it, hold only what the bot runs (not the counting of solutions, nor the
-explainer).
+built from it, hold only what the bot runs (not the counting of solutions).
 """
 
 import importlib
@@ -13,7 +12,6 @@ _HOMES = {
     "Unsolvable": "bot.solver", "solve": "bot.solver", "solve_to": "bot.stages",
     "count_solutions": "bot.counting", "find_solutions": "bot.counting",
     "Limit": "bot.stages", "OverLimit": "bot.work", "Stats": "bot.work",
-    "explain": "bot.explainer",
 }
 __all__ = sorted(_HOMES)
 

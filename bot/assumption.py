@@ -1,20 +1,20 @@
 """Assumption search, for when the rules stall.
 
 An assumption is one way a node can still complete: a link count for each of its open
-edges (an "option"). Assume it, run the rules, and if they meet a contradiction the option
-is eliminated (the seed paper's elimination search, taken per node rather than per edge so
-one probe settles up to four edges).
+edges (a "completion"). Assume it, run the rules, and if they meet a contradiction the
+completion is eliminated (the seed paper's elimination search, taken per node rather than
+per edge so one probe settles up to four edges).
 
-- `bot.stages.eliminate` probes every option of every open node, most constrained node
-  first, and narrows the node's edges to what its surviving options allow; it repeats
-  until nothing is eliminated. It never guesses, so it grades a puzzle's difficulty.
-- `solutions` branches depth-first: it takes the most constrained node (fewest options,
-  weighted by how often it has met contradictions) and tries each option in turn, and
-  an option that fails is eliminated on the spot. Before it branches it `probe`s: the
-  nodes with at most two options, among those the last assumption changed (every node at
-  the root), have each option tried and the refuted ones eliminated. That is `eliminate`
-  made cheap enough for every branch: few nodes, the costliest rule left out. Each probe's
-  reach also steers `choose_node`.
+- `bot.stages.eliminate` probes every completion of every open node, most constrained
+  node first, and narrows the node's edges to what its surviving completions allow; it
+  repeats until nothing is eliminated. It never guesses, so it grades a puzzle's difficulty.
+- `solutions` branches depth-first: it takes the most constrained node (fewest
+  completions, weighted by how often it has met contradictions) and tries each completion
+  in turn, and a completion that fails is eliminated on the spot. Before it branches it
+  `probe`s: the nodes with at most two completions (`Options.probe_options`), among those
+  the last assumption changed (every node at the root), have each completion tried and the
+  refuted ones eliminated. That is `eliminate` made cheap enough for every branch: few
+  nodes, the costliest rule left out. Each probe's reach also steers `choose_node`.
 
 Every assumption is undone with `Rules.revert`: the search never mutates state it cannot
 restore. The search's `Memory` (contradictions met per node, branching scores) is kept
@@ -65,7 +65,7 @@ class Memory:
 
 
 
-def memory(rules):
+def memory_of(rules):
     """The search's memory beside `rules`, made on first use: dead ends met before it was
     made are not counted."""
     if rules.memory is None:
@@ -73,29 +73,29 @@ def memory(rules):
     return rules.memory
 
 
-def options(grid, i):
+def completions(grid, i):
     """Node i's open edges and every way to complete it: one link count per open edge."""
     lo, hi = grid.lo, grid.hi
     edges = [e for e in grid.puzzle.edges_at[i] if lo[e] != hi[e]]
     bounds = tuple((lo[e], hi[e]) for e in edges)
-    return edges, _completions(bounds, grid.puzzle.value[i] - grid.got[i])
+    return edges, _counts_adding(bounds, grid.puzzle.value[i] - grid.got[i])
 
 
-_COMPLETIONS = {}
+_COUNTS_ADDING = {}
 
 
-def _completions(bounds, missing):
+def _counts_adding(bounds, missing):
     """Link counts within `bounds` ((lo, hi) per edge) that add `missing` to the lows.
 
     Few (bounds, missing) pairs exist, and the search asks for them at every branch, so
     they are memoised.
     """
     key = (bounds, missing)
-    found = _COMPLETIONS.get(key)
+    found = _COUNTS_ADDING.get(key)
     if found is None:
         target = missing + sum(low for low, _ in bounds)
         ranges = [range(low, high + 1) for low, high in bounds]
-        found = _COMPLETIONS[key] = tuple(c for c in product(*ranges) if sum(c) == target)
+        found = _COUNTS_ADDING[key] = tuple(c for c in product(*ranges) if sum(c) == target)
     return found
 
 
@@ -107,10 +107,10 @@ def assume(grid, edges, counts):
 
 
 def _changes(rules, edges, counts, stats, survived=None, outcome=None):
-    """Try one option and undo it: how many bound changes the rules made of it, or None if
-    they met a contradiction.
+    """Try one completion and undo it: how many bound changes the rules made of it, or None
+    if they met a contradiction.
 
-    With a `survived` set (probing): `connect` is left out, and every node the option
+    With a `survived` set (probing): `connect` is left out, and every node the completion
     completes is added to the set, as `_completed` names it. With an `outcome` list, the
     bounds the rules ended with are added to it, for `_replay`.
     """
@@ -138,9 +138,9 @@ def _changes(rules, edges, counts, stats, survived=None, outcome=None):
 
 
 def _narrow(grid, edges, survivors):
-    """Narrow each edge to the hull of the surviving options; True if anything changed.
+    """Narrow each edge to the hull of the surviving completions; True if anything changed.
 
-    Bounds hold only the hull: an option eliminated inside it (1+1 between 0+2 and 2+0)
+    Bounds hold only the hull: a completion eliminated inside it (1+1 between 0+2 and 2+0)
     narrows nothing.
     """
     narrowed = False
@@ -151,11 +151,12 @@ def _narrow(grid, edges, survivors):
 
 
 def probe(rules, stats, nodes, reach=None):
-    """Try every option of each of `nodes` that has at most `Options.probe_options`; keep the
-    hull of those the rules do not refute, then probe the nodes that changes. An option a
-    surviving probe completed is not tried again (the rules deduce more from more, so it
-    would survive too). With a `reach` dict, a node whose options all survive gets how far
-    a branch on it would reach (`choose_node`). True if anything narrowed."""
+    """Try every completion of each of `nodes` that has at most `Options.probe_options`; keep
+    the hull of those the rules do not refute, then probe the nodes that changes. A
+    completion a surviving probe completed is not tried again (the rules deduce more from
+    more, so it would survive too). With a `reach` dict, a node whose completions all
+    survive gets how far a branch on it would reach (`choose_node`). True if anything
+    narrowed."""
     grid = rules.grid
     got, cap, most = grid.got, grid.cap, rules.options.probe_options
     queue = [i for i in nodes if got[i] != cap[i]]
@@ -165,8 +166,8 @@ def probe(rules, stats, nodes, reach=None):
     while queue:
         i = queue.pop()
         queued.discard(i)
-        if got[i] == cap[i] or count_options(grid, i) > most:
-            continue  # (counting is cheaper than building the options: most have more)
+        if got[i] == cap[i] or count_completions(grid, i) > most:
+            continue  # (counting is cheaper than building the completions: most have more)
         position = len(grid.trail)
         if not _probe_node(rules, stats, i, survived, reach):
             continue
@@ -182,13 +183,13 @@ def probe(rules, stats, nodes, reach=None):
 
 
 def _probe_node(rules, stats, i, survived, reach):
-    """Probe each option of node i and narrow it to the survivors; True if that narrowed.
+    """Probe each completion of node i and narrow it to the survivors; True if that narrowed.
 
-    A node left with one option it probed takes the bounds that probe ended with rather
+    A node left with one completion it probed takes the bounds that probe ended with rather
     than run the rules again (`_replay`)."""
     grid = rules.grid
-    edges, choices = options(grid, i)
-    survivors, product, outcomes = _try_options(rules, stats, i, edges, choices, survived)
+    edges, choices = completions(grid, i)
+    survivors, product, outcomes = _try_completions(rules, stats, i, edges, choices, survived)
     if len(survivors) == len(choices):
         if reach is not None and product is not None:
             reach[i] = product
@@ -202,21 +203,21 @@ def _probe_node(rules, stats, i, survived, reach):
     return True
 
 
-def _try_options(rules, stats, i, edges, choices, survived):
-    """Probe node i's options: the survivors, the product of (changes + 1) over them (None
-    if one was taken unprobed), and the bounds the first one's probe ended with."""
+def _try_completions(rules, stats, i, edges, choices, survived):
+    """Probe node i's completions: the survivors, the product of (changes + 1) over them
+    (None if one was taken unprobed), and the bounds the first one's probe ended with."""
     survivors = []
     product = 1
-    outcomes = {}  # option -> the bounds its probe ended with, where kept
+    outcomes = {}  # completion -> the bounds its probe ended with, where kept
     for k, c in enumerate(choices):
         if not survivors and k == len(choices) - 1:
-            # Every other option failed: narrowing to this one propagates it anyway.
+            # Every other completion failed: narrowing to this one propagates it anyway.
             survivors.append(c)
         elif survived and _completed(rules.grid, i, edges, c) in survived:
             survivors.append(c)
             product = None  # not probed: its reach is unknown
         else:
-            # With two options, only a first one can be the one probed survivor left (a
+            # With two completions, only a first one can be the one probed survivor left (a
             # second is probed beside a survivor or taken unprobed), so only its bounds are
             # kept; a later survivor left alone is narrowed to instead.
             outcome = [] if k == 0 else None
@@ -250,10 +251,10 @@ def _completed(grid, i, edges, counts):
 
 
 def choose_node(rules, reach=None):
-    """The open node to branch on: fewest options, by the square of contradictions met,
+    """The open node to branch on: fewest completions, by the square of contradictions met,
     and by the square root of its `reach` (from `probe`) where it has one.
 
-    Squared, the learned weight wins over the option count sooner; the reach is the
+    Squared, the learned weight wins over the completion count sooner; the reach is the
     lookahead of SAT solvers: a branch that settles much on both sides leaves less to
     search.
     """
@@ -268,24 +269,26 @@ def choose_node(rules, reach=None):
         key = scores[i] / product ** 0.5, i
         if key < best_key:
             best_key = key
-    return options(rules.grid, best_key[1])
+    return completions(rules.grid, best_key[1])
 
 
 def _scores(rules):
-    """Each node's option count by the square of its contradictions (inf once it is closed),
-    brought up to date for the nodes whose edges changed since the last call: scoring
+    """Each node's completion count by the square of its contradictions (inf once it is
+    closed), brought up to date for the nodes whose edges changed since the last call: scoring
     every node at every branch would make a board full of islands O(N^2)."""
-    grid, learned = rules.grid, memory(rules)
+    grid, learned = rules.grid, memory_of(rules)
     scores, got, cap, conflicts = learned.scores, grid.got, grid.cap, learned.conflicts
     ranked = learned.ranked
     if learned.scored_at < 0:
         for i in range(len(scores)):
-            scores[i] = count_options(grid, i) / conflicts[i] ** 2 if got[i] != cap[i] else _CLOSED
+            scores[i] = (count_completions(grid, i) / conflicts[i] ** 2 if got[i] != cap[i]
+                         else _CLOSED)
         if ranked is not None:
             ranked.clear()
     else:
         for i in grid.changed_since(learned.scored_at) | learned.blamed:
-            score = count_options(grid, i) / conflicts[i] ** 2 if got[i] != cap[i] else _CLOSED
+            score = (count_completions(grid, i) / conflicts[i] ** 2 if got[i] != cap[i]
+                     else _CLOSED)
             if score != scores[i]:
                 scores[i] = score
                 if ranked is not None:
@@ -310,8 +313,8 @@ def _lowest(learned):
 _CLOSED = float("inf")
 
 
-def count_options(grid, i):
-    """len(options(grid, i)[1]), from a packed key rather than building the options.
+def count_completions(grid, i):
+    """len(completions(grid, i)[1]), from a packed key rather than building the options.
 
     The key is a leading 1, the links missing, then each open edge's bounds, a hex digit
     each: the leading 1 tells a key's length, so a missing count never reads as an edge.
@@ -323,7 +326,7 @@ def count_options(grid, i):
             key = key * 16 + lo[e] * 4 + hi[e]
     count = _COUNTS.get(key)
     if count is None:
-        count = _COUNTS[key] = len(options(grid, i)[1])
+        count = _COUNTS[key] = len(completions(grid, i)[1])
     return count
 
 
@@ -405,7 +408,7 @@ def solutions(rules, stats, depth=0, budget=None, since=-1, sure=None):
     """
     grid = rules.grid
     stats.max_depth = max(stats.max_depth, depth)
-    memory(rules)  # contradictions met from here on are learned
+    memory_of(rules)  # contradictions met from here on are learned
     mark = rules.mark()
     reach = {}
     try:
@@ -438,7 +441,7 @@ def _narrow_here(rules, stats, depth, since, reach):
 
 
 def _branch(rules, stats, depth, budget, reach):
-    """Try each option of the most constrained node; an option that fails is eliminated."""
+    """Try each completion of the most constrained node; one that fails is eliminated."""
     if budget is not None and not budget.spend(depth):
         raise OutOfBranches()
     stats.stage = BRANCHING

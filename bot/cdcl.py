@@ -19,8 +19,9 @@ rules' premises are read off the later state without going back to it.
 
 import random
 
-from bot.assumption import choose_node, memory
-from bot.facts import enforce, holds, made_true, negate
+from bot.assumption import choose_node, memory_of
+from bot.facts import (at_least, at_most, bound, enforce, every_fact, fact_count, holds, is_lower,
+                       made_true, negate)
 from bot.grid import Contradiction
 from bot.restarts import Restarts
 from bot.rules.engine import LEARN, LEARN_CHEAP, LEARN_CHEAP_NO_SLACK, LEARN_NO_SLACK
@@ -45,13 +46,13 @@ class Learner:
         value = grid.puzzle.value
         # The bound each edge starts with: a fact it implies is never worth stating.
         self.top = [min(2, value[a], value[b]) for a, b in grid.puzzle.ends]
-        self.fact_pos = [-1] * (4 * edges)   # trail position each true fact became true at
-        self.fact_level = [0] * (4 * edges)  # the decision level it became true at
+        self.fact_pos = [-1] * fact_count(edges)   # trail position each true fact became true at
+        self.fact_level = [0] * fact_count(edges)  # the decision level it became true at
         self.level_starts = []  # trail length when each decision level began
         self.level_marks = []   # the rules' mark just before each level's decision
         self.why = {}           # trail position -> the nogood that set it, or DECISION
         self.nogoods = []
-        self.watches = [[] for _ in range(4 * edges)]
+        self.watches = [[] for _ in range(fact_count(edges))]
         self.scanned = len(grid.trail)
         self.activity = [0.0] * edges  # how often each edge met a conflict, recent ones most
         self.bump = 1.0
@@ -71,21 +72,21 @@ class Learner:
     def propagate(self):
         """Run the rules and the nogoods to a fixed point; the conflict's facts, or None.
 
-        The rules that walk the board's edges (`connect`, `balance`) wait until the cheap
+        The rules that sweep the board's edges (`connect`, `balance`) wait until the cheap
         ones and the nogoods have nothing more to add: a conflict the nogoods can show is
-        found without them, and they walk a board that has moved further."""
+        found without them, and they sweep a board that has moved further."""
         grid, stats, rules = self.grid, self.stats, self.rules
-        walks = False
+        sweeps = False
         try:
             while True:
                 rules.completed.clear()  # (kept for probes, which this search does not run)
-                rules.propagate(self.whole if walks else self.cheap, stats)
+                rules.propagate(self.whole if sweeps else self.cheap, stats)
                 if self.scanned == len(grid.trail):
-                    if walks:
+                    if sweeps:
                         return None
-                    walks = True  # the cheap rules and the nogoods are done: now the walks
+                    sweeps = True  # the cheap rules and the nogoods are done: now the sweeps
                     continue
-                walks = False
+                sweeps = False
                 conflict = self._watch()
                 if conflict is not None:
                     return conflict
@@ -109,7 +110,7 @@ class Learner:
         if not lo[e] <= count <= hi[e]:
             count = 1 if lo[e] == 0 else lo[e]  # a single link first: spread, not double
         # Moving one bound to `count`: the edge is decided at once or by the next level.
-        fact = 4 * e + count - 1 if count > lo[e] else 4 * e + 3 - count
+        fact = at_least(e, count) if count > lo[e] else at_most(e, count)
         try:
             enforce(grid, fact)
         except Contradiction as dead:
@@ -167,7 +168,7 @@ class Learner:
         ranked = []
         for e, low in enumerate(lo):
             if low:
-                fact = 4 * e + low - 1
+                fact = at_least(e, low)
                 level = fact_level[fact]
                 if level:
                     ranked.append((target[e] < low, level, -fact_pos[fact], fact))
@@ -177,10 +178,7 @@ class Learner:
     def is_open(self, fact):
         """Whether the bounds leave `fact` open."""
         lo, hi = self.grid.lo, self.grid.hi
-        e, kind = fact >> 2, fact & 3
-        if kind < 2:
-            return lo[e] <= kind and hi[e] > kind
-        return hi[e] > 3 - kind and lo[e] <= 3 - kind
+        return not holds(lo, hi, fact) and not holds(lo, hi, negate(fact))
 
     def assume(self, fact):
         """From the root, assume `fact` and propagate; learn from any conflict met, and go
@@ -250,7 +248,8 @@ class Learner:
         for position in range(len(trail) - 1, self.scanned - 1, -1):
             e, old_lo, old_hi = trail[position]
             new_lo, new_hi = after.get(e) or (lo[e], hi[e])
-            # `made_true`, written out: a bound moves by one or two, strongest fact first
+            # `made_true`, written out as in `_visit`: a bound moves by one or two,
+            # strongest fact first
             base = 4 * e
             if new_lo != old_lo:
                 fact, last = base + new_lo - 1, base + old_lo
@@ -282,6 +281,8 @@ class Learner:
         fails, or assert the negation of the one fact left open, or return a conflict."""
         grid, watches, nogoods = self.grid, self.watches, self.nogoods
         lo, hi = grid.lo, grid.hi
+        # Facts are read inline here, not through `bot.facts`: millions of reads in a hard
+        # solve, where a call each (with `_scan`'s) adds about 2% to its instructions.
         keep = []
         for k, index in enumerate(watching):
             facts = nogoods[index]
@@ -314,8 +315,7 @@ class Learner:
         """Nogood `index` has every fact but `other` true: a conflict if `other` holds too,
         else make it fail (None, or the conflict that meets)."""
         grid = self.grid
-        kind = other & 3
-        if (grid.lo[other >> 2] > kind) if kind < 2 else (grid.hi[other >> 2] <= 3 - kind):
+        if holds(grid.lo, grid.hi, other):
             self._scan()  # where the facts fired here became true
             return list(self.nogoods[index])
         self.why[len(grid.trail)] = index
@@ -393,8 +393,7 @@ class Learner:
             position = max(map(fact_pos.__getitem__, here))
             e = trail[position][0]
             lo, hi = self.grid.lo, self.grid.hi
-            every = [f for f in range(4 * e + 3, 4 * e - 1, -1)
-                     if fact_pos[f] == position and holds(lo, hi, f)]
+            every = [f for f in every_fact(e) if fact_pos[f] == position and holds(lo, hi, f)]
             made = [f for f in every if f in here]
             here.difference_update(made)
             reason = self._reason(position, e, every, drawn)
@@ -420,8 +419,8 @@ class Learner:
         reason = node_reason(grid, self.top, every[0], self.fact_pos, position)
         if reason is None:
             self._undo_to(position)  # the state the other rules read
-            kind = every[0] & 3  # the bounds the change left
-            new_lo, new_hi = (kind + 1, grid.hi[e]) if kind < 2 else (grid.lo[e], 3 - kind)
+            fact, n = every[0], bound(every[0])  # the bounds the change left
+            new_lo, new_hi = (n, grid.hi[e]) if is_lower(fact) else (grid.lo[e], n)
             reason = self.rules.reason(self.top, e, new_lo, new_hi, drawn)
         return reason
 
@@ -436,7 +435,7 @@ class Learner:
     def _shake(self):
         """Jitter the nodes' weights at a restart, so the next descent takes another path
         (seeded: a puzzle always gets the same answer)."""
-        learned = memory(self.rules)
+        learned = memory_of(self.rules)
         rng, shake = self.rng, self.options.shake
         learned.conflicts = [c * (1 + shake * rng.random()) for c in learned.conflicts]
         learned.scored_at = -1
@@ -447,8 +446,8 @@ class Learner:
         activity = self.activity
         self.bump /= self.options.activity_decay
         bump, weight = self.bump, self.options.node_weight
-        edges = {f >> 2 for group in groups for f in group}
-        learned, ends = memory(self.rules), self.grid.puzzle.ends
+        edges = {f >> 2 for group in groups for f in group}  # `edge(f)`: every fact met
+        learned, ends = memory_of(self.rules), self.grid.puzzle.ends
         for e in edges:
             activity[e] += bump
             learned.blame(ends[e][0], ends[e][1:], weight)

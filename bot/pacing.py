@@ -35,7 +35,7 @@ SWITCH = 0.001  # s: how soon the search yields the interpreter to a thread prin
 LEAD = 0.02     # s before the printer runs dry that the search is told to guess
 
 
-class Schedule:
+class LineSchedule:
     """The sure links waiting, one per entry, and when the next is due; what was printed."""
 
     def __init__(self, start, first_at, every, clock=time.monotonic):
@@ -84,7 +84,7 @@ class Pacer:
         # When the printer will want a line it has not got: its schedule, replayed here.
         self.dry_at = start + first_at
         self.guesses = 0
-        schedule = Schedule(start, first_at, every, clock)
+        schedule = LineSchedule(start, first_at, every, clock)
         self.printer = _child_printer(out, schedule) or _ThreadPrinter(out, schedule)
 
     def start(self):

@@ -4,7 +4,7 @@ solver needs), and the `Limit` on a solve's work. The library's: the bot always 
 the end (`bot.solve`), so the bundle leaves this module out.
 """
 
-from bot.assumption import _changes, _narrow, options
+from bot.assumption import _changes, _narrow, completions
 from bot.grid import Contradiction
 from bot.options import DEFAULT
 from bot.rules.engine import FULL
@@ -48,19 +48,20 @@ def solve_to(text, stage, stats=None, within=None, options=DEFAULT):
     return grid.links()
 
 
-def _open_nodes_by_options(grid):
-    """(options count, node, edges, options) for every node with open edges, fewest first."""
+def _open_nodes_by_completions(grid):
+    """(completion count, node, edges, completions) for every node with open edges, fewest
+    first."""
     found = []
     for i in range(len(grid.puzzle)):
         if grid.got[i] != grid.cap[i]:
-            edges, choices = options(grid, i)
+            edges, choices = completions(grid, i)
             found.append((len(choices), i, edges, choices))
     found.sort()
     return found
 
 
 def eliminate(rules, stats):
-    """Narrow every node to its options that survive the rules, until none is eliminated.
+    """Narrow every node to its completions that survive the rules, until none is eliminated.
 
     Returns True if anything was narrowed; raises Contradiction if the state is dead.
     """
@@ -69,7 +70,7 @@ def eliminate(rules, stats):
     changed = True
     while changed and not grid.solved():
         changed = False
-        for _, _, edges, choices in _open_nodes_by_options(grid):
+        for _, _, edges, choices in _open_nodes_by_completions(grid):
             survivors = [c for c in choices if _changes(rules, edges, c, stats) is not None]
             if not survivors:
                 raise Contradiction()

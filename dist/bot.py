@@ -108,7 +108,7 @@ FIRST_AT=.5
 EVERY=.07
 SWITCH=.001
 LEAD=.02
-class Schedule:
+class LineSchedule:
 	def __init__(self,start,first_at,every,clock=time.monotonic):
 		self.clock=clock
 		self.every=every
@@ -136,7 +136,7 @@ class Pacer:
 		self.lead=lead
 		self.dry_at=start+first_at
 		self.guesses=0
-		schedule=Schedule(start,first_at,every,clock)
+		schedule=LineSchedule(start,first_at,every,clock)
 		self.printer=_child_printer(out,schedule)or _ThreadPrinter(out,schedule)
 	def start(self):
 		self.printer.start()
@@ -469,23 +469,23 @@ class Memory:
 			undone=trail[length:self.scored_at]
 			self.blamed.update([i for entry in undone for i in ends[entry[0]]])
 			self.scored_at=length
-def memory(rules):
+def memory_of(rules):
 	if rules.memory is None:
 		rules.memory=Memory(len(rules.grid.puzzle),rules.options.score_heap_from)
 	return rules.memory
-def options(grid,i):
+def completions(grid,i):
 	lo,hi=grid.lo,grid.hi
 	edges=[e for e in grid.puzzle.edges_at[i]if lo[e]!=hi[e]]
 	bounds=tuple((lo[e],hi[e])for e in edges)
-	return edges,_completions(bounds,grid.puzzle.value[i]-grid.got[i])
-_COMPLETIONS={}
-def _completions(bounds,missing):
+	return edges,_counts_adding(bounds,grid.puzzle.value[i]-grid.got[i])
+_COUNTS_ADDING={}
+def _counts_adding(bounds,missing):
 	key=bounds,missing
-	found=_COMPLETIONS.get(key)
+	found=_COUNTS_ADDING.get(key)
 	if found is None:
 		target=missing+sum(low for(low,_)in bounds)
 		ranges=[range(low,high+1)for(low,high)in bounds]
-		found=_COMPLETIONS[key]=tuple(c for c in product(*ranges)if sum(c)==target)
+		found=_COUNTS_ADDING[key]=tuple(c for c in product(*ranges)if sum(c)==target)
 	return found
 def assume(grid,edges,counts):
 	for(e,n)in zip(edges,counts):
@@ -529,7 +529,7 @@ def probe(rules,stats,nodes,reach=None):
 	while queue:
 		i=queue.pop()
 		queued.discard(i)
-		if got[i]==cap[i]or count_options(grid,i)>most:
+		if got[i]==cap[i]or count_completions(grid,i)>most:
 			continue
 		position=len(grid.trail)
 		if not _probe_node(rules,stats,i,survived,reach):
@@ -545,8 +545,8 @@ def probe(rules,stats,nodes,reach=None):
 	return progress
 def _probe_node(rules,stats,i,survived,reach):
 	grid=rules.grid
-	edges,choices=options(grid,i)
-	survivors,product,outcomes=_try_options(rules,stats,i,edges,choices,survived)
+	edges,choices=completions(grid,i)
+	survivors,product,outcomes=_try_completions(rules,stats,i,edges,choices,survived)
 	if len(survivors)==len(choices):
 		if reach is not None and product is not None:
 			reach[i]=product
@@ -558,7 +558,7 @@ def _probe_node(rules,stats,i,survived,reach):
 		_narrow(grid,edges,survivors)
 		rules.propagate(PROBE,stats)
 	return True
-def _try_options(rules,stats,i,edges,choices,survived):
+def _try_completions(rules,stats,i,edges,choices,survived):
 	survivors=[]
 	product=1
 	outcomes={}
@@ -602,19 +602,19 @@ def choose_node(rules,reach=None):
 		key=scores[i]/product**.5,i
 		if key<best_key:
 			best_key=key
-	return options(rules.grid,best_key[1])
+	return completions(rules.grid,best_key[1])
 def _scores(rules):
-	grid,learned=rules.grid,memory(rules)
+	grid,learned=rules.grid,memory_of(rules)
 	scores,got,cap,conflicts=learned.scores,grid.got,grid.cap,learned.conflicts
 	ranked=learned.ranked
 	if learned.scored_at<0:
 		for i in range(len(scores)):
-			scores[i]=count_options(grid,i)/conflicts[i]**2 if got[i]!=cap[i]else _CLOSED
+			scores[i]=count_completions(grid,i)/conflicts[i]**2 if got[i]!=cap[i]else _CLOSED
 		if ranked is not None:
 			ranked.clear()
 	else:
 		for i in grid.changed_since(learned.scored_at)|learned.blamed:
-			score=count_options(grid,i)/conflicts[i]**2 if got[i]!=cap[i]else _CLOSED
+			score=count_completions(grid,i)/conflicts[i]**2 if got[i]!=cap[i]else _CLOSED
 			if score!=scores[i]:
 				scores[i]=score
 				if ranked is not None:
@@ -631,7 +631,7 @@ def _lowest(learned):
 		heappop(ranked)
 	return ranked[0]
 _CLOSED=float('inf')
-def count_options(grid,i):
+def count_completions(grid,i):
 	lo,hi=grid.lo,grid.hi
 	key=16+grid.puzzle.value[i]-grid.got[i]
 	for e in grid.puzzle.edges_at[i]:
@@ -639,7 +639,7 @@ def count_options(grid,i):
 			key=key*16+lo[e]*4+hi[e]
 	count=_COUNTS.get(key)
 	if count is None:
-		count=_COUNTS[key]=len(options(grid,i)[1])
+		count=_COUNTS[key]=len(completions(grid,i)[1])
 	return count
 _COUNTS={}
 def _ordered(grid,edges,choices):
@@ -675,7 +675,7 @@ class Budget:
 def solutions(rules,stats,depth=0,budget=None,since=-1,sure=None):
 	grid=rules.grid
 	stats.max_depth=max(stats.max_depth,depth)
-	memory(rules)
+	memory_of(rules)
 	mark=rules.mark()
 	reach={}
 	try:
@@ -947,14 +947,14 @@ from collections import namedtuple
 from bot.grid import CLOSED,CUT,REGION,SLACK
 from bot.options import DEFAULT
 from bot.rules import balance,connect,groups,nodes
-Schedule=namedtuple('Schedule','whole probing slack walks',defaults=(True,False,True,True))
+Schedule=namedtuple('Schedule','whole probing slack sweeps',defaults=(True,False,True,True))
 FULL=Schedule()
 NODES=Schedule(whole=False)
 PROBE=Schedule(probing=True)
 LEARN=FULL
-LEARN_CHEAP=Schedule(walks=False)
+LEARN_CHEAP=Schedule(sweeps=False)
 LEARN_NO_SLACK=Schedule(slack=False)
-LEARN_CHEAP_NO_SLACK=Schedule(slack=False,walks=False)
+LEARN_CHEAP_NO_SLACK=Schedule(slack=False,sweeps=False)
 class Rules:
 	def __init__(self,grid,options=DEFAULT):
 		self.grid=grid
@@ -997,7 +997,7 @@ class Rules:
 					changed|=groups.slack(self)
 				if changed:
 					continue
-			if not schedule.walks:
+			if not schedule.sweeps:
 				return
 			if grid.cut and(not schedule.probing or grid.solved()):
 				grid.cut=False
@@ -1134,6 +1134,17 @@ def at_least(e,n):
 	return 4*e+n-1
 def at_most(e,n):
 	return 4*e+3-n
+def fact_count(edges):
+	return 4*edges
+def every_fact(e):
+	return range(4*e+3,4*e-1,-1)
+def edge(fact):
+	return fact>>2
+def is_lower(fact):
+	return fact&3<2
+def bound(fact):
+	kind=fact&3
+	return kind+1 if kind<2 else 3-kind
 def negate(fact):
 	kind=fact&3
 	return fact-kind+3-kind
@@ -1162,7 +1173,7 @@ def bound_facts(grid,top,e,lows=True,highs=True):
 	return facts
 ''',
 'bot/rules/connect.py':r'''
-from bot.facts import AT_MOST_0
+from bot.facts import at_most
 from bot.grid import CUT,Contradiction
 def connect(rules):
 	grid=rules.grid
@@ -1297,7 +1308,7 @@ def bridge_reason(grid,e):
 	side=reachable(grid.hi,p.node_edges,a,e)
 	if b in side:
 		return
-	return[4*f+AT_MOST_0 for x in side for(f,y)in p.node_edges[x]if f!=e and y not in side]
+	return[at_most(f,0)for x in side for(f,y)in p.node_edges[x]if f!=e and y not in side]
 def reachable(bound,node_edges,start,without):
 	seen={start}
 	stack=[start]
@@ -1325,13 +1336,13 @@ def smallest_cut(grid):
 					part.append(y)
 		if len(part)==len(p):
 			return
-		cut=[4*f+AT_MOST_0 for x in part for(f,y)in node_edges[x]if label[y]!=start]
+		cut=[4*f+3 for x in part for(f,y)in node_edges[x]if label[y]!=start]
 		if best is None or len(cut)<len(best):
 			best=cut
 	return best
 ''',
 'bot/rules/groups.py':r'''
-from bot.facts import AT_LEAST_1,AT_LEAST_2,AT_MOST_0,bound_facts
+from bot.facts import at_least,bound_facts
 from bot.grid import SLACK,Contradiction
 from bot.rules.connect import bridges_from
 def isolate(rules):
@@ -1473,9 +1484,9 @@ def waste_facts(grid):
 	doubled=lo.count(2)
 	facts=[]
 	if grid.waste>doubled:
-		facts=[4*e+AT_LEAST_1 for e in cycle_edges(grid)[0]if lo[e]==1]
+		facts=[at_least(e,1)for e in cycle_edges(grid)[0]if lo[e]==1]
 	if doubled:
-		facts+=[4*e+AT_LEAST_2 for(e,low)in enumerate(lo)if low==2]
+		facts+=[at_least(e,2)for(e,low)in enumerate(lo)if low==2]
 	return facts
 def cycle_edges(grid):
 	p=grid.puzzle
@@ -1520,7 +1531,7 @@ def drawn_path(grid,a,b):
 	ends,facts,x=grid.ends,[],b
 	while via[x]>=0:
 		f=via[x]
-		facts.append(4*f+AT_LEAST_1)
+		facts.append(at_least(f,1))
 		x=ends[f][0]if ends[f][1]==x else ends[f][1]
 	return facts
 def closed_group(grid,top):
@@ -1548,7 +1559,7 @@ def _shut(grid,top,members,ends=()):
 			if y in members:
 				continue
 			if not hi[f]:
-				facts.append(4*f+AT_MOST_0)
+				facts.append(4*f+3)
 			elif got[x]==value[x]:
 				if x not in full:
 					full.add(x)
@@ -1567,7 +1578,7 @@ def group_of(grid,start):
 ''',
 'bot/rules/nodes.py':r'''
 from itertools import chain
-from bot.facts import AT_LEAST_1,at_least,at_most,bound_facts
+from bot.facts import at_least,at_most,bound,bound_facts,edge,is_lower
 from bot.grid import Contradiction
 def settle(rules):
 	grid=rules.grid
@@ -1601,12 +1612,12 @@ def settle(rules):
 			rules.blame(dead.args[0]if dead.args else i)
 			raise
 def node_reason(grid,top,fact,fact_pos,position):
-	e,kind=fact>>2,fact&3
+	e,n,lower=edge(fact),bound(fact),is_lower(fact)
 	for x in grid.puzzle.ends[e]:
-		if kind<2:
-			facts=_magic_reason(grid,top,fact_pos,position,x,e,kind+1)
+		if lower:
+			facts=_magic_reason(grid,top,fact_pos,position,x,e,n)
 		else:
-			facts=_sieve_reason(grid,fact_pos,position,x,e,3-kind)
+			facts=_sieve_reason(grid,fact_pos,position,x,e,n)
 		if facts is not None:
 			return facts
 def _magic_reason(grid,top,fact_pos,position,x,e,new_lo):
@@ -1634,7 +1645,7 @@ def _sieve_reason(grid,fact_pos,position,x,e,new_hi):
 def crossing_reason(grid,e):
 	for f in grid.puzzle.crossings[e]:
 		if grid.lo[f]:
-			return[4*f+AT_LEAST_1]
+			return[at_least(f,1)]
 def dead_node(grid,top,hint=None):
 	p=grid.puzzle
 	got,cap,value=grid.got,grid.cap,p.value
@@ -1650,7 +1661,7 @@ def dead_node(grid,top,hint=None):
 		if low:
 			for f in p.crossings[e]:
 				if lo[f]:
-					return[4*e+AT_LEAST_1,4*f+AT_LEAST_1]
+					return[at_least(e,1),at_least(f,1)]
 ''',
 'bot/work.py':r'''
 RULES,ELIMINATION,BRANCHING=1,2,3
@@ -1828,8 +1839,8 @@ class Turns:
 ''',
 'bot/cdcl.py':r'''
 import random
-from bot.assumption import choose_node,memory
-from bot.facts import enforce,holds,made_true,negate
+from bot.assumption import choose_node,memory_of
+from bot.facts import at_least,at_most,bound,enforce,every_fact,fact_count,holds,is_lower,made_true,negate
 from bot.grid import Contradiction
 from bot.restarts import Restarts
 from bot.rules.engine import LEARN,LEARN_CHEAP,LEARN_CHEAP_NO_SLACK,LEARN_NO_SLACK
@@ -1845,13 +1856,13 @@ class Learner:
 		edges=len(grid.puzzle.ends)
 		value=grid.puzzle.value
 		self.top=[min(2,value[a],value[b])for(a,b)in grid.puzzle.ends]
-		self.fact_pos=[-1]*(4*edges)
-		self.fact_level=[0]*(4*edges)
+		self.fact_pos=[-1]*fact_count(edges)
+		self.fact_level=[0]*fact_count(edges)
 		self.level_starts=[]
 		self.level_marks=[]
 		self.why={}
 		self.nogoods=[]
-		self.watches=[[]for _ in range(4*edges)]
+		self.watches=[[]for _ in range(fact_count(edges))]
 		self.scanned=len(grid.trail)
 		self.activity=[.0]*edges
 		self.bump=1.
@@ -1866,17 +1877,17 @@ class Learner:
 		return len(self.level_starts)
 	def propagate(self):
 		grid,stats,rules=self.grid,self.stats,self.rules
-		walks=False
+		sweeps=False
 		try:
 			while True:
 				rules.completed.clear()
-				rules.propagate(self.whole if walks else self.cheap,stats)
+				rules.propagate(self.whole if sweeps else self.cheap,stats)
 				if self.scanned==len(grid.trail):
-					if walks:
+					if sweeps:
 						return
-					walks=True
+					sweeps=True
 					continue
-				walks=False
+				sweeps=False
 				conflict=self._watch()
 				if conflict is not None:
 					return conflict
@@ -1896,7 +1907,7 @@ class Learner:
 			count=self.phase[e]
 		if not lo[e]<=count<=hi[e]:
 			count=1 if lo[e]==0 else lo[e]
-		fact=4*e+count-1 if count>lo[e]else 4*e+3-count
+		fact=at_least(e,count)if count>lo[e]else at_most(e,count)
 		try:
 			enforce(grid,fact)
 		except Contradiction as dead:
@@ -1935,7 +1946,7 @@ class Learner:
 		ranked=[]
 		for(e,low)in enumerate(lo):
 			if low:
-				fact=4*e+low-1
+				fact=at_least(e,low)
 				level=fact_level[fact]
 				if level:
 					ranked.append((target[e]<low,level,-fact_pos[fact],fact))
@@ -1943,10 +1954,7 @@ class Learner:
 		return[fact for(*_,fact)in ranked]
 	def is_open(self,fact):
 		lo,hi=self.grid.lo,self.grid.hi
-		e,kind=fact>>2,fact&3
-		if kind<2:
-			return lo[e]<=kind and hi[e]>kind
-		return hi[e]>3-kind and lo[e]<=3-kind
+		return not holds(lo,hi,fact)and not holds(lo,hi,negate(fact))
 	def assume(self,fact):
 		self._open_level()
 		try:
@@ -2050,8 +2058,7 @@ class Learner:
 		watching[:]=keep
 	def _fire(self,index,other):
 		grid=self.grid
-		kind=other&3
-		if grid.lo[other>>2]>kind if kind<2 else grid.hi[other>>2]<=3-kind:
+		if holds(grid.lo,grid.hi,other):
 			self._scan()
 			return list(self.nogoods[index])
 		self.why[len(grid.trail)]=index
@@ -2110,7 +2117,7 @@ class Learner:
 			position=max(map(fact_pos.__getitem__,here))
 			e=trail[position][0]
 			lo,hi=self.grid.lo,self.grid.hi
-			every=[f for f in range(4*e+3,4*e-1,-1)if fact_pos[f]==position and holds(lo,hi,f)]
+			every=[f for f in every_fact(e)if fact_pos[f]==position and holds(lo,hi,f)]
 			made=[f for f in every if f in here]
 			here.difference_update(made)
 			reason=self._reason(position,e,every,drawn)
@@ -2130,8 +2137,8 @@ class Learner:
 		reason=node_reason(grid,self.top,every[0],self.fact_pos,position)
 		if reason is None:
 			self._undo_to(position)
-			kind=every[0]&3
-			new_lo,new_hi=(kind+1,grid.hi[e])if kind<2 else(grid.lo[e],3-kind)
+			fact,n=every[0],bound(every[0])
+			new_lo,new_hi=(n,grid.hi[e])if is_lower(fact)else(grid.lo[e],n)
 			reason=self.rules.reason(self.top,e,new_lo,new_hi,drawn)
 		return reason
 	def _undo_to(self,length):
@@ -2140,7 +2147,7 @@ class Learner:
 		self.forget(length)
 		self.rules.undo(length)
 	def _shake(self):
-		learned=memory(self.rules)
+		learned=memory_of(self.rules)
 		rng,shake=self.rng,self.options.shake
 		learned.conflicts=[c*(1+shake*rng.random())for c in learned.conflicts]
 		learned.scored_at=-1
@@ -2149,7 +2156,7 @@ class Learner:
 		self.bump/=self.options.activity_decay
 		bump,weight=self.bump,self.options.node_weight
 		edges={f>>2 for group in groups for f in group}
-		learned,ends=memory(self.rules),self.grid.puzzle.ends
+		learned,ends=memory_of(self.rules),self.grid.puzzle.ends
 		for e in edges:
 			activity[e]+=bump
 			learned.blame(ends[e][0],ends[e][1:],weight)

@@ -11,7 +11,7 @@ matter, and the search finds them anyway.
 The bridge's reason and the diagnosis of a board that falls apart stand beside the rule.
 """
 
-from bot.facts import AT_MOST_0
+from bot.facts import at_most
 from bot.grid import CUT, Contradiction
 
 
@@ -181,7 +181,7 @@ def bridge_reason(grid, e):
     side = reachable(grid.hi, p.node_edges, a, e)
     if b in side:
         return None
-    return [4 * f + AT_MOST_0 for x in side for f, y in p.node_edges[x]
+    return [at_most(f, 0) for x in side for f, y in p.node_edges[x]
             if f != e and y not in side]
 
 
@@ -216,7 +216,8 @@ def smallest_cut(grid):
                     part.append(y)
         if len(part) == len(p):
             return None
-        cut = [4 * f + AT_MOST_0 for x in part for f, y in node_edges[x] if label[y] != start]
+        # `at_most(f, 0)`, written out: a cut may hold most of the board's edges
+        cut = [4 * f + 3 for x in part for f, y in node_edges[x] if label[y] != start]
         if best is None or len(cut) < len(best):
             best = cut
     return best

@@ -9,7 +9,7 @@ global rule makes. Which rules run is a named `Schedule`:
 - `PROBE`: as `FULL`, but `connect` waits until every edge is decided and `balance` until a
   probe has moved enough bounds (probes gain the least from them);
 - `LEARN_CHEAP` / `LEARN`: the search that learns runs its nogoods between the cheap rules and
-  the two that walk the board (`connect`, `balance`); each has a `_NO_SLACK` twin for boards
+  the two that sweep the board (`connect`, `balance`); each has a `_NO_SLACK` twin for boards
   where `slack`'s reasons span too much of the board to prune.
 
 A global rule runs only when its input changed since it last ran (`Grid.joined`,
@@ -24,17 +24,17 @@ from bot.rules import balance, connect, groups, nodes
 
 # Which rules one propagation runs: `whole`, the global rules (else the node rules alone);
 # `probing`, connect waits for a decided board and balance for enough changes; `slack`, the
-# slack rule; `walks`, connect and balance.
-Schedule = namedtuple("Schedule", "whole probing slack walks", defaults=(True, False, True, True))
+# slack rule; `sweeps`, connect and balance (the rules that sweep the board).
+Schedule = namedtuple("Schedule", "whole probing slack sweeps", defaults=(True, False, True, True))
 
 
 FULL = Schedule()
 NODES = Schedule(whole=False)
 PROBE = Schedule(probing=True)
 LEARN = FULL  # (a whole round of the search that learns runs every rule)
-LEARN_CHEAP = Schedule(walks=False)
+LEARN_CHEAP = Schedule(sweeps=False)
 LEARN_NO_SLACK = Schedule(slack=False)
-LEARN_CHEAP_NO_SLACK = Schedule(slack=False, walks=False)
+LEARN_CHEAP_NO_SLACK = Schedule(slack=False, sweeps=False)
 
 
 class Rules:
@@ -106,7 +106,7 @@ class Rules:
                     changed |= groups.slack(self)  # (it has nothing to do with more left)
                 if changed:
                     continue
-            if not schedule.walks:
+            if not schedule.sweeps:
                 return
             if grid.cut and (not schedule.probing or grid.solved()):
                 grid.cut = False

@@ -13,7 +13,7 @@ Each rule's reason (the facts it read) and the diagnosis of a closed group stand
 The groups themselves are kept by the grid (`Grid.parent`, `Grid.need`, `Grid.next_member`).
 """
 
-from bot.facts import AT_LEAST_1, AT_LEAST_2, AT_MOST_0, bound_facts
+from bot.facts import at_least, bound_facts
 from bot.grid import SLACK, Contradiction
 from bot.rules.connect import bridges_from
 
@@ -199,9 +199,9 @@ def waste_facts(grid):
     doubled = lo.count(2)
     facts = []
     if grid.waste > doubled:  # some drawn links closed a cycle
-        facts = [4 * e + AT_LEAST_1 for e in cycle_edges(grid)[0] if lo[e] == 1]
+        facts = [at_least(e, 1) for e in cycle_edges(grid)[0] if lo[e] == 1]
     if doubled:
-        facts += [4 * e + AT_LEAST_2 for e, low in enumerate(lo) if low == 2]
+        facts += [at_least(e, 2) for e, low in enumerate(lo) if low == 2]
     return facts
 
 
@@ -254,7 +254,7 @@ def drawn_path(grid, a, b):
     ends, facts, x = grid.ends, [], b
     while via[x] >= 0:
         f = via[x]
-        facts.append(4 * f + AT_LEAST_1)
+        facts.append(at_least(f, 1))
         x = ends[f][0] if ends[f][1] == x else ends[f][1]
     return facts
 
@@ -282,6 +282,7 @@ def _drawn_facts(grid, members):
     """The links drawn at `members`: with the puzzle's values they fix what each still
     lacks (the area of a group, where `_shut` gives its border)."""
     lo, edges_at = grid.lo, grid.puzzle.edges_at
+    # `at_least(f, lo[f])`, written out: every drawn link of a group, for many reasons
     return list({4 * f + lo[f] - 1 for x in members for f in edges_at[x] if lo[f]})
 
 
@@ -300,7 +301,7 @@ def _shut(grid, top, members, ends=()):
             if y in members:
                 continue
             if not hi[f]:
-                facts.append(4 * f + AT_MOST_0)
+                facts.append(4 * f + 3)  # `at_most(f, 0)`, written out as in `_drawn_facts`
             elif got[x] == value[x]:
                 if x not in full:
                     full.add(x)

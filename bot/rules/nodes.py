@@ -11,7 +11,7 @@ drawn link (`Grid.raise_lo`, `Grid.lower_hi`): their reasons and diagnoses stand
 
 from itertools import chain
 
-from bot.facts import AT_LEAST_1, at_least, at_most, bound_facts
+from bot.facts import at_least, at_most, bound, bound_facts, edge, is_lower
 from bot.grid import Contradiction
 
 
@@ -62,12 +62,12 @@ def node_reason(grid, top, fact, fact_pos, position):
     before it are those of the facts true now that became true earlier (`fact_pos`, the
     trail position of each true fact; bounds only tighten along a trail). None if neither
     rule explains the change."""
-    e, kind = fact >> 2, fact & 3
+    e, n, lower = edge(fact), bound(fact), is_lower(fact)
     for x in grid.puzzle.ends[e]:
-        if kind < 2:
-            facts = _magic_reason(grid, top, fact_pos, position, x, e, kind + 1)
+        if lower:
+            facts = _magic_reason(grid, top, fact_pos, position, x, e, n)
         else:
-            facts = _sieve_reason(grid, fact_pos, position, x, e, 3 - kind)
+            facts = _sieve_reason(grid, fact_pos, position, x, e, n)
         if facts is not None:
             return facts
     return None
@@ -80,6 +80,8 @@ def _magic_reason(grid, top, fact_pos, position, x, e, new_lo):
     facts = []
     for f in grid.puzzle.edges_at[x]:
         if f != e:
+            # `at_most(f, 0)` and `at_most(f, 1)`, written out: this runs for most facts a
+            # conflict's trace explains
             high = (0 if not hi[f] and fact_pos[4 * f + 3] < position else
                     1 if hi[f] < 2 and fact_pos[4 * f + 2] < position else top[f])
             room -= high
@@ -95,6 +97,7 @@ def _sieve_reason(grid, fact_pos, position, x, e, new_hi):
     facts = []
     for f in grid.puzzle.edges_at[x]:
         if f != e:
+            # `at_least(f, 2)` and `at_least(f, 1)`, written out as in `_magic_reason`
             low = (2 if lo[f] == 2 and fact_pos[4 * f + 1] < position else
                    1 if lo[f] and fact_pos[4 * f] < position else 0)
             left -= low
@@ -107,7 +110,7 @@ def crossing_reason(grid, e):
     """Why edge e was cut by the grid: a drawn link crosses it. None if none does."""
     for f in grid.puzzle.crossings[e]:
         if grid.lo[f]:
-            return [4 * f + AT_LEAST_1]
+            return [at_least(f, 1)]
     return None
 
 
@@ -129,5 +132,5 @@ def dead_node(grid, top, hint=None):
         if low:
             for f in p.crossings[e]:
                 if lo[f]:
-                    return [4 * e + AT_LEAST_1, 4 * f + AT_LEAST_1]
+                    return [at_least(e, 1), at_least(f, 1)]
     return None

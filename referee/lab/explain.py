@@ -9,9 +9,9 @@ and the bound it set ("at least" or "at most" so many links) and says why in one
 The board under the steps shows the links sure so far (the `show` drawing: '-' and '|'
 one link, '=' and '"' two); --colour as in `show`.
 
-This is lab tooling: it calls the bot's explainer (bot.explain), which keeps its own
-bounds and rules; "search" marks the only steps that take the solver's answer instead of
-a deduction.
+This is lab tooling: the explainer (referee/lab/explainer/) keeps its own geometry, bounds
+and rules, independent of the bot's; "search" marks the only steps that take the bot's
+answer (bot.solve) instead of a deduction.
 
 Exit status: 0 shown; 1 the puzzle has no solution; 2 usage error (unreadable or malformed
 puzzle, --step out of range).
@@ -24,12 +24,12 @@ import os
 import sys
 from collections import Counter
 
-from bot.explainer import explain
 from bot.solver import Unsolvable
 from referee.board import Board, BoardError, load_board
 from referee.commands import UsageError
 from referee.commands.show import use_colour
 from referee.drawing import render, short_nodes
+from referee.lab.explainer import explain
 
 EXIT_SHOWN, EXIT_UNSOLVABLE = 0, 1
 

@@ -19,16 +19,17 @@ external asset. Pick a puzzle by size and difficulty; click an island then anoth
 with it (or drag) to add a link, again to double it, again to remove it; arrows and
 Shift+arrow do the same from the keyboard. Every move is checked at once by the rules (in
 line, nothing in between, no crossing, not past an island's value); a refused move says
-why. Undo, redo; "hint" adds the next sure link with its rule and sentence (from
-bot.explain, worked out here when the page is built, about 1 s for a hard 30x30); "check"
-marks the links the solution does not hold; "solve" plays the solution in. The board is
-kept in the browser's local storage, so a reload resumes it. The board takes the window's
+why. Undo, redo; "hint" adds the next sure link with its rule and sentence (from the
+lab's explainer, worked out here when the page is built, about 1 s for a hard 30x30);
+"check" marks the links the solution does not hold; "solve" plays the solution in. The
+board is kept in the browser's local storage, so a reload resumes it. The board takes the window's
 room under the controls, so a 30x30 board fits a laptop's screen or a phone's width whole;
 the wheel, a pinch, + and - zoom, a drag on the empty board pans, "fit" shows it whole.
 The numbers on its edges are the (column,row) that hints and messages name. A puzzle's
 difficulty reads "easy: rules only", "medium: needs elimination" or "hard: needs search".
 
-This is lab tooling: it calls the bot (explain, solve, count_solutions) as a library.
+This is lab tooling: it calls the bot (solve, count_solutions) as a library, and the lab's
+explainer (referee/lab/explainer/) for the hints.
 
 An SDK .json test is named by its title, as `run` names it; a .txt puzzle by its file name.
 
@@ -46,7 +47,6 @@ import threading
 import time
 from pathlib import Path
 
-from bot.explainer import explain, replay
 from bot.counting import count_solutions, find_solutions
 from bot.solver import Unsolvable
 from bot.stages import Limit
@@ -57,6 +57,7 @@ from referee.commands.args import output_path, unwritable
 from referee.home import in_checkout
 from referee.commands.run import sdk_fields
 from referee.lab.alarm import Alarm, NoAlarm, SolveTimeout
+from referee.lab.explainer import explain, replay
 from referee.lab.grading import DEFAULT_WORK, HARD, classify_or_none
 from referee.lab.sets import generate_named, parse_spec, shortfall
 from referee.play import build_page, puzzle_entry

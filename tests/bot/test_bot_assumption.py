@@ -6,8 +6,8 @@ import random
 import pytest
 
 import bot.assumption
-from bot.assumption import (Budget, Memory, _completed, _try_options, assume, choose_node,
-                            count_options, first_solution, options, probe, solutions,
+from bot.assumption import (Budget, Memory, _completed, _try_completions, assume, choose_node,
+                            count_completions, completions, first_solution, probe, solutions,
                             OutOfBranches)
 from bot.stages import eliminate, solve_to
 from bot.work import BRANCHING, ELIMINATION, RULES, Stats
@@ -81,8 +81,8 @@ def test_probe_narrows_and_keeps_every_solution():
     assert_bounds_hold_every_solution(grid, text)
 
 
-def test_probe_skips_options_a_surviving_probe_completed():
-    # An option whose completion of its node a surviving probe already met is taken as a
+def test_probe_skips_completions_a_surviving_probe_completed():
+    # A completion of its node that a surviving probe already met is taken as a
     # survivor without a probe of its own; its reach is then unknown.
     text = (PUBLIC.parent / "hard30" / "30x30_hard_unique_s1_004.txt").read_text()
     rules = rules_of(text)
@@ -90,22 +90,22 @@ def test_probe_skips_options_a_surviving_probe_completed():
     grid = rules.grid
     skipped = 0
     for i in range(len(grid.puzzle)):
-        if grid.got[i] == grid.cap[i] or count_options(grid, i) != 2:
+        if grid.got[i] == grid.cap[i] or count_completions(grid, i) != 2:
             continue
-        edges, choices = options(grid, i)
+        edges, choices = completions(grid, i)
         alone, met = Stats(), Stats()
-        survivors, product, _ = _try_options(rules, alone, i, edges, choices, set())
+        survivors, product, _ = _try_completions(rules, alone, i, edges, choices, set())
         if len(survivors) < 2:
             continue
         seen = {_completed(grid, i, edges, choices[0])}
-        again, unknown, _ = _try_options(rules, met, i, edges, choices, seen)
+        again, unknown, _ = _try_completions(rules, met, i, edges, choices, seen)
         assert again == survivors and unknown is None and product is not None
-        assert met.assumptions == alone.assumptions - 1   # the first option was not probed
+        assert met.assumptions == alone.assumptions - 1   # the first completion was not probed
         skipped += 1
     assert skipped > 5
 
 
-def test_probe_measures_the_reach_of_nodes_whose_options_all_survive():
+def test_probe_measures_the_reach_of_nodes_whose_completions_all_survive():
     rules = rules_of(public("11_cg.txt"))
     grid = rules.grid
     rules.propagate()
@@ -113,8 +113,8 @@ def test_probe_measures_the_reach_of_nodes_whose_options_all_survive():
     probe(rules, Stats(), range(len(grid.puzzle)), reach)
     assert reach
     for i, product in reach.items():
-        assert grid.got[i] != grid.cap[i] and len(options(grid, i)[1]) == 2
-        assert product >= 4  # each option changes at least its own edge
+        assert grid.got[i] != grid.cap[i] and len(completions(grid, i)[1]) == 2
+        assert product >= 4  # each completion changes at least its own edge
 
 
 @pytest.mark.parametrize("heap_from", [0, 10 ** 6])  # scores on a heap, or scanned
@@ -152,11 +152,11 @@ def test_choose_node_leans_to_a_node_of_great_reach():
     rules.propagate()
     first = choose_node(rules)[0]
     other = next(i for i in range(len(grid.puzzle))
-                 if grid.got[i] != grid.cap[i] and options(grid, i)[0] != first)
-    assert choose_node(rules, {other: 10 ** 6})[0] == options(grid, other)[0]
+                 if grid.got[i] != grid.cap[i] and completions(grid, i)[0] != first)
+    assert choose_node(rules, {other: 10 ** 6})[0] == completions(grid, other)[0]
 
 
-def test_probe_tries_only_nodes_with_few_options():
+def test_probe_tries_only_nodes_with_few_completions():
     rules = rules_of(public("11_cg.txt"), probe_options=1)
     rules.propagate()
     stats = Stats()
@@ -164,7 +164,7 @@ def test_probe_tries_only_nodes_with_few_options():
     assert stats.assumptions == 0
 
 
-def test_probe_raises_when_a_node_has_no_option_left():
+def test_probe_raises_when_a_node_has_no_completion_left():
     # 2 2 1 in a row: the middle 2 goes 2+0 (the 1 is cut off) or 1+1 (the left 2 is short).
     rules = rules_of("3\n1\n221\n")
     rules.grid.dirty.clear()  # no rules yet: only the probe can find it
@@ -180,20 +180,20 @@ def test_eliminate_raises_on_a_dead_state():
         eliminate(rules, Stats())
 
 
-def test_options_are_the_ways_a_node_can_complete():
+def test_completions_are_the_ways_a_node_can_complete():
     p = parse("3\n2\n232\n.1.\n")
     grid = Grid(p)
     middle = p.pos.index((1, 0))
-    edges, choices = options(grid, middle)
+    edges, choices = completions(grid, middle)
     assert len(edges) == 3
     assert all(sum(c) == 3 for c in choices)
     assert len(choices) == len(set(choices)) == 5  # (0,1,2) with the 1 capped at 1: 5 ways
     grid.draw(edges[0], 2)
-    edges, choices = options(grid, middle)
+    edges, choices = completions(grid, middle)
     assert len(edges) == 2 and sorted(choices) == [(0, 1), (1, 0)]
 
 
-def test_choose_node_picks_an_open_node_with_options():
+def test_choose_node_picks_an_open_node_with_completions():
     rules = rules_of(public("09_multiple_solutions_1.txt"))
     grid = rules.grid
     rules.propagate()
@@ -250,10 +250,10 @@ def test_first_solution_within_its_budget_is_valid():
     assert fault(text, links_text(links)) is None
 
 
-def test_options_that_spread_links_come_first():
+def test_completions_that_spread_links_come_first():
     p = parse("3\n3\n2.2\n...\n2..\n")
     grid = Grid(p)
-    edges, choices = options(grid, p.pos.index((0, 0)))
+    edges, choices = completions(grid, p.pos.index((0, 0)))
     assert sorted(choices) == [(0, 2), (1, 1), (2, 0)]
     assert bot.assumption._ordered(grid, edges, choices)[0] == (1, 1)
 
@@ -337,7 +337,7 @@ def test_replay_sets_the_state_a_probe_reached():
     for i in range(len(grid.puzzle)):
         if grid.got[i] == grid.cap[i]:
             continue
-        edges, choices = options(grid, i)
+        edges, choices = completions(grid, i)
         for c in choices:
             outcome = []
             if _changes(rules, edges, c, Stats(), set(), outcome) is None:
@@ -367,7 +367,7 @@ def test_a_probe_records_every_node_it_completed():
     for i in range(len(grid.puzzle)):
         if got[i] == cap[i]:
             continue
-        edges, choices = options(grid, i)
+        edges, choices = completions(grid, i)
         for c in choices:
             survived = set()
             if _changes(rules, edges, c, Stats(), survived) is None:
@@ -386,8 +386,8 @@ def test_a_probe_records_every_node_it_completed():
     assert probed > 20
 
 
-def test_probing_nodes_of_three_options_still_finds_the_solution():
-    # A later option can then be the one probed survivor left; its probe kept no bounds to
+def test_probing_nodes_of_three_completions_still_finds_the_solution():
+    # A later completion can then be the one probed survivor left; its probe kept no bounds to
     # replay, so the probe narrows to it instead.
     three = DEFAULT.replace(probe_options=3)
     for name in ("30x30_hard_unique_s1_004.txt", "30x30_hard_unique_s1_010.txt"):
@@ -395,7 +395,7 @@ def test_probing_nodes_of_three_options_still_finds_the_solution():
         assert fault(text, links_text(bot.solve(text, options=three))) is None
 
 
-def test_option_counts_do_not_depend_on_what_was_counted_before():
+def test_completion_counts_do_not_depend_on_what_was_counted_before():
     # Two states of the middle node whose packed keys once collided: 6 links missing on
     # one open 0..1 edge (no way to complete), and none missing on a 1..2 and a 0..1 edge
     # (one way). Bounds set by hand: only the count is under test.
@@ -412,6 +412,6 @@ def test_option_counts_do_not_depend_on_what_was_counted_before():
                          ((((1, 2), (0, 1)), 8), (((0, 0), (0, 1)), 2)):
         assumption._COUNTS.clear()  # (a cache: only what is counted here is in it)
         state(*first)
-        assert count_options(grid, 1) == len(options(grid, 1)[1])
+        assert count_completions(grid, 1) == len(completions(grid, 1)[1])
         state(*second)
-        assert count_options(grid, 1) == len(options(grid, 1)[1])
+        assert count_completions(grid, 1) == len(completions(grid, 1)[1])

@@ -9,8 +9,8 @@ import bot
 import bot.learning
 import bot.rules.groups
 from bot.cdcl import Learner
-from bot.facts import (AT_LEAST_1, AT_LEAST_2, AT_MOST_0, AT_MOST_1, bound_facts, made_true,
-                       negate)
+from bot.facts import (AT_LEAST_1, AT_LEAST_2, AT_MOST_0, AT_MOST_1, at_least, at_most, bound,
+                       bound_facts, edge, every_fact, fact_count, is_lower, made_true, negate)
 from bot.facts import holds as fact_holds
 from bot.grid import CLOSED, CUT, REGION, Contradiction, Grid, components
 from bot.learning import Turns, learned_solutions
@@ -92,6 +92,15 @@ def test_a_fact_and_its_negation_never_hold_together():
         assert {f, negate(f)} in ({AT_LEAST_1, AT_MOST_0}, {AT_LEAST_2, AT_MOST_1})
     grid.raise_lo(0, 1)
     assert fact_holds(grid.lo, grid.hi, AT_LEAST_1) and not fact_holds(grid.lo, grid.hi, AT_MOST_0)
+
+
+def test_a_fact_reads_back_as_the_edge_bound_and_count_it_was_made_of():
+    for e in (0, 3):
+        made = [at_most(e, 0), at_most(e, 1), at_least(e, 2), at_least(e, 1)]
+        assert list(every_fact(e)) == made   # kinds 3 down to 0
+        assert [(edge(f), is_lower(f), bound(f)) for f in made] == [
+            (e, False, 0), (e, False, 1), (e, True, 2), (e, True, 1)]
+    assert set(range(fact_count(4))) == {f for e in range(4) for f in every_fact(e)}
 
 
 def test_made_true_lists_every_bound_a_change_crossed():
@@ -366,7 +375,7 @@ def test_the_learning_search_walks_the_board_only_once_its_nogoods_have_nothing_
     propagate, behind = Rules.propagate, []
 
     def walked(self, schedule=FULL, stats=None):
-        if not schedule.walks:
+        if not schedule.sweeps:
             return propagate(self, schedule, stats)
         before = len(self.grid.trail) - engine.scanned
         try:

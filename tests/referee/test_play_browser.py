@@ -13,6 +13,7 @@ import pytest
 
 from bot.puzzle import parse
 from referee.board import parse_board
+from referee.lab.explainer.geometry import geometry
 from referee.lab.play import bot_links, solved_entry
 from referee.lab.sets import generate_set, parse_spec
 from referee.play import build_page
@@ -176,7 +177,7 @@ def test_ten_hints_in_a_row_each_add_a_link_of_the_solution(browser, page):
 
 def pairs(entry):
     """Every pair of islands a link may join, from the explainer's own geometry."""
-    puzzle = parse("\n".join([str(entry["w"]), str(entry["h"]), *entry["rows"]]))
+    puzzle = geometry("\n".join([str(entry["w"]), str(entry["h"]), *entry["rows"]]))
     return [(puzzle.pos[a], puzzle.pos[b]) for a, b in puzzle.ends]
 
 

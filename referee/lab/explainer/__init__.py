@@ -6,16 +6,18 @@ the rule (magicVal, sieve, crossing, isolation, connectivity, elimination, searc
 cells it read and one sentence. `replay(text, steps)` applies the bounds and returns the
 links they leave.
 
-This package keeps its own bounds and rules and reads only the Puzzle's geometry and
-`bot.solve` (for a "search" step, when no deduction decides), so it never slows `solve`
-and the CodinGame bundle does not hold it: `bot/__init__.py` imports it only on first use
-of `bot.explain`.
+It is a second, independent implementation of the rules the bot runs (bot/rules/), kept in
+the lab beside the referee's judge and the SAT peer: its own geometry (from the referee's
+Board), bounds, rules and driver, and of the bot only the public `bot.solve` (a "search"
+step, when no deduction decides) and `bot.Unsolvable`. A rule the bot gets wrong then shows
+as an explanation that fails to replay to the bot's answer (tests/test_explain.py), and
+the bot holds one copy of each rule, costing its solves nothing for the sake of sentences.
 """
 
-from bot.explainer.engine import run
-from bot.explainer.state import Contradiction, Step
-from bot.puzzle import parse
 from bot.solver import Unsolvable, solve   # the public bot.solve, bot.Unsolvable
+from referee.lab.explainer.engine import run
+from referee.lab.explainer.geometry import geometry
+from referee.lab.explainer.state import Contradiction, Step
 
 __all__ = ["Step", "explain", "replay"]
 
@@ -23,9 +25,9 @@ __all__ = ["Step", "explain", "replay"]
 def explain(text):
     """The steps from the empty board to a solution of the puzzle `text`.
 
-    Raises PuzzleError for malformed text, Unsolvable when there is no solution.
+    Raises BoardError (a ValueError) for malformed text, Unsolvable when there is no solution.
     """
-    puzzle = parse(text)
+    puzzle = geometry(text)
 
     def answer():
         edge = {(puzzle.pos[a], puzzle.pos[b]): e for e, (a, b) in enumerate(puzzle.ends)}
@@ -47,7 +49,7 @@ def _reading(cell):
 
 def replay(text, steps):
     """The links (x1, y1, x2, y2, n) the steps' bounds leave, checking each bound narrows."""
-    puzzle = parse(text)
+    puzzle = geometry(text)
     lo = [0] * len(puzzle.ends)
     hi = [2] * len(puzzle.ends)
     for step in steps:

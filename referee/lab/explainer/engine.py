@@ -8,8 +8,8 @@
               one step that is not a deduction, and says so
 """
 
-from bot.explainer.rules import connect, isolate, settle_node
-from bot.explainer.state import Contradiction, State, edge_name, links
+from referee.lab.explainer.rules import connect, isolate, settle_node
+from referee.lab.explainer.state import Contradiction, State, edge_name, links
 
 PROBE_BUDGET = 100   # forced changes per island one round of eliminate may spend on probes
 # ... and all rounds together: past this, only search steps remain. Room for the probes of

@@ -1,8 +1,8 @@
 """The explainer's own state: a lo..hi link bound per edge, and the steps that moved them.
 
-It shares nothing with the solver but the Puzzle's geometry, so the solver's internals can
-change freely. Every bound change goes through `raise_lo` or `lower_hi`, which refuse an
-impossible bound (Contradiction) and, when recording, keep a Step a person can read.
+It shares nothing with the solver, so the solver's internals can change freely. Every bound
+change goes through `raise_lo` or `lower_hi`, which refuse an impossible bound
+(Contradiction) and, when recording, keep a Step a person can read.
 """
 
 from dataclasses import dataclass

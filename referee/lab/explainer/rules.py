@@ -9,7 +9,7 @@ A rule that changes a bound records why through the State; one that finds the bo
 impossible raises Contradiction.
 """
 
-from bot.explainer.state import Contradiction, cell, direction, edge_name, links
+from referee.lab.explainer.state import Contradiction, cell, direction, edge_name, links
 
 
 def settle_node(state, node):
