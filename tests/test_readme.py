@@ -189,7 +189,7 @@ def test_the_command_runs_and_prints_what_the_readme_quotes(command, shown, chec
         assert expected(shown).match(run.stdout), run.stdout
 
 
-def _help_options(command):
+def help_options(command):
     argv = ([sys.executable, "build.py"] if command == "build.py"
             else [sys.executable, "-m", "referee", command])
     text = subprocess.run(argv + ["--help"], cwd=ROOT, capture_output=True, text=True).stdout
@@ -214,7 +214,7 @@ def test_each_command_has_a_flag_table():
 @pytest.mark.parametrize("command", sorted(_tables()))
 def test_the_flag_table_lists_exactly_the_options_of_help(command):
     listed = _tables()[command]
-    assert listed == _help_options(command) - UNLISTED
+    assert listed == help_options(command) - UNLISTED
 
 
 def test_the_library_example_is_current():

@@ -13,7 +13,7 @@ import pytest
 
 from tests.project import ROOT
 from tests.referee.test_cli_fuzz import invoke
-from test_readme import _help_options
+from tests.test_readme import help_options
 from tests.fakebots.procs import SESSION_TMP, box_python, no_process_left_behind, referee  # noqa: F401
 
 from referee.board import load_board
@@ -115,7 +115,7 @@ def test_the_hunt_page_lists_exactly_the_options_of_help():
     rows = [line.split("|")[1] for line in HUNT_PAGE.read_text().splitlines()
             if line.startswith("| `")]
     listed = {flag for row in rows for flag in re.findall(r"`(--?[a-z][a-z-]*)", row)}
-    assert listed == _help_options("hunt") - {"-h", "--help"}
+    assert listed == help_options("hunt") - {"-h", "--help"}
 
 
 @pytest.mark.slow
