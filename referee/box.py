@@ -35,9 +35,9 @@ SLOTS_FOLDER = "/run/referee-boxes"   # machine-wide, whatever TMPDIR a referee 
                                       # referees' bots never share a user
 TMPFS_BYTES = 1 << 30      # each of /tmp and /dev/shm; the memory cap binds first
 STAGE_BYTES = 64 << 20     # the most of a closed folder copied in for the box user
-# The gate (one line on stdin, read a byte at a time so the input stays whole), the start
-# mark, then the bot: a box can be made ahead and held at the gate.
-MARK_LAUNCHER = 'read -r _; printf "%s\\n" "$0" && exec "$@"'
+# The ready mark, the gate (one line on stdin, read a byte at a time so the input stays
+# whole), the start mark, then the bot: a box can be made ahead and held at the gate.
+MARK_LAUNCHER = 'printf "%s\\n" "$0"; read -r _; printf "%s\\n" "$1"; shift; exec "$@"'
 PRIVATE = ("/tmp", "/dev/shm")   # the box's own, empty at its start
 INSTALL_HINT = "install bubblewrap for a sandbox (Debian: apt-get install bubblewrap)"
 
@@ -216,8 +216,9 @@ def unreachable(argv: list[str], cwd: str, path_env: str, uid: int,
 
 
 def bwrap_command(argv: list[str], cwd: str, path_env: str, uid: int | None,
-                  mark: str, stage: str | None = None) -> list[str]:
-    """The launcher: bubblewrap, the drop to `uid` (root only), the start mark, the bot.
+                  marks: tuple[str, str], stage: str | None = None) -> list[str]:
+    """The launcher: bubblewrap, the drop to `uid` (root only), the ready and start marks
+    around the gate, the bot.
     Folders of the bot's that the box user may not read are copied into `stage`, opened,
     and bound over the originals in the box."""
     command = [bwrap(), "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"]
@@ -245,7 +246,7 @@ def bwrap_command(argv: list[str], cwd: str, path_env: str, uid: int | None,
     if uid is not None:
         command += ["setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups",
                     "--inh-caps=-all", "--bounding-set=-all", "--no-new-privs", "--"]
-    return command + ["/bin/sh", "-c", MARK_LAUNCHER, mark, *argv]
+    return command + ["/bin/sh", "-c", MARK_LAUNCHER, *marks, *argv]
 
 
 def remove_left_by(uid: int) -> list[str]:

@@ -38,7 +38,7 @@ from pathlib import Path
 
 from referee import box, leftovers, proctree
 from referee.cgroups import MatchGroup, parents
-from referee.reaper import START_MARK
+from referee.reaper import READY_MARK, START_MARK
 
 ENV_VAR = "REFEREE_CONTAIN"
 KILL_WAIT_S = 1.0            # all processes of a bot dead within this
@@ -182,7 +182,8 @@ class BwrapSandbox(Sandbox):
         if self.uid is not None:   # copies of folders the box user may not read
             self._stage = tempfile.mkdtemp(prefix=leftovers.own_prefix("referee-stage-"))
             os.chmod(self._stage, 0o755)
-        return box.bwrap_command(argv, cwd, path_env, self.uid, START_MARK.decode().strip(),
+        marks = (READY_MARK.decode().strip(), START_MARK.decode().strip())
+        return box.bwrap_command(argv, cwd, path_env, self.uid, marks,
                                  getattr(self, "_stage", None))
 
     def release(self) -> None:

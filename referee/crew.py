@@ -88,7 +88,7 @@ class Crew:
         folder = match_folder()
         try:
             bot = BotProcess(key[0], tmp_parent=folder, mode=key[1], held=True,
-                             finisher=self.finish)
+                             finisher=self.finish, idle=True)
         except (BotStartError, OSError):
             remove_tree(folder)   # the match itself starts its bot cold, and says why it fails
             return

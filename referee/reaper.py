@@ -11,8 +11,8 @@ first process only relays SIGTERM to that init and waits for it, holding no pipe
 
 The bot gets RLIMIT_AS = AS_BYTES (empty: none) before its first instruction, runs as
 DROP_UID (empty: as the reaper) with no privileges and no_new_privs, its own session, and
-default signal dispositions. The child waits at a gate (a line on stdin, the referee's
-go), then writes START_MARK on stdout, so the referee starts its clock only once the bot
+default signal dispositions. The child writes READY_MARK on stdout and waits at a gate (a
+line on stdin, the referee's go), then writes START_MARK, so the referee starts its clock only once the bot
 runs. When the bot exits, its status and resource usage go to STATUS_FD as one line
 `status user_s system_s maxrss_kib`; its descendants keep running, since they may still
 play. On SIGTERM (from the referee at the end of the match, or as the referee's death
@@ -31,7 +31,8 @@ import stat
 import sys
 import warnings   # noqa: F401  os.execvp imports it: before the drop, while the stdlib is reachable
 
-START_MARK = b"referee: bot starting\n"
+READY_MARK = b"referee: bot ready\n"      # the launcher waits at its gate
+START_MARK = b"referee: bot starting\n"   # the gate is open: the bot's exec
 PR_SET_PDEATHSIG = 1           # from <linux/prctl.h>
 PR_SET_CHILD_SUBREAPER = 36
 PR_SET_NO_NEW_PRIVS = 38
@@ -352,6 +353,7 @@ def main() -> None:
                 prefer_as_victim()
                 if drop:
                     drop_privileges(libc, int(drop))
+                os.write(1, READY_MARK)
                 wait_at_gate()
                 os.write(1, START_MARK)
                 os.execvp(argv[0], argv)

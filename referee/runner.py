@@ -24,7 +24,7 @@ import threading
 import time
 from typing import Callable, Sequence
 
-from referee import box
+from referee import box, proctree
 from referee.board import Board
 from referee.containment import Mode, choose_mode, memory_mode, open_sandbox
 from referee.footprint import MemoryMeter
@@ -33,7 +33,7 @@ from referee.limits import (MEMORY_LIMIT_BYTES, MEMORY_SAMPLE_S, READ_CHUNK_BYTE
 from referee.lines import StderrTail
 from referee.load import LoadWindow
 from referee.match import Event, EventKind, play_match
-from referee.reaper import START_MARK, remove_tree
+from referee.reaper import READY_MARK, START_MARK, remove_tree
 from referee.result import MatchResult, Usage
 from referee.stamping import StamperLink
 from referee.terminal import size_text
@@ -118,9 +118,13 @@ class BotProcess:
                  memory_limit_bytes: int | None = MEMORY_LIMIT_BYTES,
                  tmp_parent: str | None = None, mode: Mode | None = None,
                  stop: threading.Event | None = None, pass_fds: Sequence[int] = (),
-                 held: bool = False, finisher: Callable[[Callable], None] | None = None):
+                 held: bool = False, finisher: Callable[[Callable], None] | None = None,
+                 idle: bool = False):
         argv, cwd = list(argv), os.path.abspath(cwd or os.getcwd())
         _check_program(argv, cwd)
+        # made ahead, at idle priority until begin; only root can put it back after
+        self._idle = idle and held and os.geteuid() == 0
+        self._cpu_before: float | None = None
         self._stop = stop   # once set, the match ends at the next read: the referee is going
         self._finisher = finisher   # runs the end of a close after the verdict (referee/crew.py)
         try:
@@ -145,11 +149,16 @@ class BotProcess:
             self.begin()
 
     def begin(self, stop: threading.Event | None = None) -> None:
-        """Open the launcher's gate and wait for its start mark: the bot runs from now."""
+        """Wait for the launcher at its gate, put a box made at idle priority back to
+        normal, open the gate and wait for the start mark: the bot runs from now."""
         self._stop = stop or self._stop
         try:
+            self._await_mark(READY_MARK)
+            if self._idle:
+                self._restore_priority()
+            self._cpu_before = self.sandbox.cpu_seconds()   # the box's making is not the bot's
             self.link.open_gate()
-            self._await_start()
+            self._await_mark(START_MARK)
         except BaseException:
             self.close()
             raise
@@ -186,32 +195,46 @@ class BotProcess:
         launcher = self.sandbox.command(argv, cwd, env.get("PATH", os.defpath), status_write)
         try:
             self.link = StamperLink(launcher, cwd, env, self.sandbox.join_files(),
-                                    (status_write, *pass_fds))
+                                    (status_write, *pass_fds), idle=self._idle)
         except OSError as error:
             raise BotStartError(f"cannot start the referee's stamper: "
                                 f"{error.strerror or error}") from None
         finally:
             os.close(status_write)
 
-    def _await_start(self) -> None:
-        """Read the launcher's start mark: the bot is exec'ing now. Output after it is the bot's."""
+    def _await_mark(self, mark: bytes) -> None:
+        """Read the launcher's output up to `mark` (the ready mark: it waits at its gate;
+        the start mark: the bot is exec'ing now). Output after the start mark is the bot's."""
         deadline = time.perf_counter() + START_LIMIT_S
-        mark = b""
-        while not mark.startswith(START_MARK) and time.perf_counter() < deadline:
+        seen = b""
+        while not seen.startswith(mark) and time.perf_counter() < deadline:
             for frame in self._pump(deadline - time.perf_counter(), started=False):
                 if frame.kind != "O":
                     deadline = 0.0 if frame.kind in "EX" else deadline
-                elif mark.startswith(START_MARK):
+                elif seen.startswith(mark):
                     self.link.lines.take(frame.data, frame.at)   # the bot's, in the same batch
                 else:
-                    mark += frame.data
-                    if mark.startswith(START_MARK) and len(mark) > len(START_MARK):
-                        self.link.lines.take(mark[len(START_MARK):], frame.at)
+                    seen += frame.data
+                    if seen.startswith(mark) and len(seen) > len(mark):
+                        self.link.lines.take(seen[len(mark):], frame.at)
         if self.link.launcher_pid:
             self.sandbox.started(self.link.launcher_pid)
-        if not mark.startswith(START_MARK):
+        if not seen.startswith(mark):
             said = self.link.stderr.text().strip().splitlines()
             raise BotStartError(f"cannot start the bot: {said[-1] if said else 'no start mark'}")
+
+    def _restore_priority(self) -> None:
+        """Every process of the waiting launcher back to the normal policy (root may), so
+        that the bot, exec'd by the last of them, never runs at idle priority."""
+        pid = self.link.launcher_pid
+        for member in [pid, *proctree.descendants(pid)] if pid else []:
+            try:
+                os.sched_setscheduler(member, os.SCHED_OTHER, os.sched_param(0))
+            except ProcessLookupError:
+                pass
+            except OSError as error:
+                raise BotStartError(f"cannot put the bot's launcher back to normal priority: "
+                                    f"{error.strerror or error}") from None
 
     # -- Transport ---------------------------------------------------------
 
@@ -257,7 +280,7 @@ class BotProcess:
             self._stopped = True
             self.memory.sample()   # the last look at its memory, where it is sampled
             self.sandbox.kill_at_once()
-            self._usage = self._make_usage(-9, self.memory.finish(), self.sandbox.cpu_seconds())
+            self._usage = self._make_usage(-9, self.memory.finish(), self._bot_cpu())
             self._finisher(self._finish_behind)
             return self._usage
         status = None
@@ -266,7 +289,7 @@ class BotProcess:
             status = self._exit_status()
             status = -9 if status is None else status   # killed before its exit was seen
         peak = self.memory.finish() if hasattr(self, "memory") else None
-        cpu_s = self.sandbox.cpu_seconds() if hasattr(self, "sandbox") else None
+        cpu_s = self._bot_cpu() if hasattr(self, "sandbox") else None
         self._release()
         self._usage = self._make_usage(status, peak, cpu_s)
         return self._usage
@@ -302,6 +325,13 @@ class BotProcess:
         if self.link.exit_text is None:
             return None
         return self.sandbox.exit_status(int(self.link.exit_text.split()[0]))
+
+    def _bot_cpu(self) -> float | None:
+        """The cgroup's CPU time since the gate opened (the box's making is the referee's)."""
+        total = self.sandbox.cpu_seconds()
+        if total is None or self._cpu_before is None:
+            return total
+        return max(0.0, total - self._cpu_before)
 
     def _box_running(self) -> bool:
         """A box whose bot has not exited (a box's processes all die with its launcher)."""

@@ -6,9 +6,11 @@ Started once by the referee (referee/stamping.py, at its first match) as a serve
 each match it forks a stamper, so a match costs a fork (a millisecond), not a Python's
 start. Its stdin is a Unix SEQPACKET socket; each request is one message with the
 descriptors [frames, stderr, control, *passed] and the text, NUL-separated:
-`cwd, join, pass, env count, env items..., launcher argv...`. JOIN: the cgroup.procs
+`cwd, join, pass, idle, env count, env items..., launcher argv...`. JOIN: the cgroup.procs
 files the launcher joins, ':'-separated; PASS: the numbers the passed descriptors keep in
-the launcher, ','-separated (a status pipe whose number its command names). End of file
+the launcher, ','-separated (a status pipe whose number its command names); IDLE "1": the
+launcher runs at SCHED_IDLE (a box made ahead, which the referee puts back to normal
+before the bot's exec). End of file
 on the socket (the referee ended, however it died): the server leaves; each stamper ends
 with its own control pipe. Standard library only, and no json: its import alone would
 double the server's start.
@@ -100,6 +102,8 @@ def start(config: dict, stdin: int, stdout: int) -> int:
             signal.signal(signum, signal.SIG_DFL)
         if config.get("cwd"):
             os.chdir(config["cwd"])
+        if config["idle"]:   # made ahead: it takes only a CPU no one else wants
+            os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
         os.execvpe(config["argv"][0], config["argv"], config["env"])
     except BaseException as error:
         os.write(2, f"referee: cannot start the bot: {error}\n".encode())
@@ -147,11 +151,11 @@ def _read_exactly(fd: int, size: int) -> bytes:
 
 
 def parse(text: str) -> dict:
-    """A request's text: cwd, join, pass, the environment, the launcher's argv."""
-    cwd, join, passed, count, *rest = text.split("\0")
+    """A request's text: cwd, join, pass, idle, the environment, the launcher's argv."""
+    cwd, join, passed, idle, count, *rest = text.split("\0")
     items, argv = rest[:int(count)], rest[int(count):]
     return {"cwd": cwd, "join": [p for p in join.split(":") if p],
-            "pass": [int(fd) for fd in passed.split(",") if fd],
+            "pass": [int(fd) for fd in passed.split(",") if fd], "idle": idle == "1",
             "env": dict(item.split("=", 1) for item in items), "argv": argv}
 
 

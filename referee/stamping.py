@@ -90,11 +90,12 @@ class StamperLink:
     """One match's stamper: commands out, frames in."""
 
     def __init__(self, launcher: list[str], cwd: str, env: dict[str, str],
-                 join: list[str], pass_fds: Sequence[int]):
+                 join: list[str], pass_fds: Sequence[int], idle: bool = False):
         control_read, self._control = os.pipe()
         self._out, frames = os.pipe()
         self._err, stderr = os.pipe()
-        text = "\0".join([cwd, ":".join(join), ",".join(map(str, pass_fds)), str(len(env)),
+        text = "\0".join([cwd, ":".join(join), ",".join(map(str, pass_fds)),
+                          "1" if idle else "", str(len(env)),
                           *(f"{key}={value}" for key, value in env.items()), *launcher])
         try:
             StamperServer.request(text, [frames, stderr, control_read, *pass_fds])

@@ -82,13 +82,13 @@ def test_a_held_bot_runs_only_once_its_match_begins_and_reads_its_input_whole(mo
                      held=True)
     with bot:
         time.sleep(0.5)   # time enough for a bot that was not held to say hello
-        assert [frame for frame in bot.link.poll(0.1, started=False)
-                if frame.kind == "O"] == []
+        begun = time.perf_counter()
         bot.begin()
         bot.send("one line of input\n")
         seen = [bot.read_line(time.perf_counter() + 10) for _ in range(2)]
     assert [(event.kind, event.text) for event in seen] == [
         (EventKind.LINE, "hello"), (EventKind.LINE, "one line of input")]
+    assert seen[0].at > begun   # it said hello only once its match began
 
 
 def test_spares_are_made_for_matches_to_come_only():
@@ -142,3 +142,23 @@ def test_a_run_leaves_no_spare_no_folder_and_no_unreaped_process(tmp_path):
     assert own_folders() - before_folders == set()
     time.sleep(0.2)   # a zombie left to the machine's init would still be there
     assert zombies() - before_zombies == set()
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="only root can put a launcher back to normal")
+@pytest.mark.parametrize("mode", modes(), ids=lambda mode: mode.value)
+def test_a_box_made_ahead_waits_at_idle_priority_and_its_bot_runs_at_normal(mode):
+    policy = ("import os; print(os.sched_getscheduler(0), flush=True); input(); "
+              "import time; time.sleep(30)")
+    bot = BotProcess([box_python(), "-c", policy], tmp_parent=SESSION_TMP, mode=mode,
+                     held=True, idle=True)
+    with bot:
+        deadline = time.monotonic() + 10
+        while not bot.link.launcher_pid and time.monotonic() < deadline:
+            bot.link.poll(0.05, started=False)
+        launcher = bot.link.launcher_pid   # idle from just before its exec on
+        while os.sched_getscheduler(launcher) != os.SCHED_IDLE and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert os.sched_getscheduler(launcher) == os.SCHED_IDLE
+        bot.begin()
+        bot.send("go\n")
+        assert bot.read_line(time.perf_counter() + 10).text == str(os.SCHED_OTHER)
