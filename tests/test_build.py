@@ -290,6 +290,90 @@ def test_a_traceback_from_a_bundled_module_names_its_line_in_the_bundle(tmp_path
     assert f'File "<string>", line {line}, in f\n' in run.stderr
 
 
+LAZY_MODULE = """\
+def add(a,b=2,*rest,scale=1,**named):
+\ttotal=(a+b+sum(rest))*scale
+\treturn total,sorted(named.items()),add.__name__
+class Box:
+\tdef __init__(self,items):
+\t\tself.items=list(items)
+\t\tself.count=len(self.items)
+\tdef grown(self,*more):
+\t\tfor item in more:
+\t\t\tself.items.append(item)
+\t\treturn self
+\tdef walk(self):
+\t\tfor item in self.items:
+\t\t\tyield from [item*2 for _ in range(1)]
+def boom(n,message='a body compiled late still names its line'):
+\tif n>0:
+\t\treturn boom(n-1)
+\traise ValueError(message)
+"""
+LAZY_SCRIPT = """\
+from bot.lazy import add,Box,boom
+import bot.lazy as lazy
+print(all('__lazy__' in f.__code__.co_names for f in (add,Box.grown,Box.walk,boom)))
+print(add(1),add(1,3,4,5,scale=2,x=1))
+box=Box([1,2]).grown(3)
+print(list(box.walk()),box.count)
+print(add is lazy.add,'__lazy__' in add.__code__.co_names+Box.walk.__code__.co_names)
+boom(2)
+"""
+
+
+def test_a_body_compiled_when_first_called_runs_as_written_and_names_its_lines(tmp_path):
+    modules = {"bot/__init__.py": "", "bot/options.py": "FIELDS=()\n", "bot/lazy.py": LAZY_MODULE}
+    text = build.assembled(modules, LAZY_SCRIPT)
+    assert len(build.lazy_bodies(build._text(LAZY_MODULE))) == 5   # every function and method
+    bundle = tmp_path / "bundle.py"
+    bundle.write_text(text)
+    run = subprocess.run([sys.executable, "-I", "-S", str(bundle)], capture_output=True,
+                         text=True, timeout=30, cwd=tmp_path)
+    assert run.stdout.splitlines() == ["True", "(3, [], 'add') (26, [('x', 1)], 'add')",
+                                       "[2, 4, 6] 2", "True False"]
+    lines = text.split("\n")
+    where = [lines.index("\t\treturn boom(n-1)") + 1, lines.index("\traise ValueError(message)") + 1]
+    said = [f'File "<string>", line {where[0]}, in boom'] * 2 + [
+        f'File "<string>", line {where[1]}, in boom']
+    # (the first call goes through the stub, at the body's first line, then runs the body)
+    heard = [line.strip() for line in run.stderr.splitlines() if "in boom" in line]
+    assert heard[-3:] == said and heard[0] == f'File "<string>", line {where[0] - 1}, in boom'
+    assert run.stderr.rstrip().endswith("ValueError: a body compiled late still names its line")
+
+
+def test_what_the_bot_runs_on_the_smoke_puzzle_is_compiled_with_its_module():
+    # The shipped functions whose bodies wait for their first call, and those compiled late
+    # on the smoke puzzle: none, as the build heard the bot call them.
+    script = ("import sys\n"
+              "sys.argv = [sys.argv[1]]\n"
+              "exec(compile(open(sys.argv[0]).read(), sys.argv[0], 'exec'), {'__name__': '__main__'})\n"
+              "modules = [m for name, m in sys.modules.items() if name.startswith('bot.')]\n"
+              "functions = [f for m in modules for v in vars(m).values()\n"
+              "             for f in ([v, *vars(v).values()] if isinstance(v, type) else [v])\n"
+              "             if getattr(f, '__module__', None) == m.__name__ and hasattr(f, '__code__')]\n"
+              "waiting = sum('__lazy__' in f.__code__.co_names for f in functions)\n"
+              "bodies = sum(len(m.__lazy__.bodies) for m in modules if hasattr(m, '__lazy__'))\n"
+              "print(waiting, bodies, file=sys.stderr)\n")
+    puzzle = build.SMOKE_PUZZLE.read_text()
+    run = subprocess.run([sys.executable, "-I", "-S", "-c", script, str(BUNDLE)], input=puzzle,
+                         capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0, run.stderr
+    assert fault(puzzle, run.stdout) is None
+    waiting, bodies = map(int, run.stderr.split())
+    assert bodies >= 30 and waiting == bodies
+
+
+def test_the_bundle_answers_as_the_package_where_the_node_search_branches():
+    # Boards the rules alone do not solve: the node search runs what the bundle compiles late.
+    for name in ("09_multiple_solutions_1.txt", "11_cg.txt", "12_multiple_solutions_2.txt"):
+        puzzle = (PUBLIC / name).read_text()
+        package = subprocess.run([sys.executable, "-m", "bot"], input=puzzle, cwd=ROOT,
+                                 capture_output=True, text=True, timeout=60)
+        run = _run_bundle(puzzle, ROOT)
+        assert run.returncode == 0 and run.stdout == package.stdout, (name, run.stderr)
+
+
 def _imported(stderr):
     """The modules `python -X importtime` reports in `stderr`."""
     return {line.split("|")[-1].strip() for line in stderr.splitlines()
@@ -334,7 +418,7 @@ def test_a_bot_grown_past_the_bound_fails_the_build_in_one_line(tmp_path):
 
 def test_build_refuses_non_ascii(monkeypatch):
     real, odd = build.assembled, {"bot/x.py": "S='\u00e9'\n"}
-    monkeypatch.setattr(build, "assembled", lambda shipped, script: real({**shipped, **odd}, script))
+    monkeypatch.setattr(build, "assembled", lambda shipped, *rest: real({**shipped, **odd}, *rest))
     with pytest.raises(build.BuildError, match="non-ASCII"):
         build.bundle()
 
