@@ -124,6 +124,18 @@ def module_line(file):
 \t\tif key==file:
 \t\t\treturn line
 \t\tline+=source.count('\\n')+1
+def lazy_stubs(namespace,lines,line,bodies):
+\t# A module's __lazy__ until one of its bodies is first called: then LAZY_CODE is compiled
+\t# (once: a board its rules solve never gets there) and a LazyBodies takes over.
+\tdef first(n,arguments):
+\t\tif 'LazyBodies' not in globals():
+\t\t\texec('\\n'*(LAZY_CODE_LINE-1)+LAZY_CODE,globals())
+\t\tnamespace['__lazy__']=LazyBodies(namespace,lines,line,bodies)
+\t\treturn namespace['__lazy__'](n,arguments)
+\treturn first
+# The line of this file that opens LAZY_CODE: its tracebacks count from it.
+LAZY_CODE_LINE={lazy_code_line}
+LAZY_CODE=r'''
 def shifted(code,lines):
 \t# `code`, and the code it defines, `lines` further down this file.
 \treturn code.replace(co_firstlineno=code.co_firstlineno+lines,
@@ -181,6 +193,7 @@ class LazyBodies:
 \t\texec('def outer():\\n\\tglobal '+name+'\\n'+'\\n'.join(text),outer)
 \t\tcode=next(c for c in outer['outer'].__code__.co_consts if type(c) is CodeType)
 \t\treturn shifted(code,self.line+head-2)
+'''
 class BundleImporter:
 \t# Finds and runs the modules of MODULES: nothing is written to disk, nothing left behind.
 \t@staticmethod
@@ -201,7 +214,7 @@ class BundleImporter:
 \t\tnumbers=[*map(int,LAZY.get(file,'').split())]
 \t\tbodies=[*zip(numbers[::2],numbers[1::2])]
 \t\tif bodies:
-\t\t\tmodule.__lazy__=LazyBodies(module.__dict__,lines[:],line,bodies)
+\t\t\tmodule.__lazy__=lazy_stubs(module.__dict__,lines[:],line,bodies)
 \t\t\tfor n,(first,last) in enumerate(bodies):
 \t\t\t\ttabs=len(lines[first])-len(lines[first].lstrip('\\t'))
 \t\t\t\tlines[first:last+1]=['\\t'*tabs+'return __lazy__(%d,locals())'%n]+['']*(last-first)
@@ -485,8 +498,9 @@ def assembled(shipped, script, called=frozenset()):
     (LAZY: all but those of `called`, see `lazy_bodies`), the importer, the script."""
     entries = "".join(f"{path!r}:{_literal(code)},\n" for path, code in shipped.items())
     modules_line = HEADER.count("\n") + 1
-    body = ("MODULES={\n" + entries + "}\n" + _lazy_table(shipped, called)
-            + IMPORTER.format(modules_line=modules_line) + script)
+    body = "MODULES={\n" + entries + "}\n" + _lazy_table(shipped, called)
+    lazy_code_line = modules_line + (body + IMPORTER).split("\n").index("LAZY_CODE=r'''")
+    body += IMPORTER.format(modules_line=modules_line, lazy_code_line=lazy_code_line) + script
     options = modules_line + next(
         n for n, line in enumerate(body.split("\n")) if line.startswith(OPTIONS_LINE))
     return HEADER.format(options=options) + body

@@ -2556,6 +2556,18 @@ def module_line(file):
 		if key==file:
 			return line
 		line+=source.count('\n')+1
+def lazy_stubs(namespace,lines,line,bodies):
+	# A module's __lazy__ until one of its bodies is first called: then LAZY_CODE is compiled
+	# (once: a board its rules solve never gets there) and a LazyBodies takes over.
+	def first(n,arguments):
+		if 'LazyBodies' not in globals():
+			exec('\n'*(LAZY_CODE_LINE-1)+LAZY_CODE,globals())
+		namespace['__lazy__']=LazyBodies(namespace,lines,line,bodies)
+		return namespace['__lazy__'](n,arguments)
+	return first
+# The line of this file that opens LAZY_CODE: its tracebacks count from it.
+LAZY_CODE_LINE=2570
+LAZY_CODE=r'''
 def shifted(code,lines):
 	# `code`, and the code it defines, `lines` further down this file.
 	return code.replace(co_firstlineno=code.co_firstlineno+lines,
@@ -2613,6 +2625,7 @@ class LazyBodies:
 		exec('def outer():\n\tglobal '+name+'\n'+'\n'.join(text),outer)
 		code=next(c for c in outer['outer'].__code__.co_consts if type(c) is CodeType)
 		return shifted(code,self.line+head-2)
+'''
 class BundleImporter:
 	# Finds and runs the modules of MODULES: nothing is written to disk, nothing left behind.
 	@staticmethod
@@ -2633,7 +2646,7 @@ class BundleImporter:
 		numbers=[*map(int,LAZY.get(file,'').split())]
 		bodies=[*zip(numbers[::2],numbers[1::2])]
 		if bodies:
-			module.__lazy__=LazyBodies(module.__dict__,lines[:],line,bodies)
+			module.__lazy__=lazy_stubs(module.__dict__,lines[:],line,bodies)
 			for n,(first,last) in enumerate(bodies):
 				tabs=len(lines[first])-len(lines[first].lstrip('\t'))
 				lines[first:last+1]=['\t'*tabs+'return __lazy__(%d,locals())'%n]+['']*(last-first)
