@@ -118,12 +118,14 @@ def module_file(name):
 \t\tif file in MODULES:
 \t\t\treturn file
 def module_line(file):
-\t# The line of this file before the one where MODULES[file] begins.
-\tline=MODULES_LINE
-\tfor key,source in MODULES.items():
-\t\tif key==file:
-\t\t\treturn line
-\t\tline+=source.count('\\n')+1
+\t# The line of this file before the one where MODULES[file] begins (all counted once).
+\tif not MODULE_LINES:
+\t\tline=MODULES_LINE
+\t\tfor key,source in MODULES.items():
+\t\t\tMODULE_LINES[key]=line
+\t\t\tline+=source.count('\\n')+1
+\treturn MODULE_LINES[file]
+MODULE_LINES={{}}
 def lazy_stubs(namespace,lines,line,bodies):
 \t# A module's __lazy__ until one of its bodies is first called: then LAZY_CODE is compiled
 \t# (once: a board its rules solve never gets there) and a LazyBodies takes over.

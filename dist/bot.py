@@ -2550,12 +2550,14 @@ def module_file(name):
 		if file in MODULES:
 			return file
 def module_line(file):
-	# The line of this file before the one where MODULES[file] begins.
-	line=MODULES_LINE
-	for key,source in MODULES.items():
-		if key==file:
-			return line
-		line+=source.count('\n')+1
+	# The line of this file before the one where MODULES[file] begins (all counted once).
+	if not MODULE_LINES:
+		line=MODULES_LINE
+		for key,source in MODULES.items():
+			MODULE_LINES[key]=line
+			line+=source.count('\n')+1
+	return MODULE_LINES[file]
+MODULE_LINES={}
 def lazy_stubs(namespace,lines,line,bodies):
 	# A module's __lazy__ until one of its bodies is first called: then LAZY_CODE is compiled
 	# (once: a board its rules solve never gets there) and a LazyBodies takes over.
@@ -2566,7 +2568,7 @@ def lazy_stubs(namespace,lines,line,bodies):
 		return namespace['__lazy__'](n,arguments)
 	return first
 # The line of this file that opens LAZY_CODE: its tracebacks count from it.
-LAZY_CODE_LINE=2570
+LAZY_CODE_LINE=2572
 LAZY_CODE=r'''
 def shifted(code,lines):
 	# `code`, and the code it defines, `lines` further down this file.
