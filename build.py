@@ -89,20 +89,27 @@ LAZY_COMMENT = """\
 # first and last of each in MODULES[file].split('\\n'). Compiling is most of the bot's start;
 # what it runs on a board its rules solve is compiled with its module (build.py, lazy_bodies).
 """
-# Run in the shipped copy of bot/ on SMOKE_PUZZLE: what the bot calls there, to stderr.
+# Run in the shipped copy of bot/ on SMOKE_PUZZLE: what the bot calls there, and its child
+# printer (which ends at os._exit), one line each to stderr.
 CALLED = """\
-import json, sys
+import json, os, sys
 called = set()
 def heard(frame, event, arg):
     if event == "call" and frame.f_code.co_filename.startswith(sys.argv[1]):
         called.add((frame.f_code.co_filename[len(sys.argv[1]):], frame.f_code.co_qualname))
+def told():
+    sys.setprofile(None)
+    os.write(2, (json.dumps(sorted(called)) + "\\n").encode())
+def exit_told(code, exit=os._exit):
+    told()
+    exit(code)
+os._exit = exit_told
 sys.setprofile(heard)
 from bot.cli import main
 try:
     main()
 finally:
-    sys.setprofile(None)
-    print(json.dumps(sorted(called)), file=sys.stderr)
+    told()
 """
 # The bundle's own code, after the modules: it imports them from MODULES, in memory.
 IMPORTER = """\
@@ -553,7 +560,7 @@ def lazy_bodies(text, path="", called=frozenset()):
 
 def called_on_smoke_puzzle(scratch):
     """{(path, qualified name)} of the functions the shipped copy under `scratch` calls on
-    SMOKE_PUZZLE, a board its rules solve (the child printer's own are not heard)."""
+    SMOKE_PUZZLE, a board its rules solve, in the bot's process or its child printer's."""
     where = str(Path(scratch).resolve()) + os.sep
     run = subprocess.run([sys.executable, "-c", CALLED, where], cwd=scratch,
                          input=SMOKE_PUZZLE.read_text(), capture_output=True, text=True,
@@ -561,7 +568,8 @@ def called_on_smoke_puzzle(scratch):
     if run.returncode != 0:
         raise BuildError(f"the shipped code failed on {SMOKE_PUZZLE.name}: "
                          + (run.stderr.strip().splitlines() or ["no stderr"])[-1])
-    return {tuple(pair) for pair in json.loads(run.stderr.strip().splitlines()[-1])}
+    return {tuple(pair) for line in run.stderr.splitlines() if line.startswith("[")
+            for pair in json.loads(line)}
 
 
 def _text(code):

@@ -2519,7 +2519,7 @@ def _walked(sources,reached,owner,lead,finished,running):
 # first and last of each in MODULES[file].split('\n'). Compiling is most of the bot's start;
 # what it runs on a board its rules solve is compiled with its module (build.py, lazy_bodies).
 LAZY={
-'bot/pacing.py':'174 190 15 17 19 22 52 52 66 71 73 74 76 78 80 85 87 98 ',
+'bot/pacing.py':'19 22 52 52 66 71 73 74 76 78 80 85 87 98 ',
 'bot/puzzle.py':'89 91 ',
 'bot/assumption.py':('31 34 37 43 45 47 49 69 71 75 77 99 101 114 116 134 136 142 144 146 148 159 161 181 183 186 '
 	'189 197 200 203 258 275 15 20 222 228 '),
