@@ -519,7 +519,10 @@ def _lazy_table(shipped, called):
     """LAZY: {path: 'first last first last ...'} of each module's `lazy_bodies`, as text (a
     string costs less to parse than as many numbers), cut into literals that fit a line."""
     lines = ["LAZY={"]
+    started = {path for path, _ in called}
     for path, code in shipped.items():
+        if called and path not in started:
+            continue   # imported when a board needs it (the search that learns): whole then
         chunks, width = [""], LINE_CHARS - len(repr(path)) - 6
         for a, b in lazy_bodies(_text(code), path, called):
             if len(chunks[-1]) + len(f"{a} {b} ") > width:
@@ -664,7 +667,7 @@ def sizes(text):
     header = text[:text.index("MODULES={")]
     rest = len(text) - len(header) - sum(row[1] for row in rows)
     rows += [("the header", len(header), header.count("\n"), None),
-             ("`MODULES={}`, the importer and the entry script", rest,
+             ("`MODULES={}`, `LAZY`, the importer and the entry script", rest,
               text.count("\n") - header.count("\n") - sum(row[2] for row in rows), None)]
     lines = ["| part of dist/bot.py | characters | share | lines | source in bot/ |",
              "|---|---:|---:|---:|---:|"]

@@ -2531,12 +2531,6 @@ LAZY={
 'bot/rules/groups.py':'42 69 71 87 104 123 125 137 139 146 148 173 175 192 194 197 199 202 204 205 207 225 227 233 ',
 'bot/rules/nodes.py':'36 43 45 54 56 65 67 69 71 85 ',
 'bot/work.py':'22 24 ',
-'bot/learning.py':'9 23 25 32 35 43 45 73 75 89 91 104 106 107 109 112 114 132 134 146 ',
-'bot/cdcl.py':('11 34 39 55 57 74 76 82 84 94 98 100 102 103 105 114 116 120 122 135 137 145 147 152 154 157 159 163 '
-	'165 185 187 193 195 221 223 232 234 239 241 247 249 272 274 292 294 307 309 312 314 317 319 329 '),
-'bot/restarts.py':'5 13 15 28 30 30 ',
-'bot/local.py':('11 19 21 23 310 320 26 48 50 67 71 82 84 94 96 108 110 119 121 141 143 150 152 161 163 192 204 207 '
-	'209 216 218 220 222 234 236 254 256 269 271 275 277 304 '),
 }
 import gc,sys
 # importlib.machinery.ModuleSpec, without importing importlib and warnings.
@@ -2568,7 +2562,7 @@ def lazy_stubs(namespace,lines,line,bodies):
 		return namespace['__lazy__'](n,arguments)
 	return first
 # The line of this file that opens LAZY_CODE: its tracebacks count from it.
-LAZY_CODE_LINE=2572
+LAZY_CODE_LINE=2566
 LAZY_CODE=r'''
 def shifted(code,lines):
 	# `code`, and the code it defines, `lines` further down this file.
