@@ -540,9 +540,10 @@ def _lazy_table(shipped, called):
 def lazy_bodies(text, path="", called=frozenset()):
     """The bodies of the module `text` (at `path`) that the bundle compiles only when their
     function is first called, as (first, last) indices of text.split("\\n"): those of its
-    functions and its classes' methods that are plain (no decorator, no `super`), of at least
-    LAZY_MIN_CHARS, and not among `called` ((path, qualified name) pairs: what the bot runs
-    on every board, compiled with its module, costs nothing more)."""
+    functions and its classes' methods that are plain (no decorator, no `super`, in a method
+    no private name, which a class would mangle), of at least LAZY_MIN_CHARS, and not among
+    `called` ((path, qualified name) pairs: what the bot runs on every board, compiled with
+    its module, costs nothing more)."""
     lines = text.split("\n")
     tree = ast.parse(text)
     found = []
@@ -555,7 +556,10 @@ def lazy_bodies(text, path="", called=frozenset()):
             first, last = node.body[0].lineno - 1, node.end_lineno - 1
             names = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
             names |= {a.arg for a in ast.walk(node.args) if isinstance(a, ast.arg)}
-            if not names & {"super", "__class__", "locals", "__lazy__"} \
+            private = prefix and any(
+                name.startswith("__") and not name.endswith("__") for name in
+                names | {n.attr for n in ast.walk(node) if isinstance(n, ast.Attribute)})
+            if not private and not names & {"super", "__class__", "locals", "__lazy__"} \
                     and sum(len(line) + 1 for line in lines[first:last + 1]) >= LAZY_MIN_CHARS:
                 found.append((first, last))
     return found

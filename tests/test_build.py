@@ -322,6 +322,24 @@ boom(2)
 """
 
 
+def test_only_plain_bodies_not_run_on_the_smoke_puzzle_wait_for_a_first_call():
+    body = "[a*2 for a in range(9)]+[a*3 for a in range(9)]"   # long enough to wait
+    text = build._text("\n".join([
+        "def called(a):", f"\treturn {body}",
+        "def waits(a):", f"\treturn {body}",
+        "def short(a):", "\treturn a",
+        "class C:",
+        "\t@staticmethod", "\tdef marked(a):", f"\t\treturn {body}",
+        "\tdef up(self):", f"\t\treturn super().up()+{body}",
+        "\tdef hidden(self):", f"\t\treturn self.__x+{body}",   # mangled in a class
+        "\tdef plain(self):", f"\t\treturn self.x+{body}"]))
+    lines = text.split("\n")
+    waiting = build.lazy_bodies(text, "bot/m.py", {("bot/m.py", "called")})
+    assert [lines[first] for first, last in waiting] == [f"\treturn {body}",
+                                                         f"\t\treturn self.x+{body}"]
+    assert waiting[0] == (4, 4)
+
+
 def test_a_body_compiled_when_first_called_runs_as_written_and_names_its_lines(tmp_path):
     modules = {"bot/__init__.py": "", "bot/options.py": "FIELDS=()\n", "bot/lazy.py": LAZY_MODULE}
     text = build.assembled(modules, LAZY_SCRIPT)
@@ -333,7 +351,8 @@ def test_a_body_compiled_when_first_called_runs_as_written_and_names_its_lines(t
     assert run.stdout.splitlines() == ["True", "(3, [], 'add') (26, [('x', 1)], 'add')",
                                        "[2, 4, 6] 2", "True False"]
     lines = text.split("\n")
-    where = [lines.index("\t\treturn boom(n-1)") + 1, lines.index("\traise ValueError(message)") + 1]
+    where = [lines.index(line) + 1 for line in ("\t\treturn boom(n-1)",
+                                                "\traise ValueError(message)")]
     said = [f'File "<string>", line {where[0]}, in boom'] * 2 + [
         f'File "<string>", line {where[1]}, in boom']
     # (the first call goes through the stub, at the body's first line, then runs the body)
@@ -352,7 +371,8 @@ def test_what_the_bot_runs_on_the_smoke_puzzle_is_compiled_with_its_module():
               "modules = [m for name, m in sys.modules.items() if name.startswith('bot.')]\n"
               "functions = [f for m in modules for v in vars(m).values()\n"
               "             for f in ([v, *vars(v).values()] if isinstance(v, type) else [v])\n"
-              "             if getattr(f, '__module__', None) == m.__name__ and hasattr(f, '__code__')]\n"
+              "             if getattr(f, '__module__', None) == m.__name__\n"
+              "             and hasattr(f, '__code__')]\n"
               "waiting = sum('__lazy__' in f.__code__.co_names for f in functions)\n"
               "print(waiting, 'LazyBodies' in bundle, file=sys.stderr)\n")
     puzzle = build.SMOKE_PUZZLE.read_text()
