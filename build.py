@@ -85,9 +85,10 @@ BREAKS = ({","}, {"or"}, {"and"}, {"if", "else", "for"},
            "<=", ">=", "in", "not", "is"})
 LAZY_MIN_CHARS = 50   # a shorter body costs less to compile with its module than alone
 LAZY_COMMENT = """\
-# The bodies compiled when their function is first called, not with their module: the lines
-# first and last of each in MODULES[file].split('\\n'). Compiling is most of the bot's start;
-# what it runs on a board its rules solve is compiled with its module (build.py, lazy_bodies).
+# The bodies compiled when their function is first called, not with their module: the
+# module's length, then the lines first and last of each in MODULES[file].split('\\n').
+# Compiling is most of the bot's start; what it runs on a board its rules solve is compiled
+# with its module (build.py, lazy_bodies).
 """
 # Run in the shipped copy of bot/ on SMOKE_PUZZLE: what the bot calls there, and its child
 # printer (which ends at os._exit), one line each to stderr.
@@ -220,8 +221,9 @@ class BundleImporter:
 \t\tfile=module.__spec__.origin
 \t\tline=module_line(file)
 \t\tlines=MODULES[file].split('\\n')
-\t\tnumbers=[*map(int,LAZY.get(file,'').split())]
-\t\tbodies=[*zip(numbers[::2],numbers[1::2])]
+\t\tnumbers=[*map(int,LAZY.get(file,'0').split())]
+\t\t# A module whose text is not the build's (a player's edit) is compiled whole.
+\t\tbodies=[*zip(numbers[1::2],numbers[2::2])] if numbers[0]==len(MODULES[file]) else []
 \t\tif bodies:
 \t\t\tmodule.__lazy__=lazy_stubs(module.__dict__,lines[:],line,bodies)
 \t\t\tfor n,(first,last) in enumerate(bodies):
@@ -516,18 +518,21 @@ def assembled(shipped, script, called=frozenset()):
 
 
 def _lazy_table(shipped, called):
-    """LAZY: {path: 'first last first last ...'} of each module's `lazy_bodies`, as text (a
+    """LAZY: {path: 'length first last ...'} of each module's `lazy_bodies`, as text (a
     string costs less to parse than as many numbers), cut into literals that fit a line."""
     lines = ["LAZY={"]
     started = {path for path, _ in called}
     for path, code in shipped.items():
         if called and path not in started:
             continue   # imported when a board needs it (the search that learns): whole then
-        chunks, width = [""], LINE_CHARS - len(repr(path)) - 6
-        for a, b in lazy_bodies(_text(code), path, called):
+        text = _text(code)
+        chunks, width = [f"{len(text)} "], LINE_CHARS - len(repr(path)) - 6
+        for a, b in lazy_bodies(text, path, called):
             if len(chunks[-1]) + len(f"{a} {b} ") > width:
                 chunks.append("")
             chunks[-1] += f"{a} {b} "
+        if chunks == [f"{len(text)} "]:
+            continue   # no body waits: the module is compiled whole
         chunks = [repr(chunk) for chunk in chunks if chunk]
         if len(chunks) == 1:
             lines.append(f"{path!r}:{chunks[0]},")

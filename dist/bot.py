@@ -2515,22 +2515,24 @@ def _walked(sources,reached,owner,lead,finished,running):
 	return list(parts.values()),rest
 ''',
 }
-# The bodies compiled when their function is first called, not with their module: the lines
-# first and last of each in MODULES[file].split('\n'). Compiling is most of the bot's start;
-# what it runs on a board its rules solve is compiled with its module (build.py, lazy_bodies).
+# The bodies compiled when their function is first called, not with their module: the
+# module's length, then the lines first and last of each in MODULES[file].split('\n').
+# Compiling is most of the bot's start; what it runs on a board its rules solve is compiled
+# with its module (build.py, lazy_bodies).
 LAZY={
-'bot/pacing.py':'19 22 52 52 66 71 73 74 76 78 80 85 87 98 ',
-'bot/puzzle.py':'89 91 ',
-'bot/assumption.py':('31 34 37 43 45 47 49 69 71 75 77 99 101 114 116 134 136 142 144 146 148 159 161 181 183 186 '
-	'189 197 200 203 258 275 15 20 222 228 '),
-'bot/grid.py':'198 219 66 69 ',
-'bot/rules/engine.py':'33 33 35 36 67 74 76 94 ',
-'bot/rules/balance.py':'19 20 22 24 26 48 70 80 82 88 ',
-'bot/facts.py':'10 13 15 19 21 23 25 31 ',
-'bot/rules/connect.py':'24 38 40 59 61 68 70 86 131 136 138 146 148 167 ',
-'bot/rules/groups.py':'42 69 71 87 104 123 125 137 139 146 148 173 175 192 194 197 199 202 204 205 207 225 227 233 ',
-'bot/rules/nodes.py':'36 43 45 54 56 65 67 69 71 85 ',
-'bot/work.py':'22 24 ',
+'bot/pacing.py':'4788 19 22 52 52 66 71 73 74 76 78 80 85 87 98 ',
+'bot/puzzle.py':'3459 89 91 ',
+'bot/assumption.py':('8451 31 34 37 43 45 47 49 69 71 75 77 99 101 114 116 134 136 142 144 146 148 159 161 181 '
+	'183 186 189 197 200 203 258 275 15 20 222 228 '),
+'bot/grid.py':'5528 198 219 66 69 ',
+'bot/rules/engine.py':'3073 33 33 35 36 67 74 76 94 ',
+'bot/rules/balance.py':'2801 19 20 22 24 26 48 70 80 82 88 ',
+'bot/facts.py':'785 10 13 15 19 21 23 25 31 ',
+'bot/rules/connect.py':'4049 24 38 40 59 61 68 70 86 131 136 138 146 148 167 ',
+'bot/rules/groups.py':('6408 42 69 71 87 104 123 125 137 139 146 148 173 175 192 194 197 199 202 204 205 207 225 '
+	'227 233 '),
+'bot/rules/nodes.py':'2590 36 43 45 54 56 65 67 69 71 85 ',
+'bot/work.py':'860 22 24 ',
 }
 import gc,sys
 # importlib.machinery.ModuleSpec, without importing importlib and warnings.
@@ -2562,7 +2564,7 @@ def lazy_stubs(namespace,lines,line,bodies):
 		return namespace['__lazy__'](n,arguments)
 	return first
 # The line of this file that opens LAZY_CODE: its tracebacks count from it.
-LAZY_CODE_LINE=2566
+LAZY_CODE_LINE=2568
 LAZY_CODE=r'''
 def shifted(code,lines):
 	# `code`, and the code it defines, `lines` further down this file.
@@ -2639,8 +2641,9 @@ class BundleImporter:
 		file=module.__spec__.origin
 		line=module_line(file)
 		lines=MODULES[file].split('\n')
-		numbers=[*map(int,LAZY.get(file,'').split())]
-		bodies=[*zip(numbers[::2],numbers[1::2])]
+		numbers=[*map(int,LAZY.get(file,'0').split())]
+		# A module whose text is not the build's (a player's edit) is compiled whole.
+		bodies=[*zip(numbers[1::2],numbers[2::2])] if numbers[0]==len(MODULES[file]) else []
 		if bodies:
 			module.__lazy__=lazy_stubs(module.__dict__,lines[:],line,bodies)
 			for n,(first,last) in enumerate(bodies):

@@ -516,3 +516,18 @@ def test_the_bundle_ships_without_docstrings_or_comments_but_runs_the_same_bot()
     assert "def answers(" in text
     # The options ship with their defaults.
     assert f"('node_search_branches',{DEFAULT.node_search_branches})" in text
+
+
+def test_a_players_edit_of_a_module_in_the_bundle_still_runs(tmp_path):
+    # LAZY names lines of each module's text as built: an edited module is compiled whole
+    bundle = (ROOT / "dist" / "bot.py").read_text()
+    head = "'bot/pacing.py':r'''\n"
+    assert head in bundle and "'bot/pacing.py':'" in bundle   # it has bodies compiled late
+    edited = tmp_path / "bot.py"
+    edited.write_text(bundle.replace(head, head + "# a player's note, one line more\n", 1))
+    puzzle = (PUBLIC / "13_expert.txt").read_text()
+    ran = [subprocess.run([sys.executable, "-I", "-S", str(path)], input=puzzle,
+                          capture_output=True, text=True, timeout=60)
+           for path in (edited, ROOT / "dist" / "bot.py")]
+    assert ran[0].returncode == 0, ran[0].stderr
+    assert ran[0].stdout == ran[1].stdout and ran[0].stdout.count("\n") > 10
