@@ -15,7 +15,10 @@ the packages' own exports (each `__init__.py` ships empty: the bot imports its n
 the modules that define them).
 Each module ships as the source text of one entry of a dict, MODULES, that the bundle's
 importer (IMPORTER, a finder on sys.meta_path) imports from memory: nothing is written to
-disk at run time. The build refuses only what CodinGame would (over CODINGAME_MAX_CHARS)
+disk at run time. Compiling is most of the bot's start-up, so the importer compiles a module
+without the bodies LAZY lists, each compiled into its function when first called: all but
+those the bot runs on SMOKE_PUZZLE, a board its rules solve (`lazy_bodies`).
+The build refuses only what CodinGame would (over CODINGAME_MAX_CHARS)
 and non-ASCII text; the project's budget, BUDGET_CHARS, leaves a player room to change the
 bot, and the report and tests/bot/test_build.py hold it. It is reproducible: building twice
 from the same sources gives the same bytes.
@@ -30,6 +33,7 @@ failed one.
 import argparse
 import ast
 import io
+import json
 import os
 import subprocess
 import sys
@@ -79,6 +83,35 @@ OPENING, CLOSING = set("([{"), set(")]}")
 BREAKS = ({","}, {"or"}, {"and"}, {"if", "else", "for"},
           {"+", "-", "*", "/", "//", "%", "|", "&", "^", "<<", ">>", "==", "!=", "<", ">",
            "<=", ">=", "in", "not", "is"})
+LAZY_MIN_CHARS = 50   # a shorter body costs less to compile with its module than alone
+LAZY_COMMENT = """\
+# The bodies compiled when their function is first called, not with their module: the
+# module's length, then the lines first and last of each in MODULES[file].split('\\n').
+# Compiling is most of the bot's start; what it runs on a board its rules solve is compiled
+# with its module (build.py, lazy_bodies).
+"""
+# Run in the shipped copy of bot/ on SMOKE_PUZZLE: what the bot calls there, and its child
+# printer (which ends at os._exit), one line each to stderr.
+CALLED = """\
+import json, os, sys
+called = set()
+def heard(frame, event, arg):
+    if event == "call" and frame.f_code.co_filename.startswith(sys.argv[1]):
+        called.add((frame.f_code.co_filename[len(sys.argv[1]):], frame.f_code.co_qualname))
+def told():
+    sys.setprofile(None)
+    os.write(2, (json.dumps(sorted(called)) + "\\n").encode())
+def exit_told(code, exit=os._exit):
+    told()
+    exit(code)
+os._exit = exit_told
+sys.setprofile(heard)
+from bot.cli import main
+try:
+    main()
+finally:
+    told()
+"""
 # The bundle's own code, after the modules: it imports them from MODULES, in memory.
 IMPORTER = """\
 import gc,sys
@@ -93,12 +126,84 @@ def module_file(name):
 \t\tif file in MODULES:
 \t\t\treturn file
 def module_line(file):
-\t# The line of this file before the one where MODULES[file] begins.
-\tline=MODULES_LINE
-\tfor key,source in MODULES.items():
-\t\tif key==file:
-\t\t\treturn line
-\t\tline+=source.count('\\n')+1
+\t# The line of this file before the one where MODULES[file] begins (all counted once).
+\tif not MODULE_LINES:
+\t\tline=MODULES_LINE
+\t\tfor key,source in MODULES.items():
+\t\t\tMODULE_LINES[key]=line
+\t\t\tline+=source.count('\\n')+1
+\treturn MODULE_LINES[file]
+MODULE_LINES={{}}
+def lazy_stubs(namespace,lines,line,bodies):
+\t# A module's __lazy__ until one of its bodies is first called: then LAZY_CODE is compiled
+\t# (once: a board its rules solve never gets there) and a LazyBodies takes over.
+\tdef first(n,arguments):
+\t\tif 'LazyBodies' not in globals():
+\t\t\texec('\\n'*(LAZY_CODE_LINE-1)+LAZY_CODE,globals())
+\t\tnamespace['__lazy__']=LazyBodies(namespace,lines,line,bodies)
+\t\treturn namespace['__lazy__'](n,arguments)
+\treturn first
+# The line of this file that opens LAZY_CODE: its tracebacks count from it.
+LAZY_CODE_LINE={lazy_code_line}
+LAZY_CODE=r'''
+def shifted(code,lines):
+\t# `code`, and the code it defines, `lines` further down this file.
+\treturn code.replace(co_firstlineno=code.co_firstlineno+lines,
+\t\tco_consts=tuple(shifted(c,lines) if type(c) is CodeType else c for c in code.co_consts))
+CodeType=type(shifted.__code__)
+class LazyBodies:
+\t# The functions of one module whose bodies LAZY lists. Until its first call each runs
+\t# `return __lazy__(n,locals())`; that call compiles its body into it, so that the same
+\t# function object, wherever it was imported, runs its own code from then on.
+\tdef __init__(self,namespace,lines,line,bodies):
+\t\tself.namespace=namespace
+\t\tself.lines=lines
+\t\tself.line=line
+\t\tself.bodies=bodies
+\t\tself.functions={{}}
+\tdef __call__(self,n,arguments):
+\t\tfunction=self.function(n)
+\t\tstub=function.__code__
+\t\tif '__lazy__' in stub.co_names:
+\t\t\tfunction.__code__=self.compiled(n,function.__name__)
+\t\t# Called again as the stub was: its locals are its parameters.
+\t\tcount=stub.co_argcount+stub.co_kwonlyargcount
+\t\targs=[arguments[name] for name in stub.co_varnames[:stub.co_argcount]]
+\t\tkeywords={{name:arguments[name] for name in stub.co_varnames[stub.co_argcount:count]}}
+\t\tif stub.co_flags&4:
+\t\t\targs+=arguments[stub.co_varnames[count]]
+\t\t\tcount+=1
+\t\tif stub.co_flags&8:
+\t\t\tkeywords.update(arguments[stub.co_varnames[count]])
+\t\treturn function(*args,**keywords)
+\tdef head(self,n):
+\t\t# The line of the def whose body is bodies[n].
+\t\thead=self.bodies[n][0]-1
+\t\twhile not self.lines[head].lstrip('\\t').startswith('def '):
+\t\t\thead-=1
+\t\treturn head
+\tdef function(self,n):
+\t\t# The function or method of bodies[n]: the one whose code begins at its def.
+\t\tat=self.line+1+self.head(n)
+\t\tif at not in self.functions:
+\t\t\tname=self.namespace['__name__']
+\t\t\tfor value in list(self.namespace.values()):
+\t\t\t\tfor item in [value,*vars(value).values()] if isinstance(value,type) else [value]:
+\t\t\t\t\tif getattr(item,'__module__',None)==name and hasattr(item,'__code__'):
+\t\t\t\t\t\tself.functions[item.__code__.co_firstlineno]=item
+\t\treturn self.functions[at]
+\tdef compiled(self,n,name):
+\t\t# The code of the def at its lines, compiled inside a function that never runs (no
+\t\t# default is evaluated again), its name global as at the top of a module.
+\t\thead,last=self.head(n),self.bodies[n][1]
+\t\ttext=self.lines[head:last+1]
+\t\tif not text[0].startswith('\\t'):
+\t\t\ttext=['\\t'+line for line in text]
+\t\touter={{}}
+\t\texec('def outer():\\n\\tglobal '+name+'\\n'+'\\n'.join(text),outer)
+\t\tcode=next(c for c in outer['outer'].__code__.co_consts if type(c) is CodeType)
+\t\treturn shifted(code,self.line+head-2)
+'''
 class BundleImporter:
 \t# Finds and runs the modules of MODULES: nothing is written to disk, nothing left behind.
 \t@staticmethod
@@ -114,7 +219,17 @@ class BundleImporter:
 \t\t# Run at the lines where it stands: a traceback's "<string>", line N is line N of this
 \t\t# file. exec of the text, not of compile(): the first compile() call costs milliseconds.
 \t\tfile=module.__spec__.origin
-\t\tsource='\\n'*module_line(file)+MODULES[file]
+\t\tline=module_line(file)
+\t\tlines=MODULES[file].split('\\n')
+\t\tnumbers=[*map(int,LAZY.get(file,'0').split())]
+\t\t# A module whose text is not the build's (a player's edit) is compiled whole.
+\t\tbodies=[*zip(numbers[1::2],numbers[2::2])] if numbers[0]==len(MODULES[file]) else []
+\t\tif bodies:
+\t\t\tmodule.__lazy__=lazy_stubs(module.__dict__,lines[:],line,bodies)
+\t\t\tfor n,(first,last) in enumerate(bodies):
+\t\t\t\ttabs=len(lines[first])-len(lines[first].lstrip('\\t'))
+\t\t\t\tlines[first:last+1]=['\\t'*tabs+'return __lazy__(%d,locals())'%n]+['']*(last-first)
+\t\tsource='\\n'*line+'\\n'.join(lines)
 \t\t# No garbage collection meanwhile: what compiling and running a module makes lives on.
 \t\tcollecting=gc.isenabled()
 \t\tgc.disable()
@@ -142,7 +257,8 @@ def bundle():
         except SyntaxError as error:
             where = Path(error.filename or "?").name
             raise BuildError(f"{where} line {error.lineno}: {error.msg}") from None
-        text = assembled(shipped, entry.read_text(encoding="utf-8"))
+        text = assembled(shipped, entry.read_text(encoding="utf-8"),
+                         called_on_smoke_puzzle(scratch))
     if len(text) > CODINGAME_MAX_CHARS:
         raise BuildError(f"bundle is {len(text):,} characters, over CodinGame's limit of "
                          f"{CODINGAME_MAX_CHARS:,}")
@@ -388,15 +504,89 @@ def collected(text):
             if isinstance(node, ast.Call) and getattr(node.func, "id", "") == WRITE_MODULE}
 
 
-def assembled(shipped, script):
-    """The bundle: the header, the modules' sources in MODULES, the importer, the script."""
+def assembled(shipped, script, called=frozenset()):
+    """The bundle: the header, the modules' sources in MODULES, the bodies compiled lazily
+    (LAZY: all but those of `called`, see `lazy_bodies`), the importer, the script."""
     entries = "".join(f"{path!r}:{_literal(code)},\n" for path, code in shipped.items())
     modules_line = HEADER.count("\n") + 1
-    body = ("MODULES={\n" + entries + "}\n" + IMPORTER.format(modules_line=modules_line)
-            + script)
+    body = "MODULES={\n" + entries + "}\n" + _lazy_table(shipped, called)
+    lazy_code_line = modules_line + (body + IMPORTER).split("\n").index("LAZY_CODE=r'''")
+    body += IMPORTER.format(modules_line=modules_line, lazy_code_line=lazy_code_line) + script
     options = modules_line + next(
         n for n, line in enumerate(body.split("\n")) if line.startswith(OPTIONS_LINE))
     return HEADER.format(options=options) + body
+
+
+def _lazy_table(shipped, called):
+    """LAZY: {path: 'length first last ...'} of each module's `lazy_bodies`, as text (a
+    string costs less to parse than as many numbers), cut into literals that fit a line."""
+    lines = ["LAZY={"]
+    started = {path for path, _ in called}
+    for path, code in shipped.items():
+        if called and path not in started:
+            continue   # imported when a board needs it (the search that learns): whole then
+        text = _text(code)
+        chunks, width = [f"{len(text)} "], LINE_CHARS - len(repr(path)) - 6
+        for a, b in lazy_bodies(text, path, called):
+            if len(chunks[-1]) + len(f"{a} {b} ") > width:
+                chunks.append("")
+            chunks[-1] += f"{a} {b} "
+        if chunks == [f"{len(text)} "]:
+            continue   # no body waits: the module is compiled whole
+        chunks = [repr(chunk) for chunk in chunks if chunk]
+        if len(chunks) == 1:
+            lines.append(f"{path!r}:{chunks[0]},")
+        elif chunks:
+            lines += [f"{path!r}:({chunks[0]}"] + [f"\t{c}" for c in chunks[1:-1]] \
+                + [f"\t{chunks[-1]}),"]
+    return LAZY_COMMENT + "\n".join(lines) + "\n}\n"
+
+
+def lazy_bodies(text, path="", called=frozenset()):
+    """The bodies of the module `text` (at `path`) that the bundle compiles only when their
+    function is first called, as (first, last) indices of text.split("\\n"): those of its
+    functions and its classes' methods that are plain (no decorator, no `super`, in a method
+    no private name, which a class would mangle), of at least LAZY_MIN_CHARS, and not among
+    `called` ((path, qualified name) pairs: what the bot runs on every board, compiled with
+    its module, costs nothing more)."""
+    lines = text.split("\n")
+    tree = ast.parse(text)
+    found = []
+    for holder in [tree] + [n for n in tree.body if isinstance(n, ast.ClassDef)]:
+        prefix = f"{holder.name}." if isinstance(holder, ast.ClassDef) else ""
+        for node in holder.body:
+            if not isinstance(node, ast.FunctionDef) or node.decorator_list \
+                    or (path, prefix + node.name) in called:
+                continue
+            first, last = node.body[0].lineno - 1, node.end_lineno - 1
+            names = {n.id for n in ast.walk(node) if isinstance(n, ast.Name)}
+            names |= {a.arg for a in ast.walk(node.args) if isinstance(a, ast.arg)}
+            private = prefix and any(
+                name.startswith("__") and not name.endswith("__") for name in
+                names | {n.attr for n in ast.walk(node) if isinstance(n, ast.Attribute)})
+            if not private and not names & {"super", "__class__", "locals", "__lazy__"} \
+                    and sum(len(line) + 1 for line in lines[first:last + 1]) >= LAZY_MIN_CHARS:
+                found.append((first, last))
+    return found
+
+
+def called_on_smoke_puzzle(scratch):
+    """{(path, qualified name)} of the functions the shipped copy under `scratch` calls on
+    SMOKE_PUZZLE, a board its rules solve, in the bot's process or its child printer's."""
+    where = str(Path(scratch).resolve()) + os.sep
+    run = subprocess.run([sys.executable, "-c", CALLED, where], cwd=scratch,
+                         input=SMOKE_PUZZLE.read_text(), capture_output=True, text=True,
+                         timeout=SMOKE_TIMEOUT_S)
+    if run.returncode != 0:
+        raise BuildError(f"the shipped code failed on {SMOKE_PUZZLE.name}: "
+                         + (run.stderr.strip().splitlines() or ["no stderr"])[-1])
+    return {tuple(pair) for line in run.stderr.splitlines() if line.startswith("[")
+            for pair in json.loads(line)}
+
+
+def _text(code):
+    """A module's source as MODULES holds it (the value of `_literal(code)`)."""
+    return "\n" + code.strip("\n") + "\n" if code.strip() else ""
 
 
 def _literal(code):
@@ -486,7 +676,7 @@ def sizes(text):
     header = text[:text.index("MODULES={")]
     rest = len(text) - len(header) - sum(row[1] for row in rows)
     rows += [("the header", len(header), header.count("\n"), None),
-             ("`MODULES={}`, the importer and the entry script", rest,
+             ("`MODULES={}`, `LAZY`, the importer and the entry script", rest,
               text.count("\n") - header.count("\n") - sum(row[2] for row in rows), None)]
     lines = ["| part of dist/bot.py | characters | share | lines | source in bot/ |",
              "|---|---:|---:|---:|---:|"]

@@ -2522,6 +2522,25 @@ def _walked(sources,reached,owner,lead,finished,running):
 	return list(parts.values()),rest
 ''',
 }
+# The bodies compiled when their function is first called, not with their module: the
+# module's length, then the lines first and last of each in MODULES[file].split('\n').
+# Compiling is most of the bot's start; what it runs on a board its rules solve is compiled
+# with its module (build.py, lazy_bodies).
+LAZY={
+'bot/pacing.py':'4788 19 22 52 52 66 71 73 74 76 78 80 85 87 98 ',
+'bot/puzzle.py':'3459 89 91 ',
+'bot/assumption.py':('8451 31 34 37 43 45 47 49 69 71 75 77 99 101 114 116 134 136 142 144 146 148 159 161 181 '
+	'183 186 189 197 200 203 258 275 15 20 222 228 '),
+'bot/grid.py':'5528 198 219 66 69 ',
+'bot/rules/engine.py':'3073 33 33 35 36 67 74 76 94 ',
+'bot/rules/balance.py':'2801 19 20 22 24 26 48 70 80 82 88 ',
+'bot/facts.py':'785 10 13 15 19 21 23 25 31 ',
+'bot/rules/connect.py':'4049 24 38 40 59 61 68 70 86 131 136 138 146 148 167 ',
+'bot/rules/groups.py':('6408 42 69 71 87 104 123 125 137 139 146 148 173 175 192 194 197 199 202 204 205 207 225 '
+	'227 233 '),
+'bot/rules/nodes.py':'2590 36 43 45 54 56 65 67 69 71 85 ',
+'bot/work.py':'860 22 24 ',
+}
 import gc,sys
 # importlib.machinery.ModuleSpec, without importing importlib and warnings.
 ModuleSpec=type(sys.__spec__)
@@ -2534,12 +2553,84 @@ def module_file(name):
 		if file in MODULES:
 			return file
 def module_line(file):
-	# The line of this file before the one where MODULES[file] begins.
-	line=MODULES_LINE
-	for key,source in MODULES.items():
-		if key==file:
-			return line
-		line+=source.count('\n')+1
+	# The line of this file before the one where MODULES[file] begins (all counted once).
+	if not MODULE_LINES:
+		line=MODULES_LINE
+		for key,source in MODULES.items():
+			MODULE_LINES[key]=line
+			line+=source.count('\n')+1
+	return MODULE_LINES[file]
+MODULE_LINES={}
+def lazy_stubs(namespace,lines,line,bodies):
+	# A module's __lazy__ until one of its bodies is first called: then LAZY_CODE is compiled
+	# (once: a board its rules solve never gets there) and a LazyBodies takes over.
+	def first(n,arguments):
+		if 'LazyBodies' not in globals():
+			exec('\n'*(LAZY_CODE_LINE-1)+LAZY_CODE,globals())
+		namespace['__lazy__']=LazyBodies(namespace,lines,line,bodies)
+		return namespace['__lazy__'](n,arguments)
+	return first
+# The line of this file that opens LAZY_CODE: its tracebacks count from it.
+LAZY_CODE_LINE=2568
+LAZY_CODE=r'''
+def shifted(code,lines):
+	# `code`, and the code it defines, `lines` further down this file.
+	return code.replace(co_firstlineno=code.co_firstlineno+lines,
+		co_consts=tuple(shifted(c,lines) if type(c) is CodeType else c for c in code.co_consts))
+CodeType=type(shifted.__code__)
+class LazyBodies:
+	# The functions of one module whose bodies LAZY lists. Until its first call each runs
+	# `return __lazy__(n,locals())`; that call compiles its body into it, so that the same
+	# function object, wherever it was imported, runs its own code from then on.
+	def __init__(self,namespace,lines,line,bodies):
+		self.namespace=namespace
+		self.lines=lines
+		self.line=line
+		self.bodies=bodies
+		self.functions={}
+	def __call__(self,n,arguments):
+		function=self.function(n)
+		stub=function.__code__
+		if '__lazy__' in stub.co_names:
+			function.__code__=self.compiled(n,function.__name__)
+		# Called again as the stub was: its locals are its parameters.
+		count=stub.co_argcount+stub.co_kwonlyargcount
+		args=[arguments[name] for name in stub.co_varnames[:stub.co_argcount]]
+		keywords={name:arguments[name] for name in stub.co_varnames[stub.co_argcount:count]}
+		if stub.co_flags&4:
+			args+=arguments[stub.co_varnames[count]]
+			count+=1
+		if stub.co_flags&8:
+			keywords.update(arguments[stub.co_varnames[count]])
+		return function(*args,**keywords)
+	def head(self,n):
+		# The line of the def whose body is bodies[n].
+		head=self.bodies[n][0]-1
+		while not self.lines[head].lstrip('\t').startswith('def '):
+			head-=1
+		return head
+	def function(self,n):
+		# The function or method of bodies[n]: the one whose code begins at its def.
+		at=self.line+1+self.head(n)
+		if at not in self.functions:
+			name=self.namespace['__name__']
+			for value in list(self.namespace.values()):
+				for item in [value,*vars(value).values()] if isinstance(value,type) else [value]:
+					if getattr(item,'__module__',None)==name and hasattr(item,'__code__'):
+						self.functions[item.__code__.co_firstlineno]=item
+		return self.functions[at]
+	def compiled(self,n,name):
+		# The code of the def at its lines, compiled inside a function that never runs (no
+		# default is evaluated again), its name global as at the top of a module.
+		head,last=self.head(n),self.bodies[n][1]
+		text=self.lines[head:last+1]
+		if not text[0].startswith('\t'):
+			text=['\t'+line for line in text]
+		outer={}
+		exec('def outer():\n\tglobal '+name+'\n'+'\n'.join(text),outer)
+		code=next(c for c in outer['outer'].__code__.co_consts if type(c) is CodeType)
+		return shifted(code,self.line+head-2)
+'''
 class BundleImporter:
 	# Finds and runs the modules of MODULES: nothing is written to disk, nothing left behind.
 	@staticmethod
@@ -2555,7 +2646,17 @@ class BundleImporter:
 		# Run at the lines where it stands: a traceback's "<string>", line N is line N of this
 		# file. exec of the text, not of compile(): the first compile() call costs milliseconds.
 		file=module.__spec__.origin
-		source='\n'*module_line(file)+MODULES[file]
+		line=module_line(file)
+		lines=MODULES[file].split('\n')
+		numbers=[*map(int,LAZY.get(file,'0').split())]
+		# A module whose text is not the build's (a player's edit) is compiled whole.
+		bodies=[*zip(numbers[1::2],numbers[2::2])] if numbers[0]==len(MODULES[file]) else []
+		if bodies:
+			module.__lazy__=lazy_stubs(module.__dict__,lines[:],line,bodies)
+			for n,(first,last) in enumerate(bodies):
+				tabs=len(lines[first])-len(lines[first].lstrip('\t'))
+				lines[first:last+1]=['\t'*tabs+'return __lazy__(%d,locals())'%n]+['']*(last-first)
+		source='\n'*line+'\n'.join(lines)
 		# No garbage collection meanwhile: what compiling and running a module makes lives on.
 		collecting=gc.isenabled()
 		gc.disable()

@@ -294,6 +294,110 @@ def test_a_traceback_from_a_bundled_module_names_its_line_in_the_bundle(tmp_path
     assert f'File "<string>", line {line}, in f\n' in run.stderr
 
 
+LAZY_MODULE = """\
+def add(a,b=2,*rest,scale=1,**named):
+\ttotal=(a+b+sum(rest))*scale
+\treturn total,sorted(named.items()),add.__name__
+class Box:
+\tdef __init__(self,items):
+\t\tself.items=list(items)
+\t\tself.count=len(self.items)
+\tdef grown(self,*more):
+\t\tfor item in more:
+\t\t\tself.items.append(item)
+\t\treturn self
+\tdef walk(self):
+\t\tfor item in self.items:
+\t\t\tyield from [item*2 for _ in range(1)]
+def boom(n,message='a body compiled late still names its line'):
+\tif n>0:
+\t\treturn boom(n-1)
+\traise ValueError(message)
+"""
+LAZY_SCRIPT = """\
+from bot.lazy import add,Box,boom
+import bot.lazy as lazy
+print(all('__lazy__' in f.__code__.co_names for f in (add,Box.grown,Box.walk,boom)))
+print(add(1),add(1,3,4,5,scale=2,x=1))
+box=Box([1,2]).grown(3)
+print(list(box.walk()),box.count)
+print(add is lazy.add,'__lazy__' in add.__code__.co_names+Box.walk.__code__.co_names)
+boom(2)
+"""
+
+
+def test_only_plain_bodies_not_run_on_the_smoke_puzzle_wait_for_a_first_call():
+    body = "[a*2 for a in range(9)]+[a*3 for a in range(9)]"   # long enough to wait
+    text = build._text("\n".join([
+        "def called(a):", f"\treturn {body}",
+        "def waits(a):", f"\treturn {body}",
+        "def short(a):", "\treturn a",
+        "class C:",
+        "\t@staticmethod", "\tdef marked(a):", f"\t\treturn {body}",
+        "\tdef up(self):", f"\t\treturn super().up()+{body}",
+        "\tdef hidden(self):", f"\t\treturn self.__x+{body}",   # mangled in a class
+        "\tdef plain(self):", f"\t\treturn self.x+{body}"]))
+    lines = text.split("\n")
+    waiting = build.lazy_bodies(text, "bot/m.py", {("bot/m.py", "called")})
+    assert [lines[first] for first, last in waiting] == [f"\treturn {body}",
+                                                         f"\t\treturn self.x+{body}"]
+    assert waiting[0] == (4, 4)
+
+
+def test_a_body_compiled_when_first_called_runs_as_written_and_names_its_lines(tmp_path):
+    modules = {"bot/__init__.py": "", "bot/options.py": "FIELDS=()\n", "bot/lazy.py": LAZY_MODULE}
+    text = build.assembled(modules, LAZY_SCRIPT)
+    assert len(build.lazy_bodies(build._text(LAZY_MODULE))) == 5   # every function and method
+    bundle = tmp_path / "bundle.py"
+    bundle.write_text(text)
+    run = subprocess.run([sys.executable, "-I", "-S", str(bundle)], capture_output=True,
+                         text=True, timeout=30, cwd=tmp_path)
+    assert run.stdout.splitlines() == ["True", "(3, [], 'add') (26, [('x', 1)], 'add')",
+                                       "[2, 4, 6] 2", "True False"]
+    lines = text.split("\n")
+    where = [lines.index(line) + 1 for line in ("\t\treturn boom(n-1)",
+                                                "\traise ValueError(message)")]
+    said = [f'File "<string>", line {where[0]}, in boom'] * 2 + [
+        f'File "<string>", line {where[1]}, in boom']
+    # (the first call goes through the stub, at the body's first line, then runs the body)
+    heard = [line.strip() for line in run.stderr.splitlines() if "in boom" in line]
+    assert heard[-3:] == said and heard[0] == f'File "<string>", line {where[0] - 1}, in boom'
+    assert run.stderr.rstrip().endswith("ValueError: a body compiled late still names its line")
+
+
+def test_what_the_bot_runs_on_the_smoke_puzzle_is_compiled_with_its_module():
+    # On the smoke puzzle many bodies wait for a first call, and none is called: the bundle
+    # never even compiles the code that compiles them (LAZY_CODE).
+    script = ("import sys\n"
+              "sys.argv = [sys.argv[1]]\n"
+              "bundle = {'__name__': '__main__'}\n"
+              "exec(compile(open(sys.argv[0]).read(), sys.argv[0], 'exec'), bundle)\n"
+              "modules = [m for name, m in sys.modules.items() if name.startswith('bot.')]\n"
+              "functions = [f for m in modules for v in vars(m).values()\n"
+              "             for f in ([v, *vars(v).values()] if isinstance(v, type) else [v])\n"
+              "             if getattr(f, '__module__', None) == m.__name__\n"
+              "             and hasattr(f, '__code__')]\n"
+              "waiting = sum('__lazy__' in f.__code__.co_names for f in functions)\n"
+              "print(waiting, 'LazyBodies' in bundle, file=sys.stderr)\n")
+    puzzle = build.SMOKE_PUZZLE.read_text()
+    run = subprocess.run([sys.executable, "-I", "-S", "-c", script, str(BUNDLE)], input=puzzle,
+                         capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0, run.stderr
+    assert fault(puzzle, run.stdout) is None
+    waiting, compiled = run.stderr.split()
+    assert int(waiting) >= 30 and compiled == "False"
+
+
+def test_the_bundle_answers_as_the_package_where_the_node_search_branches():
+    # Boards the rules alone do not solve: the node search runs what the bundle compiles late.
+    for name in ("09_multiple_solutions_1.txt", "11_cg.txt", "12_multiple_solutions_2.txt"):
+        puzzle = (PUBLIC / name).read_text()
+        package = subprocess.run([sys.executable, "-m", "bot"], input=puzzle, cwd=ROOT,
+                                 capture_output=True, text=True, timeout=60)
+        run = _run_bundle(puzzle, ROOT)
+        assert run.returncode == 0 and run.stdout == package.stdout, (name, run.stderr)
+
+
 def _imported(stderr):
     """The modules `python -X importtime` reports in `stderr`."""
     return {line.split("|")[-1].strip() for line in stderr.splitlines()
@@ -342,7 +446,7 @@ def test_a_bot_grown_past_the_bound_fails_the_build_in_one_line(tmp_path):
 @pytest.mark.slow
 def test_build_refuses_non_ascii(monkeypatch):
     real, odd = build.assembled, {"bot/x.py": "S='\u00e9'\n"}
-    monkeypatch.setattr(build, "assembled", lambda shipped, script: real({**shipped, **odd}, script))
+    monkeypatch.setattr(build, "assembled", lambda shipped, *rest: real({**shipped, **odd}, *rest))
     with pytest.raises(build.BuildError, match="non-ASCII"):
         build.bundle()
 
@@ -423,3 +527,18 @@ def test_the_bundle_ships_without_docstrings_or_comments_but_runs_the_same_bot()
     assert "def answers(" in text
     # The options ship with their defaults.
     assert f"('node_search_branches',{DEFAULT.node_search_branches})" in text
+
+
+def test_a_players_edit_of_a_module_in_the_bundle_still_runs(tmp_path):
+    # LAZY names lines of each module's text as built: an edited module is compiled whole
+    bundle = (ROOT / "dist" / "bot.py").read_text()
+    head = "'bot/pacing.py':r'''\n"
+    assert head in bundle and "'bot/pacing.py':'" in bundle   # it has bodies compiled late
+    edited = tmp_path / "bot.py"
+    edited.write_text(bundle.replace(head, head + "# a player's note, one line more\n", 1))
+    puzzle = (PUBLIC / "13_expert.txt").read_text()
+    ran = [subprocess.run([sys.executable, "-I", "-S", str(path)], input=puzzle,
+                          capture_output=True, text=True, timeout=60)
+           for path in (edited, ROOT / "dist" / "bot.py")]
+    assert ran[0].returncode == 0, ran[0].stderr
+    assert ran[0].stdout == ran[1].stdout and ran[0].stdout.count("\n") > 10
