@@ -2527,18 +2527,18 @@ def _walked(sources,reached,owner,lead,finished,running):
 # Compiling is most of the bot's start; what it runs on a board its rules solve is compiled
 # with its module (build.py, lazy_bodies).
 LAZY={
-'bot/pacing.py':'4788 19 22 52 52 66 71 73 74 76 78 80 85 87 98 ',
+'bot/pacing.py':'4796 19 22 52 52 66 71 73 74 76 78 80 85 87 98 ',
 'bot/puzzle.py':'3459 89 91 ',
-'bot/assumption.py':('8451 31 34 37 43 45 47 49 69 71 75 77 99 101 114 116 134 136 142 144 146 148 159 161 181 '
+'bot/assumption.py':('8510 31 34 37 43 45 47 49 69 71 75 77 99 101 114 116 134 136 142 144 146 148 159 161 181 '
 	'183 186 189 197 200 203 258 275 15 20 222 228 '),
 'bot/grid.py':'5528 198 219 66 69 ',
-'bot/rules/engine.py':'3073 33 33 35 36 67 74 76 94 ',
+'bot/rules/engine.py':'3077 33 33 35 36 67 74 76 94 ',
 'bot/rules/balance.py':'2801 19 20 22 24 26 48 70 80 82 88 ',
-'bot/facts.py':'785 10 13 15 19 21 23 25 31 ',
-'bot/rules/connect.py':'4049 24 38 40 59 61 68 70 86 131 136 138 146 148 167 ',
-'bot/rules/groups.py':('6408 42 69 71 87 104 123 125 137 139 146 148 173 175 192 194 197 199 202 204 205 207 225 '
+'bot/facts.py':'1009 15 16 21 24 26 30 32 34 36 42 ',
+'bot/rules/connect.py':'4037 24 38 40 59 61 68 70 86 131 136 138 146 148 167 ',
+'bot/rules/groups.py':('6372 42 69 71 87 104 123 125 137 139 146 148 173 175 192 194 197 199 202 204 205 207 225 '
 	'227 233 '),
-'bot/rules/nodes.py':'2590 36 43 45 54 56 65 67 69 71 85 ',
+'bot/rules/nodes.py':'2611 36 43 45 54 56 65 67 69 71 85 ',
 'bot/work.py':'860 22 24 ',
 }
 import gc,sys
@@ -2571,7 +2571,7 @@ def lazy_stubs(namespace,lines,line,bodies):
 		return namespace['__lazy__'](n,arguments)
 	return first
 # The line of this file that opens LAZY_CODE: its tracebacks count from it.
-LAZY_CODE_LINE=2568
+LAZY_CODE_LINE=2575
 LAZY_CODE=r'''
 def shifted(code,lines):
 	# `code`, and the code it defines, `lines` further down this file.
