@@ -388,6 +388,7 @@ def test_what_the_bot_runs_on_the_smoke_puzzle_is_compiled_with_its_module():
     assert int(waiting) >= 30 and compiled == "False"
 
 
+@pytest.mark.slow
 def test_the_bundle_answers_as_the_package_where_the_node_search_branches():
     # Boards the rules alone do not solve: the node search runs what the bundle compiles late.
     for name in ("09_multiple_solutions_1.txt", "11_cg.txt", "12_multiple_solutions_2.txt"):

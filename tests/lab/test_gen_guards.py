@@ -72,6 +72,7 @@ def test_a_suite_named_twice_is_refused(capsys, tmp_path):
     assert list(tmp_path.iterdir()) == []
 
 
+@pytest.mark.slow
 def test_a_malformed_dask_address_leaves_no_empty_out_folder(capsys, tmp_path):
     out = tmp_path / "never"
     assert main(["gen", "--size", "5x5", "--count", "1", "--out", str(out),

@@ -51,6 +51,7 @@ def test_a_wrong_link_on_an_eight_is_shrunk_to_a_small_board(eight_hunt):
     assert '"name":"third_link"' in (out / "report.play.html").read_text()   # its links
 
 
+@pytest.mark.slow
 def test_the_work_is_counted_in_bot_runs(eight_hunt):
     run, _ = eight_hunt
     found = re.search(r"after [\d.]+ s and (\d+) bot runs", run.stdout)

@@ -65,6 +65,7 @@ def test_the_table_puts_both_bots_side_by_side_and_the_summary_compares_them(ver
     assert "[8/8] " in run.stderr and "(B)" in run.stderr
 
 
+@pytest.mark.slow
 def test_the_matches_on_a_puzzle_are_played_in_turns(versus):
     """Each line's stamp (perf_counter, shared by all processes) shows the playing order:
     A then B on the first puzzle, B then A on the next, and so on."""
