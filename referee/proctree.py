@@ -1,4 +1,4 @@
-"""A process's descendants, read from /proc (Linux).
+"""A process's descendants, read from /proc (Linux), and their scheduling policy.
 
 Children come from /proc/PID/task/TID/children (one file per thread), which lists
 a process's direct children without scanning every process on the machine.
@@ -35,3 +35,13 @@ def descendants(pid: int) -> list[int]:
         todo.extend(kids)
     return found
 
+
+
+def set_normal_policy(pid: int) -> None:
+    """`pid` and every descendant back to the normal policy (SCHED_OTHER); OSError if one
+    may not be changed (only root may raise another user's process)."""
+    for member in [pid, *descendants(pid)]:
+        try:
+            os.sched_setscheduler(member, os.SCHED_OTHER, os.sched_param(0))
+        except ProcessLookupError:
+            pass   # it ended meanwhile

@@ -155,7 +155,7 @@ class BotProcess:
         try:
             self._await_mark(READY_MARK)
             if self._idle:
-                self._restore_priority()
+                self._restore_policy()
             self._cpu_before = self.sandbox.cpu_seconds()   # the box's making is not the bot's
             self.link.open_gate()
             self._await_mark(START_MARK)
@@ -202,39 +202,26 @@ class BotProcess:
         finally:
             os.close(status_write)
 
+    def _restore_policy(self) -> None:
+        """The waiting launcher's processes back to normal, so the bot never runs idle."""
+        try:
+            if self.link.launcher_pid is None:
+                raise OSError("its pid never came")
+            proctree.set_normal_policy(self.link.launcher_pid)
+        except OSError as error:
+            raise BotStartError(f"cannot put the bot's launcher back to normal priority: "
+                                f"{error.strerror or error}") from None
+
     def _await_mark(self, mark: bytes) -> None:
         """Read the launcher's output up to `mark` (the ready mark: it waits at its gate;
-        the start mark: the bot is exec'ing now). Output after the start mark is the bot's."""
-        deadline = time.perf_counter() + START_LIMIT_S
-        seen = b""
-        while not seen.startswith(mark) and time.perf_counter() < deadline:
-            for frame in self._pump(deadline - time.perf_counter(), started=False):
-                if frame.kind != "O":
-                    deadline = 0.0 if frame.kind in "EX" else deadline
-                elif seen.startswith(mark):
-                    self.link.lines.take(frame.data, frame.at)   # the bot's, in the same batch
-                else:
-                    seen += frame.data
-                    if seen.startswith(mark) and len(seen) > len(mark):
-                        self.link.lines.take(seen[len(mark):], frame.at)
+        the start mark: the bot is exec'ing now)."""
+        seen = self.link.read_to_mark(mark, START_LIMIT_S,
+                                      lambda timeout: self._pump(timeout, started=False))
         if self.link.launcher_pid:
             self.sandbox.started(self.link.launcher_pid)
-        if not seen.startswith(mark):
+        if not seen:
             said = self.link.stderr.text().strip().splitlines()
             raise BotStartError(f"cannot start the bot: {said[-1] if said else 'no start mark'}")
-
-    def _restore_priority(self) -> None:
-        """Every process of the waiting launcher back to the normal policy (root may), so
-        that the bot, exec'd by the last of them, never runs at idle priority."""
-        pid = self.link.launcher_pid
-        for member in [pid, *proctree.descendants(pid)] if pid else []:
-            try:
-                os.sched_setscheduler(member, os.SCHED_OTHER, os.sched_param(0))
-            except ProcessLookupError:
-                pass
-            except OSError as error:
-                raise BotStartError(f"cannot put the bot's launcher back to normal priority: "
-                                    f"{error.strerror or error}") from None
 
     # -- Transport ---------------------------------------------------------
 

@@ -159,6 +159,24 @@ class StamperLink:
         elif frame.kind == "X":
             self.exit_text = frame.data.decode()
 
+    def read_to_mark(self, mark: bytes, limit_s: float, pump) -> bool:
+        """Read the launcher's output up to `mark`, for `limit_s` at most, with `pump` (a
+        poll of the frames that leaves output to this reader); False if it never came, or
+        the launcher ended first. What follows the mark is the bot's."""
+        deadline = time.perf_counter() + limit_s
+        seen = b""
+        while not seen.startswith(mark) and time.perf_counter() < deadline:
+            for frame in pump(deadline - time.perf_counter()):
+                if frame.kind != "O":
+                    deadline = 0.0 if frame.kind in "EX" else deadline
+                elif seen.startswith(mark):
+                    self.lines.take(frame.data, frame.at)   # the bot's, in the same batch
+                else:
+                    seen += frame.data
+                    if seen.startswith(mark) and len(seen) > len(mark):
+                        self.lines.take(seen[len(mark):], frame.at)
+        return seen.startswith(mark)
+
     def _command(self, data: bytes) -> None:
         try:
             os.write(self._control, data)
