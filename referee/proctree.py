@@ -38,10 +38,16 @@ def descendants(pid: int) -> list[int]:
 
 
 def set_normal_policy(pid: int) -> None:
-    """`pid` and every descendant back to the normal policy (SCHED_OTHER); OSError if one
-    may not be changed (only root may raise another user's process)."""
+    """`pid` and every descendant back to the normal policy (SCHED_OTHER) and their
+    sessions' autogroups to nice 0; OSError if one may not be changed (only root may raise
+    another user's process)."""
     for member in [pid, *descendants(pid)]:
         try:
             os.sched_setscheduler(member, os.SCHED_OTHER, os.sched_param(0))
         except ProcessLookupError:
-            pass   # it ended meanwhile
+            continue   # it ended meanwhile
+        try:   # its session's autogroup too, where the kernel has them
+            with open(f"/proc/{member}/autogroup", "w") as file:
+                file.write("0")
+        except FileNotFoundError:
+            pass

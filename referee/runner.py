@@ -153,8 +153,10 @@ class BotProcess:
         normal, open the gate and wait for the start mark: the bot runs from now."""
         self._stop = stop or self._stop
         try:
+            if self._idle:   # at once, so the box gets made on a busy machine too
+                self._restore_policy()
             self._await_mark(READY_MARK)
-            if self._idle:
+            if self._idle:   # again: what was forked meanwhile, the launcher now complete
                 self._restore_policy()
             self._cpu_before = self.sandbox.cpu_seconds()   # the box's making is not the bot's
             self.link.open_gate()
@@ -204,10 +206,12 @@ class BotProcess:
 
     def _restore_policy(self) -> None:
         """The waiting launcher's processes back to normal, so the bot never runs idle."""
+        pid = self.link.await_launcher(START_LIMIT_S,
+                                       lambda timeout: self._pump(timeout, started=False))
         try:
-            if self.link.launcher_pid is None:
+            if pid is None:
                 raise OSError("its pid never came")
-            proctree.set_normal_policy(self.link.launcher_pid)
+            proctree.set_normal_policy(pid)
         except OSError as error:
             raise BotStartError(f"cannot put the bot's launcher back to normal priority: "
                                 f"{error.strerror or error}") from None

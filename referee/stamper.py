@@ -53,6 +53,7 @@ RT_PRIORITY = 50
 KILL_WAIT_S = 1.0             # for the launcher to end on SIGTERM
 ORPHANS_WAIT_S = 0.5          # for the last of the launcher's processes to die
 PR_SET_CHILD_SUBREAPER = 36   # from <linux/prctl.h>
+AUTOGROUP_IDLE_NICE = 19     # a held launcher's session, until the referee restores it
 GATE_OPEN = b"\n"
 REQUEST_BYTES = 1 << 20       # a request's text: the environment and the launcher's argv
 MAX_FDS = 64                  # descriptors with one request             # what the launcher's gate waits for on the bot's stdin
@@ -103,11 +104,22 @@ def start(config: dict, stdin: int, stdout: int) -> int:
         if config.get("cwd"):
             os.chdir(config["cwd"])
         if config["idle"]:   # made ahead: it takes only a CPU no one else wants
-            os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+            idle()
         os.execvpe(config["argv"][0], config["argv"], config["env"])
     except BaseException as error:
         os.write(2, f"referee: cannot start the bot: {error}\n".encode())
     os._exit(127)
+
+
+def idle() -> None:
+    """Run at idle priority, and so does the session's autogroup (with autogroups on, a
+    session competes with others as a whole, whatever its processes' own policy)."""
+    os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+    try:
+        with open("/proc/self/autogroup", "w") as file:
+            file.write(str(AUTOGROUP_IDLE_NICE))
+    except OSError:
+        pass   # no autogroups here
 
 
 def kill(pid: int, exited: int) -> None:

@@ -110,6 +110,7 @@ class StamperLink:
         self.lines = LineSplitter()
         self.stderr = StderrTail()
         self.stamper_pid: int | None = None
+        self._early: list[Frame] = []   # output read before anyone asked for it
         self.launcher_pid: int | None = None
         self.real_time = False
         self.input_at: float | None = None
@@ -159,6 +160,14 @@ class StamperLink:
         elif frame.kind == "X":
             self.exit_text = frame.data.decode()
 
+    def await_launcher(self, limit_s: float, pump) -> int | None:
+        """The launcher's pid, read within `limit_s`; the output read meanwhile is kept
+        for read_to_mark."""
+        deadline = time.perf_counter() + limit_s
+        while self.launcher_pid is None and self.alive and time.perf_counter() < deadline:
+            self._early += [f for f in pump(deadline - time.perf_counter()) if f.kind == "O"]
+        return self.launcher_pid
+
     def read_to_mark(self, mark: bytes, limit_s: float, pump) -> bool:
         """Read the launcher's output up to `mark`, for `limit_s` at most, with `pump` (a
         poll of the frames that leaves output to this reader); False if it never came, or
@@ -166,7 +175,8 @@ class StamperLink:
         deadline = time.perf_counter() + limit_s
         seen = b""
         while not seen.startswith(mark) and time.perf_counter() < deadline:
-            for frame in pump(deadline - time.perf_counter()):
+            batch, self._early = self._early or pump(deadline - time.perf_counter()), []
+            for frame in batch:
                 if frame.kind != "O":
                     deadline = 0.0 if frame.kind in "EX" else deadline
                 elif seen.startswith(mark):

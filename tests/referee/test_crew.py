@@ -2,7 +2,9 @@
 begins, the input whole after the gate; boxes killed at the verdict and finished behind;
 nothing of either left once the run is over."""
 
+import inspect
 import os
+import subprocess
 import sys
 import tempfile
 import time
@@ -24,6 +26,14 @@ from tests.fakebots.procs import SESSION_TMP, alive, box_python
 PUBLIC = Path(__file__).parents[2] / "puzzles" / "public"
 # Says hello at once, then echoes its first line of input: what came after the gate.
 HELLO = "print('hello', flush=True); print(input(), flush=True); import time; time.sleep(30)"
+
+
+def autogroup_nice(pid):
+    """The nice of process `pid`'s session ('none' where the kernel has no autogroups)."""
+    try:
+        return open(f"/proc/{pid}/autogroup").read().split()[-1]
+    except OSError:
+        return "none"
 
 
 def modes() -> list[Mode]:
@@ -147,8 +157,8 @@ def test_a_run_leaves_no_spare_no_folder_and_no_unreaped_process(tmp_path):
 @pytest.mark.skipif(os.geteuid() != 0, reason="only root can put a launcher back to normal")
 @pytest.mark.parametrize("mode", modes(), ids=lambda mode: mode.value)
 def test_a_box_made_ahead_waits_at_idle_priority_and_its_bot_runs_at_normal(mode):
-    policy = ("import os; print(os.sched_getscheduler(0), flush=True); input(); "
-              "import time; time.sleep(30)")
+    policy = (inspect.getsource(autogroup_nice) + "import os; print(os.sched_getscheduler(0), autogroup_nice('self'), flush=True); "
+              "input(); import time; time.sleep(30)")
     bot = BotProcess([box_python(), "-c", policy], tmp_parent=SESSION_TMP, mode=mode,
                      held=True, idle=True)
     with bot:
@@ -159,6 +169,31 @@ def test_a_box_made_ahead_waits_at_idle_priority_and_its_bot_runs_at_normal(mode
         while os.sched_getscheduler(launcher) != os.SCHED_IDLE and time.monotonic() < deadline:
             time.sleep(0.01)
         assert os.sched_getscheduler(launcher) == os.SCHED_IDLE
+        assert autogroup_nice(launcher) in ("19", "none")   # its session yields as a whole
         bot.begin()
         bot.send("go\n")
-        assert bot.read_line(time.perf_counter() + 10).text == str(os.SCHED_OTHER)
+        said = bot.read_line(time.perf_counter() + 10).text
+    assert said in (f"{os.SCHED_OTHER} 0", f"{os.SCHED_OTHER} none")
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(os.geteuid() != 0, reason="only root makes a box at idle priority")
+def test_a_box_made_ahead_still_starts_at_once_when_every_cpu_is_busy():
+    # at idle priority its launcher gets no CPU while these spin: begin must not wait for it
+    spinners = [subprocess.Popen([sys.executable, "-c", "while True: pass"])
+                for _ in range(os.cpu_count() or 2)]
+    try:
+        time.sleep(1.0)   # every spinner spinning
+        bot = BotProcess([box_python(), "-c", HELLO], tmp_parent=SESSION_TMP, held=True,
+                         idle=True)
+        with bot:
+            time.sleep(0.3)
+            started = time.monotonic()
+            bot.begin()
+            took = time.monotonic() - started
+            assert bot.read_line(time.perf_counter() + 10).text == "hello"
+    finally:
+        for spinner in spinners:
+            spinner.kill()
+            spinner.wait()
+    assert took < 3.0   # starved until its start limit, it would take 10 s and fail
