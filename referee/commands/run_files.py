@@ -19,11 +19,9 @@ from typing import Callable
 from referee.commands import UsageError
 from referee.commands.args import real_path, unwritable
 from referee.limits import KILL_GRACE_S, Limits
-from referee.play import build_page, puzzle_entry
 from referee.report import latency_stats, summary_line
 from referee.result import MatchResult
 from referee.terminal import safe
-from referee.viewer import build_html
 
 CSV_FIELDS = ("puzzle", "path", "validator", "bot", "command", "verdict", "won", "turn",
               "turns", "first_line_ms", "slowest_turn_ms", "first_line_limit_ms",
@@ -140,6 +138,10 @@ def write_csv(name: str, bots: list[str], labels: tuple[str, ...], results: list
 def write_html(args: argparse.Namespace, bots: list[str], labels: tuple[str, ...],
                results: list[MatchResult], replays: list[str], limits: Limits,
                versus: str = "") -> None:
+    # here, not at the top: a run without --html starts without the page's code
+    from referee.play import build_page
+    from referee.viewer import build_html
+
     page = build_html(results, replays, limits, bot=bots[0],
                       title=f"referee run: {summary_line(results)}",
                       bots=list(zip(labels, bots)) if len(bots) > 1 else None, versus=versus)
@@ -152,6 +154,7 @@ def write_html(args: argparse.Namespace, bots: list[str], labels: tuple[str, ...
 def lost_entry(result: MatchResult) -> dict:
     """A lost position for the player page: with the solver's data (hint, check and solve
     on the bot's links) worked out by the lab where it is installed, else the board alone."""
+    from referee.play import puzzle_entry
     try:
         from referee.lab.play import position_entry
     except ImportError:
