@@ -507,7 +507,7 @@ def collected(text):
 def assembled(shipped, script, called=frozenset()):
     """The bundle: the header, the modules' sources in MODULES, the bodies compiled lazily
     (LAZY: all but those of `called`, see `lazy_bodies`), the importer, the script."""
-    entries = "".join(f"{path!r}:{_literal(code)},\n" for path, code in shipped.items())
+    entries = "".join(f"{path!r}:{module_literal(code)},\n" for path, code in shipped.items())
     modules_line = HEADER.count("\n") + 1
     body = "MODULES={\n" + entries + "}\n" + _lazy_table(shipped, called)
     lazy_code_line = modules_line + (body + IMPORTER).split("\n").index("LAZY_CODE=r'''")
@@ -525,7 +525,7 @@ def _lazy_table(shipped, called):
     for path, code in shipped.items():
         if called and path not in started:
             continue   # imported when a board needs it (the search that learns): whole then
-        text = _text(code)
+        text = module_text(code)
         chunks, width = [f"{len(text)} "], LINE_CHARS - len(repr(path)) - 6
         for a, b in lazy_bodies(text, path, called):
             if len(chunks[-1]) + len(f"{a} {b} ") > width:
@@ -584,12 +584,12 @@ def called_on_smoke_puzzle(scratch):
             for pair in json.loads(line)}
 
 
-def _text(code):
-    """A module's source as MODULES holds it (the value of `_literal(code)`)."""
+def module_text(code):
+    """A module's source as MODULES holds it (the value of `module_literal(code)`)."""
     return "\n" + code.strip("\n") + "\n" if code.strip() else ""
 
 
-def _literal(code):
+def module_literal(code):
     """A module's source as a triple-quoted literal that starts on a line of its own: raw
     where that reads back the same, else with its backslashes and quotes escaped."""
     if not code.strip():
@@ -670,7 +670,7 @@ def size_report(text):
 def sizes(text):
     """A Markdown table of what each part of the bundle's `text` costs: each module's
     entry in MODULES beside its source in bot/, the header, the importer and script."""
-    entries = {path: f"{path!r}:{_literal(code)},\n" for path, code in modules(text).items()}
+    entries = {path: f"{path!r}:{module_literal(code)},\n" for path, code in modules(text).items()}
     rows = [(f"`{path}`", len(entry), entry.count("\n"), _source_chars(path))
             for path, entry in entries.items()]
     header = text[:text.index("MODULES={")]

@@ -157,6 +157,13 @@ def _wait_empty(folder: Path) -> None:
 # -- the referee's parent groups -------------------------------------------------------------
 
 @functools.cache
+def own_groups() -> list[Path]:
+    """This process's own group in each hierarchy mounted here (v1 controllers, then v2):
+    where a referee makes its folders."""
+    found = [_own_v1(controller) for controller in V1_CONTROLLERS] + [_own_v2()]
+    return [folder for folder in found if folder is not None]
+
+
 def parents() -> tuple[str, dict[str, Path]] | None:
     """('v2' or 'v1', {controller: this referee's folder}), made once; None where the
     kernel gives the referee no memory controller to write."""

@@ -207,7 +207,7 @@ def test_the_modules_are_written_line_by_line_not_as_escapes():
 
 @pytest.mark.parametrize("source", ["S='\\\\'\nT=\"'''\"\n", "A=1\nB='\\\\'\n", "A=1\nB=2\n"])
 def test_a_module_is_written_as_the_same_text_line_by_line(source):
-    literal = build._literal(source)
+    literal = build.module_literal(source)
     assert literal.count("\n") == source.count("\n") + 1   # its lines, from a line of their own
     assert ast.literal_eval(literal) == "\n" + source
 
@@ -328,7 +328,7 @@ boom(2)
 
 def test_only_plain_bodies_not_run_on_the_smoke_puzzle_wait_for_a_first_call():
     body = "[a*2 for a in range(9)]+[a*3 for a in range(9)]"   # long enough to wait
-    text = build._text("\n".join([
+    text = build.module_text("\n".join([
         "def called(a):", f"\treturn {body}",
         "def waits(a):", f"\treturn {body}",
         "def short(a):", "\treturn a",
@@ -347,7 +347,7 @@ def test_only_plain_bodies_not_run_on_the_smoke_puzzle_wait_for_a_first_call():
 def test_a_body_compiled_when_first_called_runs_as_written_and_names_its_lines(tmp_path):
     modules = {"bot/__init__.py": "", "bot/options.py": "FIELDS=()\n", "bot/lazy.py": LAZY_MODULE}
     text = build.assembled(modules, LAZY_SCRIPT)
-    assert len(build.lazy_bodies(build._text(LAZY_MODULE))) == 5   # every function and method
+    assert len(build.lazy_bodies(build.module_text(LAZY_MODULE))) == 5   # every function and method
     bundle = tmp_path / "bundle.py"
     bundle.write_text(text)
     run = subprocess.run([sys.executable, "-I", "-S", str(bundle)], capture_output=True,

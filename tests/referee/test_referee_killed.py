@@ -19,12 +19,7 @@ from tests.referee.test_containment import FAKEBOTS, ROOT, marker, wait_for_bots
 def dead_referees_leftovers(pid: int) -> list[str]:
     """Match folders and cgroups named for `pid`."""
     found = [str(p) for p in Path(SESSION_TMP).glob(f"referee-*-{pid}-*")]
-    for controller in cgroups.V1_CONTROLLERS:
-        own = cgroups._own_v1(controller)
-        if own is not None:
-            found += [str(p) for p in own.glob(f"referee-{pid}-*")]
-    own = cgroups._own_v2()
-    if own is not None:
+    for own in cgroups.own_groups():
         found += [str(p) for p in own.glob(f"referee-{pid}-*")]
     return found
 
