@@ -243,3 +243,18 @@ def test_descendants_finds_children_and_grandchildren():
     while alive(grandchild) and time.monotonic() < deadline:
         time.sleep(0.01)
     assert not alive(grandchild)
+
+
+def test_a_killed_stamper_server_is_started_again_for_the_next_match():
+    # unboxed and run by the same user, a bot could kill it: the next match must not care
+    from referee.stamping import StamperServer
+    board = load_board(PUBLIC / "01_simplest.txt")
+    replay = bot("replay.py", FAKEBOTS / "solutions")
+    assert run_match(board, replay, EASY, name="01_simplest").won
+    server = StamperServer.pid()
+    os.kill(server, 9)
+    deadline = time.monotonic() + 5
+    while alive(server) and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert run_match(board, replay, EASY, name="01_simplest").won
+    assert StamperServer.pid() not in (None, server)
