@@ -74,14 +74,17 @@ def wait_held(crew: Crew, argv: list[str], count: int, timeout_s: float = 10.0) 
 
 
 def zombies() -> set[int]:
-    """Processes that died and that no parent has reaped."""
+    """Launcher processes (bubblewrap, the reaper's Python) that died and were left to the
+    machine's init, unreaped (other work on the machine makes zombies of its own)."""
     found = set()
     for proc in Path("/proc").glob("[0-9]*"):
         try:
-            if (proc / "stat").read_text().rpartition(")")[2].split()[0] == "Z":
-                found.add(int(proc.name))
-        except OSError:
-            pass
+            name, _, rest = (proc / "stat").read_text().rpartition(")")
+            state, parent = rest.split()[:2]
+        except (OSError, ValueError):
+            continue
+        if state == "Z" and parent == "1" and name.endswith(("(bwrap", "(python3")):
+            found.add(int(proc.name))
     return found
 
 
