@@ -19,7 +19,7 @@ rules' premises are read off the later state without going back to it.
 
 import random
 
-from bot.assumption import choose_node, memory_of
+from bot.branching import choose_node, memory_of
 from bot.facts import (at_least, at_most, bound, enforce, every_fact, fact_count, holds, is_lower,
                        made_true, negate)
 from bot.grid import Contradiction
@@ -435,10 +435,7 @@ class Learner:
     def _shake(self):
         """Jitter the nodes' weights at a restart, so the next descent takes another path
         (seeded: a puzzle always gets the same answer)."""
-        learned = memory_of(self.rules)
-        rng, shake = self.rng, self.options.shake
-        learned.conflicts = [c * (1 + shake * rng.random()) for c in learned.conflicts]
-        learned.scored_at = -1
+        memory_of(self.rules).shake(self.rng, self.options.shake)
 
     def _bump(self, *groups):
         """Weigh the edges met in a conflict, and the nodes at their ends: the search
