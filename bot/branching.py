@@ -3,12 +3,13 @@
 Both searches branch at the most constrained node: the open node with the fewest
 completions (`completions`: the ways it can still reach its value), weighed by the square of
 the contradictions met there (`Memory`). The node search tries each completion of it in
-turn; the search that learns fixes one bound of one of its edges.
+turn; the search that learns fixes one bound of one of its edges, as its `Phases` say.
 """
 
 from heapq import heapify, heappop, heappush
 from itertools import product
 
+from bot.facts import at_least, at_most
 from bot.options import DEFAULT
 
 
@@ -172,3 +173,69 @@ _COUNTS = {}
 def forget_counts():
     """Empty the memo of completion counts (`count_completions`)."""
     _COUNTS.clear()
+
+
+class Phases:
+    """Which bound the search that learns decides at the node `choose_node` picks: its
+    edge met in the most recent conflicts (`activity`), at the count that edge holds in the
+    fullest conflict-free state so far (`target`), else at the count it last held (`phase`,
+    saved as the search jumps back), else at a single link."""
+
+    def __init__(self, edges, options, rng):
+        self.options = options
+        self.activity = [0.0] * edges  # how often each edge met a conflict, recent ones most
+        self.bump = 1.0
+        self.phase = [-1] * edges   # the count each edge last held (phase saving)
+        self.target = [-1] * edges  # the counts of the largest conflict-free state so far
+        self.best = 0
+        self.fullest = None  # those counts, as the search itself last found them
+        self.rng = rng       # shakes the nodes' weights at a restart (seeded)
+
+    def choose(self, rules):
+        """The fact to decide next: one bound of one edge moved to its chosen count (the
+        edge is decided at once or by the next level)."""
+        lo, hi = rules.grid.lo, rules.grid.hi
+        edges, _ = choose_node(rules)
+        e = max(edges, key=self.activity.__getitem__)
+        count = self.target[e]
+        if not lo[e] <= count <= hi[e]:
+            count = self.phase[e]
+        if not lo[e] <= count <= hi[e]:
+            count = 1 if lo[e] == 0 else lo[e]  # a single link first: spread, not double
+        return at_least(e, count) if count > lo[e] else at_most(e, count)
+
+    def follow(self, counts):
+        """Steer the next decisions towards `counts` (a count per edge, -1: none)."""
+        self.target = counts
+
+    def reached(self, grid):
+        """Note the grid's state at a conflict: the fullest yet sets the target."""
+        depth = len(grid.trail)
+        if depth > self.best:
+            self.best = depth
+            self.target = self.fullest = [low if low == high else -1
+                                          for low, high in zip(grid.lo, grid.hi)]
+
+    def bumped(self, rules, *groups):
+        """Weigh the edges of the facts in `groups`, met in a conflict, and the nodes at
+        their ends: the search decides there first from now on."""
+        activity = self.activity
+        self.bump /= self.options.activity_decay
+        bump, weight = self.bump, self.options.node_weight
+        edges = {f >> 2 for group in groups for f in group}  # `edge(f)`: every fact met
+        learned, ends = memory_of(rules), rules.grid.puzzle.ends
+        for e in edges:
+            activity[e] += bump
+            learned.blame(ends[e][0], ends[e][1:], weight)
+        if bump > 1e100:
+            self.activity = [a * 1e-100 for a in activity]
+            self.bump *= 1e-100
+
+    def shake(self, rules):
+        """Jitter the nodes' weights at a restart, so the next descent takes another path
+        (seeded: a puzzle always gets the same answer)."""
+        memory_of(rules).shake(self.rng, self.options.shake)
+
+    def seed(self):
+        """A seed for a helper that must start afresh (drawn from the same seeded stream)."""
+        return self.rng.random()
