@@ -281,12 +281,15 @@ class Learner:
         grid, levels = self.grid, self.levels
         mark = levels.marks[level]
         length = mark[0][0]
-        levels.forget(length, self.phases.phase)
+        levels.forget(length, self.phases.phase)  # (`scanned` kept, but not past `length`)
         if len(grid.trail) >= length:
+            # What the root left unscanned below a level `impose` opened stays unscanned:
+            # the next propagation shows it to the nogoods.
             self.rules.revert(mark)
+        else:
+            levels.scanned = len(grid.trail)
         del levels.starts[level:]
         del levels.marks[level:]
-        levels.scanned = len(grid.trail)
 
     def restart_due(self):
         """Whether the latest nogoods have grown poor enough for a restart."""
@@ -357,8 +360,8 @@ class Learner:
 
     def impose(self, counts):
         """Open a level that sets every edge to its count in `counts` (an answer found
-        apart); `backjump` takes it off. False, the level taken off, if the bounds refuse
-        it."""
+        apart), to be read and taken off (`backjump`) with nothing run on it. False, the
+        level taken off, if the bounds refuse it."""
         level = self.level
         self.levels.open(self.rules.mark())
         grid = self.grid

@@ -2057,9 +2057,10 @@ class Learner:
 		levels.forget(length,self.phases.phase)
 		if len(grid.trail)>=length:
 			self.rules.revert(mark)
+		else:
+			levels.scanned=len(grid.trail)
 		del levels.starts[level:]
 		del levels.marks[level:]
-		levels.scanned=len(grid.trail)
 	def restart_due(self):
 		return self.level>0 and self.restarts.due()
 	def restart(self):
@@ -2269,15 +2270,10 @@ class Walk:
 		self.failed=0
 		self.best=None
 		self.best_groups=0
-		self.label=[]
-		self.size={}
-		self.fresh=0
+		self.parts=Groups(p.node_edges)
 		self.focus=[]
 		self.answers=set()
 		self.loose=None
-		self.seen=[0]*len(p)
-		self.owner=[0]*len(p)
-		self.stamp=0
 		self.orders=[_ORDERS[len(around)]for around in p.node_edges]
 	def run(self,moves):
 		stop=self.stop
@@ -2310,7 +2306,7 @@ class Walk:
 			return
 		self.failed=0
 		label,_,size=components(self,count)
-		self.label,self.size,self.fresh=label,dict(enumerate(size)),len(size)
+		self.parts.label_afresh(label,size)
 		self.groups=len(size)
 		self.best,self.best_groups=count[:],self.groups
 	def _start_counts(self):
@@ -2365,7 +2361,8 @@ class Walk:
 			count[e]+=1
 			return
 		ends=[a,b]+[i for(f,_,_)in path for i in self.puzzle.ends[f]]
-		touched={self.label[i]for i in ends}
+		label=self.parts.label
+		touched={label[i]for i in ends}
 		if not self._apply(path):
 			count[e]+=1
 			return
@@ -2375,20 +2372,21 @@ class Walk:
 	def _pick_edge(self):
 		options,rng=self.options,self.rng
 		if self.moves%options.walk_focus_every==1:
-			self.focus=self._outside_largest()
+			self.focus=self.parts.outside_largest()
 		if self.moves%options.walk_loose_every==1:
 			self.loose=loose_links(self.puzzle.node_edges,self.count)
 		if self.focus and rng.random()<options.walk_focus:
 			return self.focus[int(rng.random()*len(self.focus))]
 		return rng.randrange(len(self.count))
 	def _keep(self,ends,touched):
-		after,walked=self._groups_among(ends)
+		parts=self.parts
+		after,walked=parts.among(ends,self.count)
 		groups=self.groups+after-len(touched)
 		worse=groups-self.groups
 		if worse>0 and(worse>1 or self.rng.random()*self.options.walk_worse>=1):
 			return False
 		self.groups=groups
-		self._relabel(*walked(),touched)
+		parts.relabel(*walked(),touched,self.count)
 		if groups<self.best_groups:
 			self.best,self.best_groups=self.count[:],groups
 		return True
@@ -2433,11 +2431,6 @@ class Walk:
 			u=before
 		path.reverse()
 		return path
-	def _outside_largest(self):
-		size=self.size
-		largest=max(size,key=size.__getitem__)
-		node_edges=self.puzzle.node_edges
-		return sorted({f for(i,g)in enumerate(self.label)if g!=largest for(f,_)in node_edges[i]})
 	def _apply(self,path):
 		count,crossings=self.count,self.puzzle.crossings
 		for(f,step,_)in path:
@@ -2451,7 +2444,23 @@ class Walk:
 		count=self.count
 		for(f,step,_)in path:
 			count[f]-=step
-	def _relabel(self,parts,rest,touched):
+class Groups:
+	def __init__(self,node_edges):
+		self.node_edges=node_edges
+		self.label=[]
+		self.size={}
+		self.fresh=0
+		self.seen=[0]*len(node_edges)
+		self.owner=[0]*len(node_edges)
+		self.stamp=0
+	def label_afresh(self,label,size):
+		self.label,self.size,self.fresh=label,dict(enumerate(size)),len(size)
+	def outside_largest(self):
+		size=self.size
+		largest=max(size,key=size.__getitem__)
+		node_edges=self.node_edges
+		return sorted({f for(i,g)in enumerate(self.label)if g!=largest for(f,_)in node_edges[i]})
+	def relabel(self,parts,rest,touched,count):
 		label,size=self.label,self.size
 		for part in parts:
 			new=self.fresh
@@ -2461,14 +2470,14 @@ class Walk:
 				label[i]=new
 			size[new]=len(part)
 		if rest:
-			self._join(rest)
+			self._join(rest,count)
 		for old in touched:
 			if not size[old]:
 				del size[old]
-	def _join(self,rest):
+	def _join(self,rest,count):
 		label,size=self.label,self.size
 		keep=max({label[i]for i in rest},key=size.__getitem__)
-		node_edges,count=self.puzzle.node_edges,self.count
+		node_edges=self.node_edges
 		for i in rest:
 			old=label[i]
 			if old==keep:
@@ -2485,7 +2494,7 @@ class Walk:
 						stack.append(v)
 			size[keep]+=moved
 			size[old]-=moved
-	def _groups_among(self,sources):
+	def among(self,sources,count):
 		self.stamp+=1
 		stamp,seen,owner=self.stamp,self.seen,self.owner
 		reached=[]
@@ -2498,16 +2507,16 @@ class Walk:
 				reached.append(i)
 				lead.append(len(lead))
 				todo.append([i])
-		running,finished=self._grow(reached,lead,todo)
+		running,finished=self._grow(reached,lead,todo,count)
 		return len(finished)+len(running),lambda:_walked(sources,reached,owner,lead,finished,running)
-	def _grow(self,reached,lead,todo):
+	def _grow(self,reached,lead,todo,count):
 		running,finished=list(range(len(lead))),[]
 		while len(running)>1:
-			if self._round(running,reached,lead,todo,finished):
+			if self._round(running,reached,lead,todo,finished,count):
 				running=[k for k in running if lead[k]==k and k not in finished]
 		return running,finished
-	def _round(self,running,reached,lead,todo,finished):
-		count,node_edges=self.count,self.puzzle.node_edges
+	def _round(self,running,reached,lead,todo,finished,count):
+		node_edges=self.node_edges
 		stamp,seen,owner=self.stamp,self.seen,self.owner
 		changed=False
 		for k in running:

@@ -58,8 +58,8 @@ def assert_island_exact(walk):
     label = components(grid, count)[0]
     assert len(set(label)) == walk.groups
     # The walk's own labels make the same groups, and its sizes count them.
-    assert len(set(zip(label, walk.label))) == walk.groups == len(walk.size)
-    assert all(walk.size[g] == n for g, n in Counter(walk.label).items())
+    assert len(set(zip(label, walk.parts.label))) == walk.groups == len(walk.parts.size)
+    assert all(walk.parts.size[g] == n for g, n in Counter(walk.parts.label).items())
 
 
 @pytest.mark.parametrize("seed", range(6))
