@@ -17,86 +17,16 @@ per edge so one probe settles up to four edges).
   nodes, the costliest rule left out. Each probe's reach also steers `choose_node`.
 
 Every assumption is undone with `Rules.revert`: the search never mutates state it cannot
-restore. The search's `Memory` (contradictions met per node, branching scores) is kept
-beside the rules, which tell it of dead ends and reverts.
+restore. Where it branches is `bot.branching`'s, shared with the search that learns; its
+`Memory` (contradictions met per node, branching scores) is kept beside the rules, which
+tell it of dead ends and reverts.
 """
 
-from heapq import heapify, heappop, heappush
-from itertools import product
-
+from bot.branching import choose_node, completions, count_completions, memory_of
 from bot.grid import Contradiction
 from bot.options import DEFAULT
 from bot.rules.engine import FULL, NODES, PROBE
 from bot.work import BRANCHING, ELIMINATION
-
-
-class Memory:
-    """What the search has learned of a board, beside its grid: the contradictions met at
-    each node (from 1), which steer where it branches, and its branching score per node,
-    valid for the state at trail length `scored_at` (-1: never scored) but at the nodes in
-    `blamed`. Kept across revert: a revert below `scored_at` blames the nodes it gives back
-    and moves `scored_at` down to where it went, so only they are scored again."""
-
-    def __init__(self, nodes, heap_from=DEFAULT.score_heap_from):
-        self.conflicts = [1] * nodes
-        self.blamed = set()  # nodes whose conflicts rose since the search last scored
-        self.scores = [0.0] * nodes
-        self.scored_at = -1
-        # A heap of (score, node), stale entries left in, on boards where a scan of every
-        # score at every branch costs more than keeping it (None: scan).
-        self.ranked = [] if nodes >= heap_from else None
-
-    def blame(self, i, neighbours, weight=1):
-        """Count a contradiction against node i and its neighbours."""
-        conflicts, blamed = self.conflicts, self.blamed
-        conflicts[i] += weight
-        blamed.add(i)
-        for j in neighbours:
-            conflicts[j] += weight
-            blamed.add(j)
-
-    def reverted(self, length, trail, ends):
-        """The grid goes back to trail `length`: its nodes changed since then, up to the
-        last scoring, are scored again."""
-        if length < self.scored_at:
-            undone = trail[length:self.scored_at]
-            self.blamed.update([i for entry in undone for i in ends[entry[0]]])
-            self.scored_at = length
-
-
-
-def memory_of(rules):
-    """The search's memory beside `rules`, made on first use: dead ends met before it was
-    made are not counted."""
-    if rules.memory is None:
-        rules.memory = Memory(len(rules.grid.puzzle), rules.options.score_heap_from)
-    return rules.memory
-
-
-def completions(grid, i):
-    """Node i's open edges and every way to complete it: one link count per open edge."""
-    lo, hi = grid.lo, grid.hi
-    edges = [e for e in grid.puzzle.edges_at[i] if lo[e] != hi[e]]
-    bounds = tuple((lo[e], hi[e]) for e in edges)
-    return edges, _counts_adding(bounds, grid.puzzle.value[i] - grid.got[i])
-
-
-_COUNTS_ADDING = {}
-
-
-def _counts_adding(bounds, missing):
-    """Link counts within `bounds` ((lo, hi) per edge) that add `missing` to the lows.
-
-    Few (bounds, missing) pairs exist, and the search asks for them at every branch, so
-    they are memoised.
-    """
-    key = (bounds, missing)
-    found = _COUNTS_ADDING.get(key)
-    if found is None:
-        target = missing + sum(low for low, _ in bounds)
-        ranges = [range(low, high + 1) for low, high in bounds]
-        found = _COUNTS_ADDING[key] = tuple(c for c in product(*ranges) if sum(c) == target)
-    return found
 
 
 def assume(grid, edges, counts):
@@ -248,89 +178,6 @@ def _completed(grid, i, edges, counts):
     chosen = dict(zip(edges, counts))
     lo = grid.lo
     return i, tuple([chosen.get(e, lo[e]) for e in grid.puzzle.edges_at[i]])
-
-
-def choose_node(rules, reach=None):
-    """The open node to branch on: fewest completions, by the square of contradictions met,
-    and by the square root of its `reach` (from `probe`) where it has one.
-
-    Squared, the learned weight wins over the completion count sooner; the reach is the
-    lookahead of SAT solvers: a branch that settles much on both sides leaves less to
-    search.
-    """
-    scores = _scores(rules)
-    learned = rules.memory
-    if learned.ranked is None:
-        best = scores.index(min(scores))
-        best_key = scores[best], best
-    else:
-        best_key = _lowest(learned)
-    for i, product in (reach or {}).items():
-        key = scores[i] / product ** 0.5, i
-        if key < best_key:
-            best_key = key
-    return completions(rules.grid, best_key[1])
-
-
-def _scores(rules):
-    """Each node's completion count by the square of its contradictions (inf once it is
-    closed), brought up to date for the nodes whose edges changed since the last call: scoring
-    every node at every branch would make a board full of islands O(N^2)."""
-    grid, learned = rules.grid, memory_of(rules)
-    scores, got, cap, conflicts = learned.scores, grid.got, grid.cap, learned.conflicts
-    ranked = learned.ranked
-    if learned.scored_at < 0:
-        for i in range(len(scores)):
-            scores[i] = (count_completions(grid, i) / conflicts[i] ** 2 if got[i] != cap[i]
-                         else _CLOSED)
-        if ranked is not None:
-            ranked.clear()
-    else:
-        for i in grid.changed_since(learned.scored_at) | learned.blamed:
-            score = (count_completions(grid, i) / conflicts[i] ** 2 if got[i] != cap[i]
-                     else _CLOSED)
-            if score != scores[i]:
-                scores[i] = score
-                if ranked is not None:
-                    heappush(ranked, (score, i))
-    if ranked is not None and (not ranked or len(ranked) > 4 * len(scores)):
-        ranked[:] = [(score, i) for i, score in enumerate(scores)]
-        heapify(ranked)
-    learned.blamed.clear()
-    learned.scored_at = len(grid.trail)
-    return scores
-
-
-def _lowest(learned):
-    """The (score, node) of the lowest score, the first such node on a tie: the heap's
-    top, once the entries left behind by later scores are dropped."""
-    ranked, scores = learned.ranked, learned.scores
-    while ranked[0][0] != scores[ranked[0][1]]:
-        heappop(ranked)
-    return ranked[0]
-
-
-_CLOSED = float("inf")
-
-
-def count_completions(grid, i):
-    """len(completions(grid, i)[1]), from a packed key rather than building the options.
-
-    The key is a leading 1, the links missing, then each open edge's bounds, a hex digit
-    each: the leading 1 tells a key's length, so a missing count never reads as an edge.
-    """
-    lo, hi = grid.lo, grid.hi
-    key = 16 + grid.puzzle.value[i] - grid.got[i]
-    for e in grid.puzzle.edges_at[i]:
-        if lo[e] != hi[e]:
-            key = key * 16 + lo[e] * 4 + hi[e]
-    count = _COUNTS.get(key)
-    if count is None:
-        count = _COUNTS[key] = len(completions(grid, i)[1])
-    return count
-
-
-_COUNTS = {}
 
 
 def _ordered(grid, edges, choices):

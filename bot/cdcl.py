@@ -9,7 +9,11 @@ of it passes through, and the facts found become a nogood. The interface a strat
 - `decide()`: open a level with one fact at the most constrained node;
 - `analyse(conflict)`: learn from it, jump back and assert what was learned (False once no
   solution is left);
-- `backjump(level)`, `restart()` (when `restart_due()`), and `rule_out()` a solution found.
+- `backjump(level)`, `restart()` (when `restart_due()`), and `rule_out()` a solution found;
+- at the root: `assume` a fact to settle it, `hold` a guess, `impose` an answer found apart.
+
+Its parts: `Levels` (where and at which level each fact became true), `Nogoods` (what it
+learned, watched) and `bot.branching.Phases` (where it decides).
 
 The rules do not record why they moved a bound: that would cost every solve. A reason is
 rebuilt only for the facts a contradiction needs, by walking the trail back and asking, in
@@ -19,8 +23,8 @@ rules' premises are read off the later state without going back to it.
 
 import random
 
-from bot.assumption import choose_node, memory_of
-from bot.facts import (at_least, at_most, bound, enforce, every_fact, fact_count, holds, is_lower,
+from bot.branching import Phases
+from bot.facts import (at_least, bound, enforce, every_fact, fact_count, holds, is_lower,
                        made_true, negate)
 from bot.grid import Contradiction
 from bot.restarts import Restarts
@@ -30,225 +34,46 @@ from bot.rules.nodes import node_reason
 DECISION = -1  # `why` of a decision
 
 
-class Learner:
-    """A conflict-driven search over one grid (through its `Rules`), from its present state
-    (level 0)."""
+class Levels:
+    """The engine's record of the grid's trail: the trail position and decision level each
+    true fact became true at, where each level began and the rules' mark just before it,
+    and why each change was made (a nogood's index, or DECISION; none: a rule)."""
 
-    def __init__(self, rules, stats):
-        grid, options = rules.grid, rules.options
-        self.rules, self.grid, self.stats, self.options = rules, grid, stats, options
-        # `slack`'s reason is every link drawn that joins no two groups, from all over the
-        # board: past a few, its nogoods span so many levels that they barely prune.
-        with_slack = grid.spare <= options.learn_slack_spare
-        self.cheap = LEARN_CHEAP if with_slack else LEARN_CHEAP_NO_SLACK
-        self.whole = LEARN if with_slack else LEARN_NO_SLACK
+    def __init__(self, grid):
         edges = len(grid.puzzle.ends)
-        value = grid.puzzle.value
-        # The bound each edge starts with: a fact it implies is never worth stating.
-        self.top = [min(2, value[a], value[b]) for a, b in grid.puzzle.ends]
+        self.grid = grid
         self.fact_pos = [-1] * fact_count(edges)   # trail position each true fact became true at
         self.fact_level = [0] * fact_count(edges)  # the decision level it became true at
-        self.level_starts = []  # trail length when each decision level began
-        self.level_marks = []   # the rules' mark just before each level's decision
-        self.why = {}           # trail position -> the nogood that set it, or DECISION
-        self.nogoods = []
-        self.watches = [[] for _ in range(fact_count(edges))]
+        self.starts = []  # trail length when each decision level began
+        self.marks = []   # the rules' mark just before each level's decision
+        self.why = {}     # trail position -> the nogood that set it, or DECISION
         self.scanned = len(grid.trail)
-        self.activity = [0.0] * edges  # how often each edge met a conflict, recent ones most
-        self.bump = 1.0
-        self.phase = [-1] * edges   # the count each edge last held (phase saving)
-        self.target = [-1] * edges  # the counts of the largest conflict-free state so far
-        self.best = 0
-        self.fullest = None  # those counts, as the search itself last found them
-        self.restarts = Restarts(options)
-        self.rng = random.Random(options.seed)
 
-    # -- the interface -------------------------------------------------------------------
     @property
     def level(self):
         """The decision level: 0 at the root."""
-        return len(self.level_starts)
+        return len(self.starts)
 
-    def propagate(self):
-        """Run the rules and the nogoods to a fixed point; the conflict's facts, or None.
+    def open(self, mark):
+        """Open a level at the trail's end, `mark` the rules' mark there."""
+        length = len(self.grid.trail)
+        self.marks.append(mark)
+        self.starts.append(length)
+        self.why[length] = DECISION
 
-        The rules that sweep the board's edges (`connect`, `balance`) wait until the cheap
-        ones and the nogoods have nothing more to add: a conflict the nogoods can show is
-        found without them, and they sweep a board that has moved further."""
-        grid, stats, rules = self.grid, self.stats, self.rules
-        sweeps = False
-        try:
-            while True:
-                rules.completed.clear()  # (kept for probes, which this search does not run)
-                rules.propagate(self.whole if sweeps else self.cheap, stats)
-                if self.scanned == len(grid.trail):
-                    if sweeps:
-                        return None
-                    sweeps = True  # the cheap rules and the nogoods are done: now the sweeps
-                    continue
-                sweeps = False
-                conflict = self._watch()
-                if conflict is not None:
-                    return conflict
-        except Contradiction as dead:
-            return self._diagnose(dead)
-
-    def decide(self):
-        """Open a level: fix the most active open edge of the most constrained node at its
-        target, else saved, count (one bound). The conflict if that meets one, else None."""
-        grid = self.grid
-        lo, hi = grid.lo, grid.hi
-        edges, _ = choose_node(self.rules)
-        e = max(edges, key=self.activity.__getitem__)
-        self.stats.branch()
-        self._open_level()
-        if self.level > self.stats.max_depth:
-            self.stats.max_depth = self.level
-        count = self.target[e]
-        if not lo[e] <= count <= hi[e]:
-            count = self.phase[e]
-        if not lo[e] <= count <= hi[e]:
-            count = 1 if lo[e] == 0 else lo[e]  # a single link first: spread, not double
-        # Moving one bound to `count`: the edge is decided at once or by the next level.
-        fact = at_least(e, count) if count > lo[e] else at_most(e, count)
-        try:
-            enforce(grid, fact)
-        except Contradiction as dead:
-            return self._diagnose(dead)
-        return None
-
-    def analyse(self, conflict):
-        """Learn from `conflict` (None: there is none) and from any conflict that asserting
-        what was learned meets at once. False once no solution is left."""
-        while conflict is not None:
-            deepest = max(map(self.fact_level.__getitem__, conflict), default=0)
-            if deepest == 0:
-                return False
-            self.backjump(deepest)
-            conflict = self._learn(conflict)
-        return True
-
-    def backjump(self, level):
-        """Undo every level above `level`."""
-        if level >= self.level:
-            return
-        grid = self.grid
-        mark = self.level_marks[level]
-        length = mark[0][0]
-        self.forget(length)
-        if len(grid.trail) >= length:
-            self.rules.revert(mark)
-        del self.level_starts[level:]
-        del self.level_marks[level:]
-        self.scanned = len(grid.trail)
-
-    def restart_due(self):
-        """Whether the latest nogoods have grown poor enough for a restart."""
-        return self.level > 0 and self.restarts.due()
-
-    def restart(self):
-        """Back to the root with the nodes' weights shaken, so the next descent takes
-        another path; what was learned is kept, and the target phases still guide it."""
-        self.restarts.restarted()
-        self._shake()
-        self.backjump(0)
-
-    def rule_out(self):
-        """Rule the solution on the grid out: its decisions never hold all together again.
-        False if no solution is left."""
-        decisions = [self.decision_fact(level) for level in range(self.level)]
-        return bool(decisions) and self.analyse(decisions)
-
-    # -- at the root: what a strategy asks when it must print a link -----------------------
-    def drawn_above_root(self):
-        """The links drawn above the root, likeliest first, as facts: those the fullest
-        state holds too, then by the shallowest level they were made at (the fewest
-        decisions behind them), the latest there first."""
-        lo, fact_level, fact_pos, target = self.grid.lo, self.fact_level, self.fact_pos, self.target
-        ranked = []
-        for e, low in enumerate(lo):
-            if low:
-                fact = at_least(e, low)
-                level = fact_level[fact]
-                if level:
-                    ranked.append((target[e] < low, level, -fact_pos[fact], fact))
-        ranked.sort()
-        return [fact for *_, fact in ranked]
-
-    def is_open(self, fact):
-        """Whether the bounds leave `fact` open."""
-        lo, hi = self.grid.lo, self.grid.hi
-        return not holds(lo, hi, fact) and not holds(lo, hi, negate(fact))
-
-    def assume(self, fact):
-        """From the root, assume `fact` and propagate; learn from any conflict met, and go
-        back to the root. Whether a conflict was met; None if no solution is left."""
-        self._open_level()
-        try:
-            enforce(self.grid, fact)
-        except Contradiction as dead:
-            conflict = self._diagnose(dead)
-        else:
-            conflict = self.propagate()
-        met = conflict is not None
-        while conflict is not None:  # (the conflict, then any the root meets after it)
-            if not self.analyse(conflict):
-                return None
-            conflict = self.propagate()
-        self.backjump(0)
-        return met
-
-    def forget(self, length):
-        """Drop what is recorded of the trail past `length`, saving the counts it held."""
-        grid = self.grid
-        trail, lo, hi, phase, why = grid.trail, grid.lo, grid.hi, self.phase, self.why
-        for position in range(length, len(trail)):
-            e = trail[position][0]
-            if lo[e] == hi[e]:
-                phase[e] = lo[e]
-            why.pop(position, None)
-        if self.scanned > length:
-            self.scanned = length
-
-    def decision_fact(self, level):
-        """The fact decided at `level` (counted from 0 here)."""
-        grid = self.grid
-        trail = grid.trail
-        position = self.level_starts[level]
-        e, old_lo, old_hi = trail[position]
-        # The edge's bounds right after the decision: the next change's old bounds, or now.
-        new_lo, new_hi = next(((lo, hi) for f, lo, hi in trail[position + 1:] if f == e),
-                              (grid.lo[e], grid.hi[e]))
-        return made_true(e, old_lo, old_hi, new_lo, new_hi)[0]
-
-    # -- inside ----------------------------------------------------------------------------
-    def _open_level(self):
-        grid = self.grid
-        self.level_marks.append(self.rules.mark())
-        self.level_starts.append(len(grid.trail))
-        self.why[len(grid.trail)] = DECISION
-
-    def _diagnose(self, dead):
-        self._scan()
-        conflict = self.rules.diagnose(self.top, *dead.args)
-        if conflict is None:
-            # No rule's failure is visible in the state: blame every decision (sound).
-            conflict = [self.decision_fact(level) for level in range(self.level)]
-        return conflict
-
-    def _scan(self):
+    def scan(self):
         """Note where each fact made true since the last scan became true; return them."""
         grid = self.grid
         trail, fact_pos, fact_level, lo, hi = (grid.trail, self.fact_pos, self.fact_level,
                                                 grid.lo, grid.hi)
         # Nothing is left unscanned when a level opens, so all of it is the deepest level's.
-        level = self.level
+        level = len(self.starts)
         made = []
         after = {}  # edge -> its bounds after the entry being read (reading backwards)
         for position in range(len(trail) - 1, self.scanned - 1, -1):
             e, old_lo, old_hi = trail[position]
             new_lo, new_hi = after.get(e) or (lo[e], hi[e])
-            # `made_true`, written out as in `_visit`: a bound moves by one or two,
+            # `made_true`, written out as in `Nogoods._visit`: a bound moves by one or two,
             # strongest fact first
             base = 4 * e
             if new_lo != old_lo:
@@ -264,25 +89,70 @@ class Learner:
         self.scanned = len(trail)
         return made
 
-    def _watch(self):
-        """Propagate the nogoods over the facts made true since the last look; a nogood
-        whose facts all hold is returned as the conflict."""
+    def forget(self, length, phase):
+        """Drop what is recorded of the trail past `length`, saving in `phase` the counts
+        it held."""
+        grid = self.grid
+        trail, lo, hi, why = grid.trail, grid.lo, grid.hi, self.why
+        for position in range(length, len(trail)):
+            e = trail[position][0]
+            if lo[e] == hi[e]:
+                phase[e] = lo[e]
+            why.pop(position, None)
+        if self.scanned > length:
+            self.scanned = length
+
+    def decision(self, level):
+        """The fact decided at `level` (counted from 0 here)."""
+        grid = self.grid
+        trail = grid.trail
+        position = self.starts[level]
+        e, old_lo, old_hi = trail[position]
+        # The edge's bounds right after the decision: the next change's old bounds, or now.
+        new_lo, new_hi = next(((lo, hi) for f, lo, hi in trail[position + 1:] if f == e),
+                              (grid.lo[e], grid.hi[e]))
+        return made_true(e, old_lo, old_hi, new_lo, new_hi)[0]
+
+    def decisions(self):
+        """Every decision's fact, the root's first."""
+        return [self.decision(level) for level in range(len(self.starts))]
+
+
+class Nogoods:
+    """What the engine learned: lists of facts that never all hold, each watched by its
+    first two facts."""
+
+    def __init__(self, facts):
+        self.lists = []
+        self.watches = [[] for _ in range(facts)]
+
+    def add(self, facts):
+        """Store a nogood, watching its first two facts (the caller orders them)."""
+        index = len(self.lists)
+        self.lists.append(facts)
+        if len(facts) > 1:
+            self.watches[facts[0]].append(index)
+            self.watches[facts[1]].append(index)
+        return index
+
+    def watch(self, made, lo, hi, fire):
+        """Propagate the nogoods over the facts `made` true: `fire(index, other)` for each
+        nogood with every fact but `other` true; the first conflict it returns, or None."""
         watches = self.watches
-        for fact in self._scan():
+        for fact in made:
             watching = watches[fact]
             if watching:
-                conflict = self._visit(fact, watching)
+                conflict = self._visit(fact, watching, lo, hi, fire)
                 if conflict is not None:
                     return conflict
         return None
 
-    def _visit(self, fact, watching):
+    def _visit(self, fact, watching, lo, hi, fire):
         """Visit the nogoods watching `fact`, now true: move each watch to a fact that
-        fails, or assert the negation of the one fact left open, or return a conflict."""
-        grid, watches, nogoods = self.grid, self.watches, self.nogoods
-        lo, hi = grid.lo, grid.hi
+        fails, or fire the nogood with the one fact left open, or return a conflict."""
+        watches, nogoods = self.watches, self.lists
         # Facts are read inline here, not through `bot.facts`: millions of reads in a hard
-        # solve, where a call each (with `_scan`'s) adds about 2% to its instructions.
+        # solve, where a call each (with `Levels.scan`'s) adds about 2% to its instructions.
         keep = []
         for k, index in enumerate(watching):
             facts = nogoods[index]
@@ -303,7 +173,7 @@ class Learner:
                     break
             else:
                 keep.append(index)
-                conflict = self._fire(index, other)
+                conflict = fire(index, other)
                 if conflict is not None:
                     keep.extend(watching[k + 1:])
                     watching[:] = keep
@@ -311,39 +181,221 @@ class Learner:
         watching[:] = keep
         return None
 
+
+def _file(fact_level, facts, level, here, learned):
+    """Put each fact of the present `level` in `here` (to trace further), and each of an
+    earlier level but 0 (true from the start) in `learned`."""
+    for fact in facts:
+        at = fact_level[fact]
+        if at == level:
+            here.add(fact)
+        elif at > 0:
+            learned.add(fact)
+
+
+class Learner:
+    """A conflict-driven search over one grid (through its `Rules`), from its present state
+    (level 0)."""
+
+    def __init__(self, rules, stats):
+        grid, options = rules.grid, rules.options
+        self.rules, self.grid, self.stats, self.options = rules, grid, stats, options
+        # `slack`'s reason is every link drawn that joins no two groups, from all over the
+        # board: past a few, its nogoods span so many levels that they barely prune.
+        with_slack = grid.spare <= options.learn_slack_spare
+        self.cheap = LEARN_CHEAP if with_slack else LEARN_CHEAP_NO_SLACK
+        self.whole = LEARN if with_slack else LEARN_NO_SLACK
+        edges = len(grid.puzzle.ends)
+        value = grid.puzzle.value
+        # The bound each edge starts with: a fact it implies is never worth stating.
+        self.top = [min(2, value[a], value[b]) for a, b in grid.puzzle.ends]
+        self.levels = Levels(grid)
+        self.nogoods = Nogoods(fact_count(edges))
+        self.phases = Phases(edges, options, random.Random(options.seed))
+        self.restarts = Restarts(options)
+
+    # -- the interface -------------------------------------------------------------------
+    @property
+    def level(self):
+        """The decision level: 0 at the root."""
+        return len(self.levels.starts)
+
+    @property
+    def conflicts(self):
+        """The conflicts met so far."""
+        return self.restarts.conflicts
+
+    def propagate(self):
+        """Run the rules and the nogoods to a fixed point; the conflict's facts, or None.
+
+        The rules that sweep the board's edges (`connect`, `balance`) wait until the cheap
+        ones and the nogoods have nothing more to add: a conflict the nogoods can show is
+        found without them, and they sweep a board that has moved further."""
+        grid, stats, rules, levels = self.grid, self.stats, self.rules, self.levels
+        sweeps = False
+        try:
+            while True:
+                rules.completed.clear()  # (kept for probes, which this search does not run)
+                rules.propagate(self.whole if sweeps else self.cheap, stats)
+                if levels.scanned == len(grid.trail):
+                    if sweeps:
+                        return None
+                    sweeps = True  # the cheap rules and the nogoods are done: now the sweeps
+                    continue
+                sweeps = False
+                conflict = self.nogoods.watch(levels.scan(), grid.lo, grid.hi, self._fire)
+                if conflict is not None:
+                    return conflict
+        except Contradiction as dead:
+            return self._diagnose(dead)
+
+    def decide(self):
+        """Open a level: fix the bound the `Phases` choose (one bound). The conflict if that
+        meets one, else None."""
+        fact = self.phases.choose(self.rules)
+        self.stats.branch()
+        self.levels.open(self.rules.mark())
+        if self.level > self.stats.max_depth:
+            self.stats.max_depth = self.level
+        try:
+            enforce(self.grid, fact)
+        except Contradiction as dead:
+            return self._diagnose(dead)
+        return None
+
+    def analyse(self, conflict):
+        """Learn from `conflict` (None: there is none) and from any conflict that asserting
+        what was learned meets at once. False once no solution is left."""
+        while conflict is not None:
+            deepest = max(map(self.levels.fact_level.__getitem__, conflict), default=0)
+            if deepest == 0:
+                return False
+            self.backjump(deepest)
+            conflict = self._learn(conflict)
+        return True
+
+    def backjump(self, level):
+        """Undo every level above `level`."""
+        if level >= self.level:
+            return
+        grid, levels = self.grid, self.levels
+        mark = levels.marks[level]
+        length = mark[0][0]
+        levels.forget(length, self.phases.phase)  # (`scanned` kept, but not past `length`)
+        if len(grid.trail) >= length:
+            # What the root left unscanned below a level `impose` opened stays unscanned:
+            # the next propagation shows it to the nogoods.
+            self.rules.revert(mark)
+        else:
+            levels.scanned = len(grid.trail)
+        del levels.starts[level:]
+        del levels.marks[level:]
+
+    def restart_due(self):
+        """Whether the latest nogoods have grown poor enough for a restart."""
+        return self.level > 0 and self.restarts.due()
+
+    def restart(self):
+        """Back to the root with the nodes' weights shaken, so the next descent takes
+        another path; what was learned is kept, and the target phases still guide it."""
+        self.restarts.restarted()
+        self.phases.shake(self.rules)
+        self.backjump(0)
+
+    def rule_out(self):
+        """Rule the solution on the grid out: its decisions never hold all together again.
+        False if no solution is left."""
+        decisions = self.levels.decisions()
+        return bool(decisions) and self.analyse(decisions)
+
+    # -- at the root: what a strategy asks when it must print a link -----------------------
+    def drawn_above_root(self):
+        """The links drawn above the root, likeliest first, as facts: those the fullest
+        state holds too, then by the shallowest level they were made at (the fewest
+        decisions behind them), the latest there first."""
+        lo, target = self.grid.lo, self.phases.target
+        fact_level, fact_pos = self.levels.fact_level, self.levels.fact_pos
+        ranked = []
+        for e, low in enumerate(lo):
+            if low:
+                fact = at_least(e, low)
+                level = fact_level[fact]
+                if level:
+                    ranked.append((target[e] < low, level, -fact_pos[fact], fact))
+        ranked.sort()
+        return [fact for *_, fact in ranked]
+
+    def is_open(self, fact):
+        """Whether the bounds leave `fact` open."""
+        lo, hi = self.grid.lo, self.grid.hi
+        return not holds(lo, hi, fact) and not holds(lo, hi, negate(fact))
+
+    def assume(self, fact):
+        """From the root, assume `fact` and propagate; learn from any conflict met, and go
+        back to the root. Whether a conflict was met; None if no solution is left."""
+        self.levels.open(self.rules.mark())
+        try:
+            enforce(self.grid, fact)
+        except Contradiction as dead:
+            conflict = self._diagnose(dead)
+        else:
+            conflict = self.propagate()
+        met = conflict is not None
+        while conflict is not None:  # (the conflict, then any the root meets after it)
+            if not self.analyse(conflict):
+                return None
+            conflict = self.propagate()
+        self.backjump(0)
+        return met
+
+    def hold(self, fact):
+        """Make `fact` hold at the root, as if every solution held it (a guess); what is
+        learned from then on holds given it. False if the root refuses it at once."""
+        self.backjump(0)
+        try:
+            enforce(self.grid, fact)
+        except Contradiction:
+            return False
+        return True
+
+    def impose(self, counts):
+        """Open a level that sets every edge to its count in `counts` (an answer found
+        apart), to be read and taken off (`backjump`) with nothing run on it. False, the
+        level taken off, if the bounds refuse it."""
+        level = self.level
+        self.levels.open(self.rules.mark())
+        grid = self.grid
+        try:
+            for e, n in enumerate(counts):
+                grid.raise_lo(e, n)
+                grid.lower_hi(e, n)
+        except Contradiction:
+            self.backjump(level)
+            return False
+        return True
+
+    # -- inside ----------------------------------------------------------------------------
+    def _diagnose(self, dead):
+        self.levels.scan()
+        conflict = self.rules.diagnose(self.top, *dead.args)
+        if conflict is None:
+            # No rule's failure is visible in the state: blame every decision (sound).
+            conflict = self.levels.decisions()
+        return conflict
+
     def _fire(self, index, other):
         """Nogood `index` has every fact but `other` true: a conflict if `other` holds too,
         else make it fail (None, or the conflict that meets)."""
         grid = self.grid
         if holds(grid.lo, grid.hi, other):
-            self._scan()  # where the facts fired here became true
-            return list(self.nogoods[index])
-        self.why[len(grid.trail)] = index
+            self.levels.scan()  # where the facts fired here became true
+            return list(self.nogoods.lists[index])
+        self.levels.why[len(grid.trail)] = index
         try:
             enforce(grid, negate(other))
         except Contradiction as dead:
             return self._diagnose(dead)
         return None
-
-    def _add_nogood(self, facts):
-        """Store a nogood, watching its first two facts (the caller orders them)."""
-        index = len(self.nogoods)
-        self.nogoods.append(facts)
-        if len(facts) > 1:
-            self.watches[facts[0]].append(index)
-            self.watches[facts[1]].append(index)
-        return index
-
-    def _file(self, facts, level, here, learned):
-        """Put each fact of the present `level` in `here` (to trace further), and each of an
-        earlier level but 0 (true from the start) in `learned`."""
-        fact_level = self.fact_level
-        for fact in facts:
-            at = fact_level[fact]
-            if at == level:
-                here.add(fact)
-            elif at > 0:
-                learned.add(fact)
 
     def _learn(self, conflict):
         """Trace `conflict` to its first unique implication point, store the nogood, jump
@@ -351,25 +403,21 @@ class Learner:
         self.stats.eliminations += 1
         grid = self.grid
         depth = len(grid.trail)
-        if depth > self.best:
-            # The fullest state yet: its counts guide the next decisions (target phases).
-            self.best = depth
-            self.target = self.fullest = [low if low == high else -1
-                                          for low, high in zip(grid.lo, grid.hi)]
+        self.phases.reached(grid)  # the fullest state yet sets the target phases
         uip, learned = self._trace(conflict)
-        level_of = self.fact_level.__getitem__
+        level_of = self.levels.fact_level.__getitem__
         self.restarts.conflict(depth, 1 + len(set(map(level_of, learned))))
-        self._bump(uip, learned)
+        self.phases.bumped(self.rules, uip, learned)
         others = sorted(learned, key=level_of, reverse=True)
         if len(uip) == 1:
             target = level_of(others[0]) if others else 0
         else:
             target = self.level - 1
         self.backjump(target)
-        index = self._add_nogood(uip + others)
+        index = self.nogoods.add(uip + others)
         if len(uip) != 1:
             return None
-        self.why[len(grid.trail)] = index
+        self.levels.why[len(grid.trail)] = index
         try:
             enforce(grid, negate(uip[0]))
         except Contradiction as dead:
@@ -380,11 +428,11 @@ class Learner:
         """The conflict's facts traced back through the present level's changes: the facts
         of this level no rule explains further (one, at the first unique implication
         point), and those of earlier levels met on the way."""
-        trail, fact_pos = self.grid.trail, self.fact_pos
+        trail, fact_pos, fact_level = self.grid.trail, self.levels.fact_pos, self.levels.fact_level
         level = self.level
         learned, here = set(), set()
         drawn = {}  # the drawn links' reasons, while the trace only takes changes back
-        self._file(conflict, level, here, learned)
+        _file(fact_level, conflict, level, here, learned)
         kept = set()  # present-level facts no rule explains (the decision)
         while len(here) + len(kept) > 1 and here:
             # The latest change behind a fact still to trace, and every fact it made (they
@@ -400,57 +448,30 @@ class Learner:
             if reason is None:
                 kept.add(made[0])
             else:
-                self._file(reason, level, here, learned)
+                _file(fact_level, reason, level, here, learned)
         return list(here | kept), learned
 
     def _reason(self, position, e, every, drawn):
         """The facts behind the change at trail `position` (on edge e, making `every`):
         a nogood's other facts, a node rule's, or another rule's in the state before it.
         None for a decision or a change no rule explains."""
-        how = self.why.get(position)
+        how = self.levels.why.get(position)
         if how == DECISION:
             return None
         if how is not None:
             # The nogood's other facts all held when it fired: all but the negation of
             # what it set.
             set_by_it = {negate(f) for f in every}
-            return [f for f in self.nogoods[how] if f not in set_by_it]
+            return [f for f in self.nogoods.lists[how] if f not in set_by_it]
         grid = self.grid
-        reason = node_reason(grid, self.top, every[0], self.fact_pos, position)
+        reason = node_reason(grid, self.top, every[0], self.levels.fact_pos, position)
         if reason is None:
-            self._undo_to(position)  # the state the other rules read
+            # The state the other rules read: the grid back at `position` (the level's mark
+            # restores the rules' cursors when the search jumps back).
+            if position < len(grid.trail):
+                self.levels.forget(position, self.phases.phase)
+                self.rules.undo(position)
             fact, n = every[0], bound(every[0])  # the bounds the change left
             new_lo, new_hi = (n, grid.hi[e]) if is_lower(fact) else (grid.lo[e], n)
             reason = self.rules.reason(self.top, e, new_lo, new_hi, drawn)
         return reason
-
-    def _undo_to(self, length):
-        """Revert the grid to trail `length` during a trace (the level's mark restores the
-        rules' cursors when the search jumps back)."""
-        if length >= len(self.grid.trail):
-            return
-        self.forget(length)
-        self.rules.undo(length)
-
-    def _shake(self):
-        """Jitter the nodes' weights at a restart, so the next descent takes another path
-        (seeded: a puzzle always gets the same answer)."""
-        learned = memory_of(self.rules)
-        rng, shake = self.rng, self.options.shake
-        learned.conflicts = [c * (1 + shake * rng.random()) for c in learned.conflicts]
-        learned.scored_at = -1
-
-    def _bump(self, *groups):
-        """Weigh the edges met in a conflict, and the nodes at their ends: the search
-        decides there first from now on."""
-        activity = self.activity
-        self.bump /= self.options.activity_decay
-        bump, weight = self.bump, self.options.node_weight
-        edges = {f >> 2 for group in groups for f in group}  # `edge(f)`: every fact met
-        learned, ends = memory_of(self.rules), self.grid.puzzle.ends
-        for e in edges:
-            activity[e] += bump
-            learned.blame(ends[e][0], ends[e][1:], weight)
-        if bump > 1e100:
-            self.activity = [a * 1e-100 for a in activity]
-            self.bump *= 1e-100

@@ -15,7 +15,7 @@ import time
 
 from bot.assumption import probe
 from bot.cdcl import Learner
-from bot.facts import enforce, negate
+from bot.facts import negate
 from bot.grid import Contradiction
 from bot.local import Walk, filled
 from bot.rules.engine import FULL
@@ -41,7 +41,9 @@ def learned_solutions(rules, stats, sure=None, walk=False, press=None):
         # The first descent follows a fill of every island's value, short only of
         # connection, rather than a single link on each edge. Near-trees, whose walk sets
         # the target, lose by it.
-        learner.target = filled(grid, options.seed, options) or learner.target
+        counts = filled(grid, options.seed, options)
+        if counts:
+            learner.phases.follow(counts)
     for found in Turns(learner, sure, helper, press).solutions():
         if found.valid():
             yield found
@@ -73,10 +75,9 @@ class Turns:
 
     def __init__(self, engine, sure=None, walk=None, press=None):
         self.engine, self.grid, self.options = engine, engine.grid, engine.options
+        self.phases = engine.phases  # where the engine decides: the walk steers it
         self.walk = walk  # a `bot.local.Walk`, or None
         self.walk_at = self.options.walk_after  # the conflict count of the walk's next turn
-        self.walk_mark = None  # the rules' mark before the walk's answer was drawn
-        self.walk_start = 0    # the trail length there
         self.refilled = None   # the engine's fullest state as the walk last filled from it
         self.sure = sure
         self.told = -1  # trail length at the root when `sure` last heard
@@ -92,7 +93,7 @@ class Turns:
                     return
                 if self.walk is not None and self._walk_turn():
                     yield grid
-                    self._unwalk()
+                    engine.backjump(0)  # the walk's answer off: the search goes on from the root
                 continue  # what was learned is asserted: propagate it before anything else
             if not engine.level:
                 self._tell_sure()
@@ -118,46 +119,28 @@ class Turns:
         """The walk's turn, when one is due. If it finds an answer, put the answer on the
         grid from the root and return True. Otherwise restart, and let the next descent
         follow the fewest groups the walk has met (its counts become the target phases)."""
-        engine = self.engine
-        if engine.restarts.conflicts < self.walk_at:
+        engine, phases = self.engine, self.phases
+        if engine.conflicts < self.walk_at:
             return False
-        self.walk_at = engine.restarts.conflicts + self.options.walk_every
-        if engine.fullest is not self.refilled:
+        self.walk_at = engine.conflicts + self.options.walk_every
+        if phases.fullest is not self.refilled:
             # The engine got further since the walk last filled: the walk starts over there.
-            self.refilled = engine.fullest
-            self.walk.refill(engine.fullest)
+            self.refilled = phases.fullest
+            self.walk.refill(phases.fullest)
         counts = self.walk.run(self.options.walk_moves)
         if counts is None:
             if self.walk.best is not None:
-                engine.target = self.walk.best[:]
+                phases.follow(self.walk.best[:])
                 engine.restart()
             return False
         engine.backjump(0)
-        return self._draw_answer(counts)
-
-    def _draw_answer(self, counts):
-        """Put the walk's answer on the grid, above the root."""
-        grid = self.grid
-        self.walk_start = len(grid.trail)
-        mark = self.walk_mark = self.engine.rules.mark()
-        try:
-            for e, n in enumerate(counts):
-                grid.raise_lo(e, n)
-                grid.lower_hi(e, n)
-        except Contradiction:
+        if not engine.impose(counts):
             # (Not met: the walk checks its answer, and the root holds only what every
-            # answer does.) Go back to the root and search on without the walk.
-            self.engine.forget(self.walk_start)
-            self.engine.rules.revert(mark)
+            # answer does.) Search on from the root without the walk.
             self.walk = None
             return False
         self.sure = None  # the answer's links are not sure ones
         return True
-
-    def _unwalk(self):
-        """Take the walk's answer off the grid: the search goes on from the root."""
-        self.engine.forget(self.walk_start)
-        self.engine.rules.revert(self.walk_mark)
 
     def _tell_sure(self):
         """At the root, the drawn links are in every solution: say so when there are more."""
@@ -198,16 +181,12 @@ class Turns:
         The nogoods learned so far stay (they hold of the puzzle), and those learned later
         hold given the guess, which stays too; the walk starts over from the new root.
         False if the root refuses it at once (no solution is left)."""
-        engine = self.engine
-        engine.backjump(0)
         self.press.guessed()
-        try:
-            enforce(self.grid, fact)
-        except Contradiction:
+        if not self.engine.hold(fact):
             return False
         if self.walk is not None:
             stop = self.walk.stop
-            self.walk = Walk(self.grid, engine.rng.random(), self.options)
+            self.walk = Walk(self.grid, self.phases.seed(), self.options)
             self.walk.stop = stop
             self.refilled = None
         return True

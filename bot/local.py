@@ -40,7 +40,7 @@ from bot.grid import components, solves
 from bot.options import DEFAULT
 from bot.rules.connect import bridges_from
 
-# Islands a search takes in one turn of `_groups_among` (one a turn would spend more on the
+# Islands a search takes in one turn of `Groups.among` (one a turn would spend more on the
 # turns than on the islands).
 _TURN = 8
 _GIVE_UP_FILLS = 3  # fills in a row that leave an island short: the walk stops
@@ -91,15 +91,10 @@ class Walk:
         self.failed = 0     # fills in a row that failed
         self.best = None    # the counts of the fewest groups met since the last fill
         self.best_groups = 0
-        self.label = []     # each island's group, kept true move by move
-        self.size = {}      # group label -> islands
-        self.fresh = 0      # the next unused label
+        self.parts = Groups(p.node_edges)  # the groups the links make, labelled
         self.focus = []     # edges at islands outside the largest group, as last looked at
         self.answers = set()  # the answers given, each once
         self.loose = None     # `loose_links` of the counts, as last looked at
-        self.seen = [0] * len(p)   # `_groups_among`'s stamp per island...
-        self.owner = [0] * len(p)  # ...and the search that reached it
-        self.stamp = 0
         self.orders = [_ORDERS[len(around)] for around in p.node_edges]  # `_ORDERS` per island
 
     def run(self, moves):
@@ -147,7 +142,7 @@ class Walk:
         self.failed = 0
         # (`components` reads a grid's `puzzle` and `got`, which the walk holds for its root.)
         label, _, size = components(self, count)
-        self.label, self.size, self.fresh = label, dict(enumerate(size)), len(size)
+        self.parts.label_afresh(label, size)
         self.groups = len(size)
         self.best, self.best_groups = count[:], self.groups
 
@@ -219,7 +214,8 @@ class Walk:
         # before the move; searches from the ends count those after, rather than a walk of
         # the whole board each move.
         ends = [a, b] + [i for f, _, _ in path for i in self.puzzle.ends[f]]
-        touched = {self.label[i] for i in ends}
+        label = self.parts.label
+        touched = {label[i] for i in ends}
         if not self._apply(path):
             count[e] += 1
             return
@@ -233,7 +229,7 @@ class Walk:
         loose links when due."""
         options, rng = self.options, self.rng
         if self.moves % options.walk_focus_every == 1:
-            self.focus = self._outside_largest()
+            self.focus = self.parts.outside_largest()
         if self.moves % options.walk_loose_every == 1:
             self.loose = loose_links(self.puzzle.node_edges, self.count)
         if self.focus and rng.random() < options.walk_focus:
@@ -245,13 +241,14 @@ class Walk:
         and in one case of `Options.walk_worse` if one more (a way out of a dead end).
         `touched`: the groups of the move's `ends` before it. A kept move's groups, labels
         and best counts are noted."""
-        after, walked = self._groups_among(ends)
+        parts = self.parts
+        after, walked = parts.among(ends, self.count)
         groups = self.groups + after - len(touched)
         worse = groups - self.groups
         if worse > 0 and (worse > 1 or self.rng.random() * self.options.walk_worse >= 1):
             return False
         self.groups = groups
-        self._relabel(*walked(), touched)
+        parts.relabel(*walked(), touched, self.count)
         if groups < self.best_groups:
             self.best, self.best_groups = self.count[:], groups
         return True
@@ -308,14 +305,6 @@ class Walk:
         path.reverse()
         return path
 
-    def _outside_largest(self):
-        """The edges at islands outside the largest group."""
-        size = self.size
-        largest = max(size, key=size.__getitem__)
-        node_edges = self.puzzle.node_edges
-        return sorted({f for i, g in enumerate(self.label) if g != largest
-                       for f, _ in node_edges[i]})
-
     def _apply(self, path):
         """Make the path's changes; False (and nothing changed) if two links would cross."""
         count, crossings = self.count, self.puzzle.crossings
@@ -332,7 +321,33 @@ class Walk:
         for f, step, _ in path:
             count[f] -= step
 
-    def _relabel(self, parts, rest, touched):
+
+class Groups:
+    """The groups a walk's links make, kept true move by move: each island's `label` and
+    each label's `size`; and the searches that count the groups of a move's ends."""
+
+    def __init__(self, node_edges):
+        self.node_edges = node_edges
+        self.label = []     # each island's group
+        self.size = {}      # group label -> islands
+        self.fresh = 0      # the next unused label
+        self.seen = [0] * len(node_edges)   # `among`'s stamp per island...
+        self.owner = [0] * len(node_edges)  # ...and the search that reached it
+        self.stamp = 0
+
+    def label_afresh(self, label, size):
+        """Take `label` (per island) and `size` (per label, labels from 0)."""
+        self.label, self.size, self.fresh = label, dict(enumerate(size)), len(size)
+
+    def outside_largest(self):
+        """The edges at islands outside the largest group."""
+        size = self.size
+        largest = max(size, key=size.__getitem__)
+        node_edges = self.node_edges
+        return sorted({f for i, g in enumerate(self.label) if g != largest
+                       for f, _ in node_edges[i]})
+
+    def relabel(self, parts, rest, touched, count):
         """Keep each island's group label true after a kept move. `parts`: the islands of
         each group the move's searches walked whole; `rest`: the move's ends in the one
         group left unwalked (its other islands keep the labels of the `touched` groups
@@ -346,18 +361,18 @@ class Walk:
                 label[i] = new
             size[new] = len(part)
         if rest:
-            self._join(rest)
+            self._join(rest, count)
         for old in touched:
             if not size[old]:
                 del size[old]
 
-    def _join(self, rest):
+    def _join(self, rest, count):
         """The groups of the ends `rest` are one now: the largest keeps its label, and the
         others take it, relabelled from those ends. Every piece of a group the move cut
         holds an end, and is joined within itself by its own links."""
         label, size = self.label, self.size
         keep = max({label[i] for i in rest}, key=size.__getitem__)
-        node_edges, count = self.puzzle.node_edges, self.count
+        node_edges = self.node_edges
         for i in rest:
             old = label[i]
             if old == keep:
@@ -375,7 +390,7 @@ class Walk:
             size[keep] += moved
             size[old] -= moved
 
-    def _groups_among(self, sources):
+    def among(self, sources, count):
         """How many groups hold the islands `sources`, and a function that gives the
         islands of each group walked whole and the sources in the one group left unwalked
         (empty if none was). Most moves are undone, so only a kept one asks for those.
@@ -398,23 +413,23 @@ class Walk:
                 reached.append(i)
                 lead.append(len(lead))
                 todo.append([i])
-        running, finished = self._grow(reached, lead, todo)
+        running, finished = self._grow(reached, lead, todo, count)
         return len(finished) + len(running), lambda: _walked(sources, reached, owner, lead,
                                                              finished, running)
 
-    def _grow(self, reached, lead, todo):
+    def _grow(self, reached, lead, todo, count):
         """Rounds of turns, so the searches stay within _TURN islands of one another, until
         at most one is left running: (those left running, those that ran out, each having
         walked its whole group)."""
         running, finished = list(range(len(lead))), []
         while len(running) > 1:
-            if self._round(running, reached, lead, todo, finished):
+            if self._round(running, reached, lead, todo, finished, count):
                 running = [k for k in running if lead[k] == k and k not in finished]
         return running, finished
 
-    def _round(self, running, reached, lead, todo, finished):
+    def _round(self, running, reached, lead, todo, finished, count):
         """A turn for each running search; True if one ran out or was taken over."""
-        count, node_edges = self.count, self.puzzle.node_edges
+        node_edges = self.node_edges
         stamp, seen, owner = self.stamp, self.seen, self.owner
         changed = False
         for k in running:
@@ -452,7 +467,7 @@ def _leader(lead, k):
 
 
 def _walked(sources, reached, owner, lead, finished, running):
-    """The islands of each group a search of `_groups_among` walked whole, and the
+    """The islands of each group a search of `Groups.among` walked whole, and the
     sources in the one group left unwalked."""
     parts = {k: [] for k in finished}
     left = running[0] if running else -1

@@ -4,7 +4,8 @@ solver needs), and the `Limit` on a solve's work. The library's: the bot always 
 the end (`bot.solve`), so the bundle leaves this module out.
 """
 
-from bot.assumption import _changes, _narrow, completions
+from bot.assumption import _changes, _narrow
+from bot.branching import completions
 from bot.grid import Contradiction
 from bot.options import DEFAULT
 from bot.rules.engine import FULL

@@ -444,49 +444,11 @@ def stats_within(stats,within):
 	return stats
 ''',
 'bot/assumption.py':r'''
-from heapq import heapify,heappop,heappush
-from itertools import product
+from bot.branching import choose_node,completions,count_completions,memory_of
 from bot.grid import Contradiction
 from bot.options import DEFAULT
 from bot.rules.engine import FULL,NODES,PROBE
 from bot.work import BRANCHING,ELIMINATION
-class Memory:
-	def __init__(self,nodes,heap_from=DEFAULT.score_heap_from):
-		self.conflicts=[1]*nodes
-		self.blamed=set()
-		self.scores=[.0]*nodes
-		self.scored_at=-1
-		self.ranked=[]if nodes>=heap_from else None
-	def blame(self,i,neighbours,weight=1):
-		conflicts,blamed=self.conflicts,self.blamed
-		conflicts[i]+=weight
-		blamed.add(i)
-		for j in neighbours:
-			conflicts[j]+=weight
-			blamed.add(j)
-	def reverted(self,length,trail,ends):
-		if length<self.scored_at:
-			undone=trail[length:self.scored_at]
-			self.blamed.update([i for entry in undone for i in ends[entry[0]]])
-			self.scored_at=length
-def memory_of(rules):
-	if rules.memory is None:
-		rules.memory=Memory(len(rules.grid.puzzle),rules.options.score_heap_from)
-	return rules.memory
-def completions(grid,i):
-	lo,hi=grid.lo,grid.hi
-	edges=[e for e in grid.puzzle.edges_at[i]if lo[e]!=hi[e]]
-	bounds=tuple((lo[e],hi[e])for e in edges)
-	return edges,_counts_adding(bounds,grid.puzzle.value[i]-grid.got[i])
-_COUNTS_ADDING={}
-def _counts_adding(bounds,missing):
-	key=bounds,missing
-	found=_COUNTS_ADDING.get(key)
-	if found is None:
-		target=missing+sum(low for(low,_)in bounds)
-		ranges=[range(low,high+1)for(low,high)in bounds]
-		found=_COUNTS_ADDING[key]=tuple(c for c in product(*ranges)if sum(c)==target)
-	return found
 def assume(grid,edges,counts):
 	for(e,n)in zip(edges,counts):
 		grid.raise_lo(e,n)
@@ -590,58 +552,6 @@ def _completed(grid,i,edges,counts):
 	chosen=dict(zip(edges,counts))
 	lo=grid.lo
 	return i,tuple([chosen.get(e,lo[e])for e in grid.puzzle.edges_at[i]])
-def choose_node(rules,reach=None):
-	scores=_scores(rules)
-	learned=rules.memory
-	if learned.ranked is None:
-		best=scores.index(min(scores))
-		best_key=scores[best],best
-	else:
-		best_key=_lowest(learned)
-	for(i,product)in(reach or{}).items():
-		key=scores[i]/product**.5,i
-		if key<best_key:
-			best_key=key
-	return completions(rules.grid,best_key[1])
-def _scores(rules):
-	grid,learned=rules.grid,memory_of(rules)
-	scores,got,cap,conflicts=learned.scores,grid.got,grid.cap,learned.conflicts
-	ranked=learned.ranked
-	if learned.scored_at<0:
-		for i in range(len(scores)):
-			scores[i]=count_completions(grid,i)/conflicts[i]**2 if got[i]!=cap[i]else _CLOSED
-		if ranked is not None:
-			ranked.clear()
-	else:
-		for i in grid.changed_since(learned.scored_at)|learned.blamed:
-			score=count_completions(grid,i)/conflicts[i]**2 if got[i]!=cap[i]else _CLOSED
-			if score!=scores[i]:
-				scores[i]=score
-				if ranked is not None:
-					heappush(ranked,(score,i))
-	if ranked is not None and(not ranked or len(ranked)>4*len(scores)):
-		ranked[:]=[(score,i)for(i,score)in enumerate(scores)]
-		heapify(ranked)
-	learned.blamed.clear()
-	learned.scored_at=len(grid.trail)
-	return scores
-def _lowest(learned):
-	ranked,scores=learned.ranked,learned.scores
-	while ranked[0][0]!=scores[ranked[0][1]]:
-		heappop(ranked)
-	return ranked[0]
-_CLOSED=float('inf')
-def count_completions(grid,i):
-	lo,hi=grid.lo,grid.hi
-	key=16+grid.puzzle.value[i]-grid.got[i]
-	for e in grid.puzzle.edges_at[i]:
-		if lo[e]!=hi[e]:
-			key=key*16+lo[e]*4+hi[e]
-	count=_COUNTS.get(key)
-	if count is None:
-		count=_COUNTS[key]=len(completions(grid,i)[1])
-	return count
-_COUNTS={}
 def _ordered(grid,edges,choices):
 	lo=grid.lo
 	def spread(counts):
@@ -719,6 +629,191 @@ def _branch(rules,stats,depth,budget,reach):
 			continue
 		yield from solutions(rules,stats,depth+1,budget,start)
 		rules.revert(mark)
+''',
+'bot/branching.py':r'''
+from heapq import heapify,heappop,heappush
+from itertools import product
+from bot.facts import at_least,at_most
+from bot.options import DEFAULT
+class Memory:
+	def __init__(self,nodes,heap_from=DEFAULT.score_heap_from):
+		self.conflicts=[1]*nodes
+		self.blamed=set()
+		self.scores=[.0]*nodes
+		self.scored_at=-1
+		self.ranked=[]if nodes>=heap_from else None
+	def blame(self,i,neighbours,weight=1):
+		conflicts,blamed=self.conflicts,self.blamed
+		conflicts[i]+=weight
+		blamed.add(i)
+		for j in neighbours:
+			conflicts[j]+=weight
+			blamed.add(j)
+	def reverted(self,length,trail,ends):
+		if length<self.scored_at:
+			undone=trail[length:self.scored_at]
+			self.blamed.update([i for entry in undone for i in ends[entry[0]]])
+			self.scored_at=length
+	def shake(self,rng,amount):
+		self.conflicts=[c*(1+amount*rng.random())for c in self.conflicts]
+		self.scored_at=-1
+def memory_of(rules):
+	if rules.memory is None:
+		rules.memory=Memory(len(rules.grid.puzzle),rules.options.score_heap_from)
+	return rules.memory
+def completions(grid,i):
+	lo,hi=grid.lo,grid.hi
+	edges=[e for e in grid.puzzle.edges_at[i]if lo[e]!=hi[e]]
+	bounds=tuple((lo[e],hi[e])for e in edges)
+	return edges,_counts_adding(bounds,grid.puzzle.value[i]-grid.got[i])
+_COUNTS_ADDING={}
+def _counts_adding(bounds,missing):
+	key=bounds,missing
+	found=_COUNTS_ADDING.get(key)
+	if found is None:
+		target=missing+sum(low for(low,_)in bounds)
+		ranges=[range(low,high+1)for(low,high)in bounds]
+		found=_COUNTS_ADDING[key]=tuple(c for c in product(*ranges)if sum(c)==target)
+	return found
+def choose_node(rules,reach=None):
+	scores=_scores(rules)
+	learned=rules.memory
+	if learned.ranked is None:
+		best=scores.index(min(scores))
+		best_key=scores[best],best
+	else:
+		best_key=_lowest(learned)
+	for(i,product)in(reach or{}).items():
+		key=scores[i]/product**.5,i
+		if key<best_key:
+			best_key=key
+	return completions(rules.grid,best_key[1])
+def _scores(rules):
+	grid,learned=rules.grid,memory_of(rules)
+	scores,got,cap,conflicts=learned.scores,grid.got,grid.cap,learned.conflicts
+	ranked=learned.ranked
+	if learned.scored_at<0:
+		for i in range(len(scores)):
+			scores[i]=count_completions(grid,i)/conflicts[i]**2 if got[i]!=cap[i]else _CLOSED
+		if ranked is not None:
+			ranked.clear()
+	else:
+		for i in grid.changed_since(learned.scored_at)|learned.blamed:
+			score=count_completions(grid,i)/conflicts[i]**2 if got[i]!=cap[i]else _CLOSED
+			if score!=scores[i]:
+				scores[i]=score
+				if ranked is not None:
+					heappush(ranked,(score,i))
+	if ranked is not None and(not ranked or len(ranked)>4*len(scores)):
+		ranked[:]=[(score,i)for(i,score)in enumerate(scores)]
+		heapify(ranked)
+	learned.blamed.clear()
+	learned.scored_at=len(grid.trail)
+	return scores
+def _lowest(learned):
+	ranked,scores=learned.ranked,learned.scores
+	while ranked[0][0]!=scores[ranked[0][1]]:
+		heappop(ranked)
+	return ranked[0]
+_CLOSED=float('inf')
+def count_completions(grid,i):
+	lo,hi=grid.lo,grid.hi
+	key=16+grid.puzzle.value[i]-grid.got[i]
+	for e in grid.puzzle.edges_at[i]:
+		if lo[e]!=hi[e]:
+			key=key*16+lo[e]*4+hi[e]
+	count=_COUNTS.get(key)
+	if count is None:
+		count=_COUNTS[key]=len(completions(grid,i)[1])
+	return count
+_COUNTS={}
+class Phases:
+	def __init__(self,edges,options,rng):
+		self.options=options
+		self.activity=[.0]*edges
+		self.bump=1.
+		self.phase=[-1]*edges
+		self.target=[-1]*edges
+		self.best=0
+		self.fullest=None
+		self.rng=rng
+	def choose(self,rules):
+		lo,hi=rules.grid.lo,rules.grid.hi
+		edges,_=choose_node(rules)
+		e=max(edges,key=self.activity.__getitem__)
+		count=self.target[e]
+		if not lo[e]<=count<=hi[e]:
+			count=self.phase[e]
+		if not lo[e]<=count<=hi[e]:
+			count=1 if lo[e]==0 else lo[e]
+		return at_least(e,count)if count>lo[e]else at_most(e,count)
+	def follow(self,counts):
+		self.target=counts
+	def reached(self,grid):
+		depth=len(grid.trail)
+		if depth>self.best:
+			self.best=depth
+			self.target=self.fullest=[low if low==high else-1 for(low,high)in zip(grid.lo,grid.hi)]
+	def bumped(self,rules,*groups):
+		activity=self.activity
+		self.bump/=self.options.activity_decay
+		bump,weight=self.bump,self.options.node_weight
+		edges={f>>2 for group in groups for f in group}
+		learned,ends=memory_of(rules),rules.grid.puzzle.ends
+		for e in edges:
+			activity[e]+=bump
+			learned.blame(ends[e][0],ends[e][1:],weight)
+		if bump>1e100:
+			self.activity=[a*1e-100 for a in activity]
+			self.bump*=1e-100
+	def shake(self,rules):
+		memory_of(rules).shake(self.rng,self.options.shake)
+	def seed(self):
+		return self.rng.random()
+''',
+'bot/facts.py':r'''
+AT_LEAST_1,AT_LEAST_2,AT_MOST_1,AT_MOST_0=range(4)
+def at_least(e,n):
+	return 4*e+n-1
+def at_most(e,n):
+	return 4*e+3-n
+def fact_count(edges):
+	return 4*edges
+def every_fact(e):
+	return range(4*e+3,4*e-1,-1)
+def edge(fact):
+	return fact>>2
+def is_lower(fact):
+	return fact&3<2
+def bound(fact):
+	kind=fact&3
+	return kind+1 if kind<2 else 3-kind
+def negate(fact):
+	kind=fact&3
+	return fact-kind+3-kind
+def holds(lo,hi,fact):
+	kind=fact&3
+	if kind<2:
+		return lo[fact>>2]>kind
+	return hi[fact>>2]<=3-kind
+def enforce(grid,fact):
+	e,kind=fact>>2,fact&3
+	if kind<2:
+		grid.raise_lo(e,kind+1)
+	else:
+		grid.lower_hi(e,3-kind)
+def made_true(e,old_lo,old_hi,new_lo,new_hi):
+	if new_lo!=old_lo:
+		return[at_least(e,n)for n in range(new_lo,old_lo,-1)]
+	return[at_most(e,n)for n in range(new_hi,old_hi)]
+def bound_facts(grid,top,e,lows=True,highs=True):
+	facts=[]
+	low,high=grid.lo[e],grid.hi[e]
+	if lows and low:
+		facts.append(at_least(e,low))
+	if highs and high<top[e]:
+		facts.append(at_most(e,high))
+	return facts
 ''',
 'bot/grid.py':r'''
 class Contradiction(Exception):
@@ -1127,50 +1222,6 @@ def _region_facts(grid,top,start,seen,side):
 	inside=set(region)
 	read={f for x in region for(f,y)in node_edges[x]if lo[f]==hi[f]and(y not in inside or two_sides and side[x]==side[y])}
 	return[fact for f in read for fact in bound_facts(grid,top,f)]
-''',
-'bot/facts.py':r'''
-AT_LEAST_1,AT_LEAST_2,AT_MOST_1,AT_MOST_0=range(4)
-def at_least(e,n):
-	return 4*e+n-1
-def at_most(e,n):
-	return 4*e+3-n
-def fact_count(edges):
-	return 4*edges
-def every_fact(e):
-	return range(4*e+3,4*e-1,-1)
-def edge(fact):
-	return fact>>2
-def is_lower(fact):
-	return fact&3<2
-def bound(fact):
-	kind=fact&3
-	return kind+1 if kind<2 else 3-kind
-def negate(fact):
-	kind=fact&3
-	return fact-kind+3-kind
-def holds(lo,hi,fact):
-	kind=fact&3
-	if kind<2:
-		return lo[fact>>2]>kind
-	return hi[fact>>2]<=3-kind
-def enforce(grid,fact):
-	e,kind=fact>>2,fact&3
-	if kind<2:
-		grid.raise_lo(e,kind+1)
-	else:
-		grid.lower_hi(e,3-kind)
-def made_true(e,old_lo,old_hi,new_lo,new_hi):
-	if new_lo!=old_lo:
-		return[at_least(e,n)for n in range(new_lo,old_lo,-1)]
-	return[at_most(e,n)for n in range(new_hi,old_hi)]
-def bound_facts(grid,top,e,lows=True,highs=True):
-	facts=[]
-	low,high=grid.lo[e],grid.hi[e]
-	if lows and low:
-		facts.append(at_least(e,low))
-	if highs and high<top[e]:
-		facts.append(at_most(e,high))
-	return facts
 ''',
 'bot/rules/connect.py':r'''
 from bot.facts import at_most
@@ -1693,7 +1744,7 @@ class Stats:
 import time
 from bot.assumption import probe
 from bot.cdcl import Learner
-from bot.facts import enforce,negate
+from bot.facts import negate
 from bot.grid import Contradiction
 from bot.local import Walk,filled
 from bot.rules.engine import FULL
@@ -1709,7 +1760,9 @@ def learned_solutions(rules,stats,sure=None,walk=False,press=None):
 		helper.stop=press.due
 	learner=Learner(rules,stats)
 	if helper is None:
-		learner.target=filled(grid,options.seed,options)or learner.target
+		counts=filled(grid,options.seed,options)
+		if counts:
+			learner.phases.follow(counts)
 	for found in Turns(learner,sure,helper,press).solutions():
 		if found.valid():
 			yield found
@@ -1725,10 +1778,9 @@ def _root(rules,stats):
 class Turns:
 	def __init__(self,engine,sure=None,walk=None,press=None):
 		self.engine,self.grid,self.options=engine,engine.grid,engine.options
+		self.phases=engine.phases
 		self.walk=walk
 		self.walk_at=self.options.walk_after
-		self.walk_mark=None
-		self.walk_start=0
 		self.refilled=None
 		self.sure=sure
 		self.told=-1
@@ -1742,7 +1794,7 @@ class Turns:
 					return
 				if self.walk is not None and self._walk_turn():
 					yield grid
-					self._unwalk()
+					engine.backjump(0)
 				continue
 			if not engine.level:
 				self._tell_sure()
@@ -1764,39 +1816,25 @@ class Turns:
 			if not engine.analyse(engine.decide()):
 				return
 	def _walk_turn(self):
-		engine=self.engine
-		if engine.restarts.conflicts<self.walk_at:
+		engine,phases=self.engine,self.phases
+		if engine.conflicts<self.walk_at:
 			return False
-		self.walk_at=engine.restarts.conflicts+self.options.walk_every
-		if engine.fullest is not self.refilled:
-			self.refilled=engine.fullest
-			self.walk.refill(engine.fullest)
+		self.walk_at=engine.conflicts+self.options.walk_every
+		if phases.fullest is not self.refilled:
+			self.refilled=phases.fullest
+			self.walk.refill(phases.fullest)
 		counts=self.walk.run(self.options.walk_moves)
 		if counts is None:
 			if self.walk.best is not None:
-				engine.target=self.walk.best[:]
+				phases.follow(self.walk.best[:])
 				engine.restart()
 			return False
 		engine.backjump(0)
-		return self._draw_answer(counts)
-	def _draw_answer(self,counts):
-		grid=self.grid
-		self.walk_start=len(grid.trail)
-		mark=self.walk_mark=self.engine.rules.mark()
-		try:
-			for(e,n)in enumerate(counts):
-				grid.raise_lo(e,n)
-				grid.lower_hi(e,n)
-		except Contradiction:
-			self.engine.forget(self.walk_start)
-			self.engine.rules.revert(mark)
+		if not engine.impose(counts):
 			self.walk=None
 			return False
 		self.sure=None
 		return True
-	def _unwalk(self):
-		self.engine.forget(self.walk_start)
-		self.engine.rules.revert(self.walk_mark)
 	def _tell_sure(self):
 		trail=self.grid.trail
 		if self.sure is not None and len(trail)>self.told:
@@ -1823,185 +1861,47 @@ class Turns:
 		still=[fact for fact in facts if engine.is_open(fact)]
 		return self._guess(still[0])if still else True
 	def _guess(self,fact):
-		engine=self.engine
-		engine.backjump(0)
 		self.press.guessed()
-		try:
-			enforce(self.grid,fact)
-		except Contradiction:
+		if not self.engine.hold(fact):
 			return False
 		if self.walk is not None:
 			stop=self.walk.stop
-			self.walk=Walk(self.grid,engine.rng.random(),self.options)
+			self.walk=Walk(self.grid,self.phases.seed(),self.options)
 			self.walk.stop=stop
 			self.refilled=None
 		return True
 ''',
 'bot/cdcl.py':r'''
 import random
-from bot.assumption import choose_node,memory_of
-from bot.facts import at_least,at_most,bound,enforce,every_fact,fact_count,holds,is_lower,made_true,negate
+from bot.branching import Phases
+from bot.facts import at_least,bound,enforce,every_fact,fact_count,holds,is_lower,made_true,negate
 from bot.grid import Contradiction
 from bot.restarts import Restarts
 from bot.rules.engine import LEARN,LEARN_CHEAP,LEARN_CHEAP_NO_SLACK,LEARN_NO_SLACK
 from bot.rules.nodes import node_reason
 DECISION=-1
-class Learner:
-	def __init__(self,rules,stats):
-		grid,options=rules.grid,rules.options
-		self.rules,self.grid,self.stats,self.options=rules,grid,stats,options
-		with_slack=grid.spare<=options.learn_slack_spare
-		self.cheap=LEARN_CHEAP if with_slack else LEARN_CHEAP_NO_SLACK
-		self.whole=LEARN if with_slack else LEARN_NO_SLACK
+class Levels:
+	def __init__(self,grid):
 		edges=len(grid.puzzle.ends)
-		value=grid.puzzle.value
-		self.top=[min(2,value[a],value[b])for(a,b)in grid.puzzle.ends]
+		self.grid=grid
 		self.fact_pos=[-1]*fact_count(edges)
 		self.fact_level=[0]*fact_count(edges)
-		self.level_starts=[]
-		self.level_marks=[]
+		self.starts=[]
+		self.marks=[]
 		self.why={}
-		self.nogoods=[]
-		self.watches=[[]for _ in range(fact_count(edges))]
 		self.scanned=len(grid.trail)
-		self.activity=[.0]*edges
-		self.bump=1.
-		self.phase=[-1]*edges
-		self.target=[-1]*edges
-		self.best=0
-		self.fullest=None
-		self.restarts=Restarts(options)
-		self.rng=random.Random(options.seed)
 	@property
 	def level(self):
-		return len(self.level_starts)
-	def propagate(self):
-		grid,stats,rules=self.grid,self.stats,self.rules
-		sweeps=False
-		try:
-			while True:
-				rules.completed.clear()
-				rules.propagate(self.whole if sweeps else self.cheap,stats)
-				if self.scanned==len(grid.trail):
-					if sweeps:
-						return
-					sweeps=True
-					continue
-				sweeps=False
-				conflict=self._watch()
-				if conflict is not None:
-					return conflict
-		except Contradiction as dead:
-			return self._diagnose(dead)
-	def decide(self):
-		grid=self.grid
-		lo,hi=grid.lo,grid.hi
-		edges,_=choose_node(self.rules)
-		e=max(edges,key=self.activity.__getitem__)
-		self.stats.branch()
-		self._open_level()
-		if self.level>self.stats.max_depth:
-			self.stats.max_depth=self.level
-		count=self.target[e]
-		if not lo[e]<=count<=hi[e]:
-			count=self.phase[e]
-		if not lo[e]<=count<=hi[e]:
-			count=1 if lo[e]==0 else lo[e]
-		fact=at_least(e,count)if count>lo[e]else at_most(e,count)
-		try:
-			enforce(grid,fact)
-		except Contradiction as dead:
-			return self._diagnose(dead)
-	def analyse(self,conflict):
-		while conflict is not None:
-			deepest=max(map(self.fact_level.__getitem__,conflict),default=0)
-			if deepest==0:
-				return False
-			self.backjump(deepest)
-			conflict=self._learn(conflict)
-		return True
-	def backjump(self,level):
-		if level>=self.level:
-			return
-		grid=self.grid
-		mark=self.level_marks[level]
-		length=mark[0][0]
-		self.forget(length)
-		if len(grid.trail)>=length:
-			self.rules.revert(mark)
-		del self.level_starts[level:]
-		del self.level_marks[level:]
-		self.scanned=len(grid.trail)
-	def restart_due(self):
-		return self.level>0 and self.restarts.due()
-	def restart(self):
-		self.restarts.restarted()
-		self._shake()
-		self.backjump(0)
-	def rule_out(self):
-		decisions=[self.decision_fact(level)for level in range(self.level)]
-		return bool(decisions)and self.analyse(decisions)
-	def drawn_above_root(self):
-		lo,fact_level,fact_pos,target=self.grid.lo,self.fact_level,self.fact_pos,self.target
-		ranked=[]
-		for(e,low)in enumerate(lo):
-			if low:
-				fact=at_least(e,low)
-				level=fact_level[fact]
-				if level:
-					ranked.append((target[e]<low,level,-fact_pos[fact],fact))
-		ranked.sort()
-		return[fact for(*_,fact)in ranked]
-	def is_open(self,fact):
-		lo,hi=self.grid.lo,self.grid.hi
-		return not holds(lo,hi,fact)and not holds(lo,hi,negate(fact))
-	def assume(self,fact):
-		self._open_level()
-		try:
-			enforce(self.grid,fact)
-		except Contradiction as dead:
-			conflict=self._diagnose(dead)
-		else:
-			conflict=self.propagate()
-		met=conflict is not None
-		while conflict is not None:
-			if not self.analyse(conflict):
-				return
-			conflict=self.propagate()
-		self.backjump(0)
-		return met
-	def forget(self,length):
-		grid=self.grid
-		trail,lo,hi,phase,why=grid.trail,grid.lo,grid.hi,self.phase,self.why
-		for position in range(length,len(trail)):
-			e=trail[position][0]
-			if lo[e]==hi[e]:
-				phase[e]=lo[e]
-			why.pop(position,None)
-		if self.scanned>length:
-			self.scanned=length
-	def decision_fact(self,level):
-		grid=self.grid
-		trail=grid.trail
-		position=self.level_starts[level]
-		e,old_lo,old_hi=trail[position]
-		new_lo,new_hi=next(((lo,hi)for(f,lo,hi)in trail[position+1:]if f==e),(grid.lo[e],grid.hi[e]))
-		return made_true(e,old_lo,old_hi,new_lo,new_hi)[0]
-	def _open_level(self):
-		grid=self.grid
-		self.level_marks.append(self.rules.mark())
-		self.level_starts.append(len(grid.trail))
-		self.why[len(grid.trail)]=DECISION
-	def _diagnose(self,dead):
-		self._scan()
-		conflict=self.rules.diagnose(self.top,*dead.args)
-		if conflict is None:
-			conflict=[self.decision_fact(level)for level in range(self.level)]
-		return conflict
-	def _scan(self):
+		return len(self.starts)
+	def open(self,mark):
+		length=len(self.grid.trail)
+		self.marks.append(mark)
+		self.starts.append(length)
+		self.why[length]=DECISION
+	def scan(self):
 		grid=self.grid
 		trail,fact_pos,fact_level,lo,hi=grid.trail,self.fact_pos,self.fact_level,grid.lo,grid.hi
-		level=self.level
+		level=len(self.starts)
 		made=[]
 		after={}
 		for position in range(len(trail)-1,self.scanned-1,-1):
@@ -2020,17 +1920,46 @@ class Learner:
 			after[e]=old_lo,old_hi
 		self.scanned=len(trail)
 		return made
-	def _watch(self):
+	def forget(self,length,phase):
+		grid=self.grid
+		trail,lo,hi,why=grid.trail,grid.lo,grid.hi,self.why
+		for position in range(length,len(trail)):
+			e=trail[position][0]
+			if lo[e]==hi[e]:
+				phase[e]=lo[e]
+			why.pop(position,None)
+		if self.scanned>length:
+			self.scanned=length
+	def decision(self,level):
+		grid=self.grid
+		trail=grid.trail
+		position=self.starts[level]
+		e,old_lo,old_hi=trail[position]
+		new_lo,new_hi=next(((lo,hi)for(f,lo,hi)in trail[position+1:]if f==e),(grid.lo[e],grid.hi[e]))
+		return made_true(e,old_lo,old_hi,new_lo,new_hi)[0]
+	def decisions(self):
+		return[self.decision(level)for level in range(len(self.starts))]
+class Nogoods:
+	def __init__(self,facts):
+		self.lists=[]
+		self.watches=[[]for _ in range(facts)]
+	def add(self,facts):
+		index=len(self.lists)
+		self.lists.append(facts)
+		if len(facts)>1:
+			self.watches[facts[0]].append(index)
+			self.watches[facts[1]].append(index)
+		return index
+	def watch(self,made,lo,hi,fire):
 		watches=self.watches
-		for fact in self._scan():
+		for fact in made:
 			watching=watches[fact]
 			if watching:
-				conflict=self._visit(fact,watching)
+				conflict=self._visit(fact,watching,lo,hi,fire)
 				if conflict is not None:
 					return conflict
-	def _visit(self,fact,watching):
-		grid,watches,nogoods=self.grid,self.watches,self.nogoods
-		lo,hi=grid.lo,grid.hi
+	def _visit(self,fact,watching,lo,hi,fire):
+		watches,nogoods=self.watches,self.lists
 		keep=[]
 		for(k,index)in enumerate(watching):
 			facts=nogoods[index]
@@ -2050,68 +1979,191 @@ class Learner:
 					break
 			else:
 				keep.append(index)
-				conflict=self._fire(index,other)
+				conflict=fire(index,other)
 				if conflict is not None:
 					keep.extend(watching[k+1:])
 					watching[:]=keep
 					return conflict
 		watching[:]=keep
+def _file(fact_level,facts,level,here,learned):
+	for fact in facts:
+		at=fact_level[fact]
+		if at==level:
+			here.add(fact)
+		elif at>0:
+			learned.add(fact)
+class Learner:
+	def __init__(self,rules,stats):
+		grid,options=rules.grid,rules.options
+		self.rules,self.grid,self.stats,self.options=rules,grid,stats,options
+		with_slack=grid.spare<=options.learn_slack_spare
+		self.cheap=LEARN_CHEAP if with_slack else LEARN_CHEAP_NO_SLACK
+		self.whole=LEARN if with_slack else LEARN_NO_SLACK
+		edges=len(grid.puzzle.ends)
+		value=grid.puzzle.value
+		self.top=[min(2,value[a],value[b])for(a,b)in grid.puzzle.ends]
+		self.levels=Levels(grid)
+		self.nogoods=Nogoods(fact_count(edges))
+		self.phases=Phases(edges,options,random.Random(options.seed))
+		self.restarts=Restarts(options)
+	@property
+	def level(self):
+		return len(self.levels.starts)
+	@property
+	def conflicts(self):
+		return self.restarts.conflicts
+	def propagate(self):
+		grid,stats,rules,levels=self.grid,self.stats,self.rules,self.levels
+		sweeps=False
+		try:
+			while True:
+				rules.completed.clear()
+				rules.propagate(self.whole if sweeps else self.cheap,stats)
+				if levels.scanned==len(grid.trail):
+					if sweeps:
+						return
+					sweeps=True
+					continue
+				sweeps=False
+				conflict=self.nogoods.watch(levels.scan(),grid.lo,grid.hi,self._fire)
+				if conflict is not None:
+					return conflict
+		except Contradiction as dead:
+			return self._diagnose(dead)
+	def decide(self):
+		fact=self.phases.choose(self.rules)
+		self.stats.branch()
+		self.levels.open(self.rules.mark())
+		if self.level>self.stats.max_depth:
+			self.stats.max_depth=self.level
+		try:
+			enforce(self.grid,fact)
+		except Contradiction as dead:
+			return self._diagnose(dead)
+	def analyse(self,conflict):
+		while conflict is not None:
+			deepest=max(map(self.levels.fact_level.__getitem__,conflict),default=0)
+			if deepest==0:
+				return False
+			self.backjump(deepest)
+			conflict=self._learn(conflict)
+		return True
+	def backjump(self,level):
+		if level>=self.level:
+			return
+		grid,levels=self.grid,self.levels
+		mark=levels.marks[level]
+		length=mark[0][0]
+		levels.forget(length,self.phases.phase)
+		if len(grid.trail)>=length:
+			self.rules.revert(mark)
+		else:
+			levels.scanned=len(grid.trail)
+		del levels.starts[level:]
+		del levels.marks[level:]
+	def restart_due(self):
+		return self.level>0 and self.restarts.due()
+	def restart(self):
+		self.restarts.restarted()
+		self.phases.shake(self.rules)
+		self.backjump(0)
+	def rule_out(self):
+		decisions=self.levels.decisions()
+		return bool(decisions)and self.analyse(decisions)
+	def drawn_above_root(self):
+		lo,target=self.grid.lo,self.phases.target
+		fact_level,fact_pos=self.levels.fact_level,self.levels.fact_pos
+		ranked=[]
+		for(e,low)in enumerate(lo):
+			if low:
+				fact=at_least(e,low)
+				level=fact_level[fact]
+				if level:
+					ranked.append((target[e]<low,level,-fact_pos[fact],fact))
+		ranked.sort()
+		return[fact for(*_,fact)in ranked]
+	def is_open(self,fact):
+		lo,hi=self.grid.lo,self.grid.hi
+		return not holds(lo,hi,fact)and not holds(lo,hi,negate(fact))
+	def assume(self,fact):
+		self.levels.open(self.rules.mark())
+		try:
+			enforce(self.grid,fact)
+		except Contradiction as dead:
+			conflict=self._diagnose(dead)
+		else:
+			conflict=self.propagate()
+		met=conflict is not None
+		while conflict is not None:
+			if not self.analyse(conflict):
+				return
+			conflict=self.propagate()
+		self.backjump(0)
+		return met
+	def hold(self,fact):
+		self.backjump(0)
+		try:
+			enforce(self.grid,fact)
+		except Contradiction:
+			return False
+		return True
+	def impose(self,counts):
+		level=self.level
+		self.levels.open(self.rules.mark())
+		grid=self.grid
+		try:
+			for(e,n)in enumerate(counts):
+				grid.raise_lo(e,n)
+				grid.lower_hi(e,n)
+		except Contradiction:
+			self.backjump(level)
+			return False
+		return True
+	def _diagnose(self,dead):
+		self.levels.scan()
+		conflict=self.rules.diagnose(self.top,*dead.args)
+		if conflict is None:
+			conflict=self.levels.decisions()
+		return conflict
 	def _fire(self,index,other):
 		grid=self.grid
 		if holds(grid.lo,grid.hi,other):
-			self._scan()
-			return list(self.nogoods[index])
-		self.why[len(grid.trail)]=index
+			self.levels.scan()
+			return list(self.nogoods.lists[index])
+		self.levels.why[len(grid.trail)]=index
 		try:
 			enforce(grid,negate(other))
 		except Contradiction as dead:
 			return self._diagnose(dead)
-	def _add_nogood(self,facts):
-		index=len(self.nogoods)
-		self.nogoods.append(facts)
-		if len(facts)>1:
-			self.watches[facts[0]].append(index)
-			self.watches[facts[1]].append(index)
-		return index
-	def _file(self,facts,level,here,learned):
-		fact_level=self.fact_level
-		for fact in facts:
-			at=fact_level[fact]
-			if at==level:
-				here.add(fact)
-			elif at>0:
-				learned.add(fact)
 	def _learn(self,conflict):
 		self.stats.eliminations+=1
 		grid=self.grid
 		depth=len(grid.trail)
-		if depth>self.best:
-			self.best=depth
-			self.target=self.fullest=[low if low==high else-1 for(low,high)in zip(grid.lo,grid.hi)]
+		self.phases.reached(grid)
 		uip,learned=self._trace(conflict)
-		level_of=self.fact_level.__getitem__
+		level_of=self.levels.fact_level.__getitem__
 		self.restarts.conflict(depth,1+len(set(map(level_of,learned))))
-		self._bump(uip,learned)
+		self.phases.bumped(self.rules,uip,learned)
 		others=sorted(learned,key=level_of,reverse=True)
 		if len(uip)==1:
 			target=level_of(others[0])if others else 0
 		else:
 			target=self.level-1
 		self.backjump(target)
-		index=self._add_nogood(uip+others)
+		index=self.nogoods.add(uip+others)
 		if len(uip)!=1:
 			return
-		self.why[len(grid.trail)]=index
+		self.levels.why[len(grid.trail)]=index
 		try:
 			enforce(grid,negate(uip[0]))
 		except Contradiction as dead:
 			return self._diagnose(dead)
 	def _trace(self,conflict):
-		trail,fact_pos=self.grid.trail,self.fact_pos
+		trail,fact_pos,fact_level=self.grid.trail,self.levels.fact_pos,self.levels.fact_level
 		level=self.level
 		learned,here=set(),set()
 		drawn={}
-		self._file(conflict,level,here,learned)
+		_file(fact_level,conflict,level,here,learned)
 		kept=set()
 		while len(here)+len(kept)>1 and here:
 			position=max(map(fact_pos.__getitem__,here))
@@ -2124,45 +2176,25 @@ class Learner:
 			if reason is None:
 				kept.add(made[0])
 			else:
-				self._file(reason,level,here,learned)
+				_file(fact_level,reason,level,here,learned)
 		return list(here|kept),learned
 	def _reason(self,position,e,every,drawn):
-		how=self.why.get(position)
+		how=self.levels.why.get(position)
 		if how==DECISION:
 			return
 		if how is not None:
 			set_by_it={negate(f)for f in every}
-			return[f for f in self.nogoods[how]if f not in set_by_it]
+			return[f for f in self.nogoods.lists[how]if f not in set_by_it]
 		grid=self.grid
-		reason=node_reason(grid,self.top,every[0],self.fact_pos,position)
+		reason=node_reason(grid,self.top,every[0],self.levels.fact_pos,position)
 		if reason is None:
-			self._undo_to(position)
+			if position<len(grid.trail):
+				self.levels.forget(position,self.phases.phase)
+				self.rules.undo(position)
 			fact,n=every[0],bound(every[0])
 			new_lo,new_hi=(n,grid.hi[e])if is_lower(fact)else(grid.lo[e],n)
 			reason=self.rules.reason(self.top,e,new_lo,new_hi,drawn)
 		return reason
-	def _undo_to(self,length):
-		if length>=len(self.grid.trail):
-			return
-		self.forget(length)
-		self.rules.undo(length)
-	def _shake(self):
-		learned=memory_of(self.rules)
-		rng,shake=self.rng,self.options.shake
-		learned.conflicts=[c*(1+shake*rng.random())for c in learned.conflicts]
-		learned.scored_at=-1
-	def _bump(self,*groups):
-		activity=self.activity
-		self.bump/=self.options.activity_decay
-		bump,weight=self.bump,self.options.node_weight
-		edges={f>>2 for group in groups for f in group}
-		learned,ends=memory_of(self.rules),self.grid.puzzle.ends
-		for e in edges:
-			activity[e]+=bump
-			learned.blame(ends[e][0],ends[e][1:],weight)
-		if bump>1e100:
-			self.activity=[a*1e-100 for a in activity]
-			self.bump*=1e-100
 ''',
 'bot/restarts.py':r'''
 from collections import deque
@@ -2238,15 +2270,10 @@ class Walk:
 		self.failed=0
 		self.best=None
 		self.best_groups=0
-		self.label=[]
-		self.size={}
-		self.fresh=0
+		self.parts=Groups(p.node_edges)
 		self.focus=[]
 		self.answers=set()
 		self.loose=None
-		self.seen=[0]*len(p)
-		self.owner=[0]*len(p)
-		self.stamp=0
 		self.orders=[_ORDERS[len(around)]for around in p.node_edges]
 	def run(self,moves):
 		stop=self.stop
@@ -2279,7 +2306,7 @@ class Walk:
 			return
 		self.failed=0
 		label,_,size=components(self,count)
-		self.label,self.size,self.fresh=label,dict(enumerate(size)),len(size)
+		self.parts.label_afresh(label,size)
 		self.groups=len(size)
 		self.best,self.best_groups=count[:],self.groups
 	def _start_counts(self):
@@ -2334,7 +2361,8 @@ class Walk:
 			count[e]+=1
 			return
 		ends=[a,b]+[i for(f,_,_)in path for i in self.puzzle.ends[f]]
-		touched={self.label[i]for i in ends}
+		label=self.parts.label
+		touched={label[i]for i in ends}
 		if not self._apply(path):
 			count[e]+=1
 			return
@@ -2344,20 +2372,21 @@ class Walk:
 	def _pick_edge(self):
 		options,rng=self.options,self.rng
 		if self.moves%options.walk_focus_every==1:
-			self.focus=self._outside_largest()
+			self.focus=self.parts.outside_largest()
 		if self.moves%options.walk_loose_every==1:
 			self.loose=loose_links(self.puzzle.node_edges,self.count)
 		if self.focus and rng.random()<options.walk_focus:
 			return self.focus[int(rng.random()*len(self.focus))]
 		return rng.randrange(len(self.count))
 	def _keep(self,ends,touched):
-		after,walked=self._groups_among(ends)
+		parts=self.parts
+		after,walked=parts.among(ends,self.count)
 		groups=self.groups+after-len(touched)
 		worse=groups-self.groups
 		if worse>0 and(worse>1 or self.rng.random()*self.options.walk_worse>=1):
 			return False
 		self.groups=groups
-		self._relabel(*walked(),touched)
+		parts.relabel(*walked(),touched,self.count)
 		if groups<self.best_groups:
 			self.best,self.best_groups=self.count[:],groups
 		return True
@@ -2402,11 +2431,6 @@ class Walk:
 			u=before
 		path.reverse()
 		return path
-	def _outside_largest(self):
-		size=self.size
-		largest=max(size,key=size.__getitem__)
-		node_edges=self.puzzle.node_edges
-		return sorted({f for(i,g)in enumerate(self.label)if g!=largest for(f,_)in node_edges[i]})
 	def _apply(self,path):
 		count,crossings=self.count,self.puzzle.crossings
 		for(f,step,_)in path:
@@ -2420,7 +2444,23 @@ class Walk:
 		count=self.count
 		for(f,step,_)in path:
 			count[f]-=step
-	def _relabel(self,parts,rest,touched):
+class Groups:
+	def __init__(self,node_edges):
+		self.node_edges=node_edges
+		self.label=[]
+		self.size={}
+		self.fresh=0
+		self.seen=[0]*len(node_edges)
+		self.owner=[0]*len(node_edges)
+		self.stamp=0
+	def label_afresh(self,label,size):
+		self.label,self.size,self.fresh=label,dict(enumerate(size)),len(size)
+	def outside_largest(self):
+		size=self.size
+		largest=max(size,key=size.__getitem__)
+		node_edges=self.node_edges
+		return sorted({f for(i,g)in enumerate(self.label)if g!=largest for(f,_)in node_edges[i]})
+	def relabel(self,parts,rest,touched,count):
 		label,size=self.label,self.size
 		for part in parts:
 			new=self.fresh
@@ -2430,14 +2470,14 @@ class Walk:
 				label[i]=new
 			size[new]=len(part)
 		if rest:
-			self._join(rest)
+			self._join(rest,count)
 		for old in touched:
 			if not size[old]:
 				del size[old]
-	def _join(self,rest):
+	def _join(self,rest,count):
 		label,size=self.label,self.size
 		keep=max({label[i]for i in rest},key=size.__getitem__)
-		node_edges,count=self.puzzle.node_edges,self.count
+		node_edges=self.node_edges
 		for i in rest:
 			old=label[i]
 			if old==keep:
@@ -2454,7 +2494,7 @@ class Walk:
 						stack.append(v)
 			size[keep]+=moved
 			size[old]-=moved
-	def _groups_among(self,sources):
+	def among(self,sources,count):
 		self.stamp+=1
 		stamp,seen,owner=self.stamp,self.seen,self.owner
 		reached=[]
@@ -2467,16 +2507,16 @@ class Walk:
 				reached.append(i)
 				lead.append(len(lead))
 				todo.append([i])
-		running,finished=self._grow(reached,lead,todo)
+		running,finished=self._grow(reached,lead,todo,count)
 		return len(finished)+len(running),lambda:_walked(sources,reached,owner,lead,finished,running)
-	def _grow(self,reached,lead,todo):
+	def _grow(self,reached,lead,todo,count):
 		running,finished=list(range(len(lead))),[]
 		while len(running)>1:
-			if self._round(running,reached,lead,todo,finished):
+			if self._round(running,reached,lead,todo,finished,count):
 				running=[k for k in running if lead[k]==k and k not in finished]
 		return running,finished
-	def _round(self,running,reached,lead,todo,finished):
-		count,node_edges=self.count,self.puzzle.node_edges
+	def _round(self,running,reached,lead,todo,finished,count):
+		node_edges=self.node_edges
 		stamp,seen,owner=self.stamp,self.seen,self.owner
 		changed=False
 		for k in running:

@@ -48,7 +48,7 @@ class Rules:
     state back to where it was made (going back only makes edges possible again).
     `parity_looks` and `parity_hits` count `balance`'s looks in probes and the
     contradictions they found: learned, so kept across revert. `memory`, where a search
-    keeps one (`bot.assumption.Memory`), hears of every dead end the node rules meet and of
+    keeps one (`bot.branching.Memory`), hears of every dead end the node rules meet and of
     every revert.
     """
 

@@ -6,9 +6,9 @@ import random
 import pytest
 
 import bot.assumption
-from bot.assumption import (Budget, Memory, _completed, _try_completions, assume, choose_node,
-                            count_completions, completions, first_solution, probe, solutions,
-                            OutOfBranches)
+from bot.assumption import (Budget, _completed, _try_completions, assume, first_solution, probe,
+                            solutions, OutOfBranches)
+from bot.branching import Memory, choose_node, count_completions, completions, forget_counts
 from bot.stages import eliminate, solve_to
 from bot.work import BRANCHING, ELIMINATION, RULES, Stats
 from bot.grid import Contradiction, Grid
@@ -399,7 +399,6 @@ def test_completion_counts_do_not_depend_on_what_was_counted_before():
     # Two states of the middle node whose packed keys once collided: 6 links missing on
     # one open 0..1 edge (no way to complete), and none missing on a 1..2 and a 0..1 edge
     # (one way). Bounds set by hand: only the count is under test.
-    import bot.assumption as assumption
     grid = Grid(parse("3\n1\n282\n"))
     left, right = grid.puzzle.edge_between(0, 1), grid.puzzle.edge_between(1, 2)
 
@@ -410,7 +409,7 @@ def test_completion_counts_do_not_depend_on_what_was_counted_before():
 
     for first, second in ((((0, 0), (0, 1)), 2), (((1, 2), (0, 1)), 8)), \
                          ((((1, 2), (0, 1)), 8), (((0, 0), (0, 1)), 2)):
-        assumption._COUNTS.clear()  # (a cache: only what is counted here is in it)
+        forget_counts()  # (a cache: only what is counted here is in it)
         state(*first)
         assert count_completions(grid, 1) == len(completions(grid, 1)[1])
         state(*second)

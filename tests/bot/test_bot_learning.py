@@ -8,7 +8,8 @@ import pytest
 import bot
 import bot.learning
 import bot.rules.groups
-from bot.cdcl import Learner
+from bot.branching import Phases
+from bot.cdcl import Learner, Levels, Nogoods
 from bot.facts import (AT_LEAST_1, AT_LEAST_2, AT_MOST_0, AT_MOST_1, at_least, at_most, bound,
                        bound_facts, edge, every_fact, fact_count, is_lower, made_true, negate)
 from bot.facts import holds as fact_holds
@@ -292,12 +293,12 @@ def test_no_nogood_rules_out_a_solution_the_search_has_yet_to_find(seed, monkeyp
     # ruled out once found): check every one the learner stores while it counts every
     # solution of a board with few.
     text = near_tree_board(6, 5, seed, cycles=1 + seed % 3, doubles=seed % 2)
-    found, stored, add = [], [], Learner._add_nogood
+    found, stored, add = [], [], Nogoods.add
 
     def noted(self, facts):
         stored.append((len(found), list(facts)))
         return add(self, facts)
-    monkeypatch.setattr(Learner, "_add_nogood", noted)
+    monkeypatch.setattr(Nogoods, "add", noted)
     for solved in learned_solutions(Rules(Grid(parse(text))), Stats()):
         found.append(solved.lo[:])
     assert len(stored) > len(found)  # nogoods learned from contradictions, not only ends
@@ -377,11 +378,11 @@ def test_the_learning_search_walks_the_board_only_once_its_nogoods_have_nothing_
     def walked(self, schedule=FULL, stats=None):
         if not schedule.sweeps:
             return propagate(self, schedule, stats)
-        before = len(self.grid.trail) - engine.scanned
+        before = len(self.grid.trail) - engine.levels.scanned
         try:
             return propagate(self, schedule, stats)
         finally:
-            behind.append((before, len(self.grid.trail) - engine.scanned))
+            behind.append((before, len(self.grid.trail) - engine.levels.scanned))
     monkeypatch.setattr(Rules, "propagate", walked)
     assert fault(text, links_text(next(found).links())) is None
     assert stats.eliminations > 0 and len(behind) > 20 and not any(a or b for a, b in behind)
@@ -390,7 +391,7 @@ def test_the_learning_search_walks_the_board_only_once_its_nogoods_have_nothing_
 @pytest.mark.parametrize("seed", (42, 45))
 def test_the_scan_notes_the_facts_made_true_names_for_each_change(seed, monkeypatch):
     # The scan writes made_true out (its hottest loop): the two must never part.
-    scan = Learner._scan
+    scan = Levels.scan
     scans = []
 
     def checked(self):
@@ -406,7 +407,7 @@ def test_the_scan_notes_the_facts_made_true_names_for_each_change(seed, monkeypa
         assert all(self.fact_pos[f] >= start for f in made)
         scans.append(len(made))
         return made
-    monkeypatch.setattr(Learner, "_scan", checked)
+    monkeypatch.setattr(Levels, "scan", checked)
     text = connected_board(14, 14, seed)
     assert fault(text, links_text(bot.solve(text, options=LEARNING_ONLY))) is None
     assert sum(scans) > 100
@@ -420,23 +421,24 @@ def test_the_level_noted_for_each_fact_is_the_level_its_trail_position_lies_in(
     # levels' starts for its trail position at every look: at each conflict it learns
     # from, both must agree for every fact on the trail, through conflicts, jumps back,
     # the solutions counting goes past and restarts (the 26x26 board restarts three times).
-    learn, shake = Learner._learn, Learner._shake
+    learn, shake = Learner._learn, Phases.shake
     looked, shaken = [], []
 
     def checked(self, conflict):
         lo, hi, length = self.grid.lo, self.grid.hi, len(self.grid.trail)
-        for f, position in enumerate(self.fact_pos):
+        levels = self.levels
+        for f, position in enumerate(levels.fact_pos):
             if 0 <= position < length and fact_holds(lo, hi, f):
-                level = self.fact_level[f]
-                assert level == bisect_right(self.level_starts, position)
+                level = levels.fact_level[f]
+                assert level == bisect_right(levels.starts, position)
                 looked.append(level)
         return learn(self, conflict)
 
-    def counted(self):
+    def counted(self, rules):
         shaken.append(1)
-        return shake(self)
+        return shake(self, rules)
     monkeypatch.setattr(Learner, "_learn", checked)
-    monkeypatch.setattr(Learner, "_shake", counted)
+    monkeypatch.setattr(Phases, "shake", counted)
     text = connected_board(size, size, seed)
     assert count_without_fill(text, limit=3) >= 1
     assert max(looked) > 1

@@ -58,8 +58,8 @@ def assert_island_exact(walk):
     label = components(grid, count)[0]
     assert len(set(label)) == walk.groups
     # The walk's own labels make the same groups, and its sizes count them.
-    assert len(set(zip(label, walk.label))) == walk.groups == len(walk.size)
-    assert all(walk.size[g] == n for g, n in Counter(walk.label).items())
+    assert len(set(zip(label, walk.parts.label))) == walk.groups == len(walk.parts.size)
+    assert all(walk.parts.size[g] == n for g, n in Counter(walk.parts.label).items())
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -278,7 +278,7 @@ def test_the_walk_guides_the_search_between_its_turns(monkeypatch):
     def backjump(self, level):
         walk = turns_of[id(self)].walk if id(self) in turns_of else None
         if level == 0 and walk is not None and walk.best is not None:
-            targets.append(self.target == walk.best)
+            targets.append(self.phases.target == walk.best)
         real_backjump(self, level)
     monkeypatch.setattr(Turns, "__init__", noted)
     monkeypatch.setattr(Learner, "backjump", backjump)
@@ -303,7 +303,7 @@ def test_the_walk_fills_afresh_from_the_search_s_fullest_state_each_time_it_grow
         real_refill(self, start)
 
     def run(self, moves):
-        turns.append((searches[-1].fullest, len(handed)))
+        turns.append((searches[-1].phases.fullest, len(handed)))
         return real_run(self, moves)
     monkeypatch.setattr(Learner, "__init__", noted)
     monkeypatch.setattr(Walk, "refill", refill)
@@ -376,8 +376,8 @@ def test_where_no_walk_runs_the_search_s_first_descent_follows_one_fill(monkeypa
     real_decide = Learner.decide
 
     def decide(self):
-        if self.level_starts == [] and not first_targets:
-            first_targets.append(self.target[:])
+        if self.level == 0 and not first_targets:
+            first_targets.append(self.phases.target[:])
         return real_decide(self)
     monkeypatch.setattr(Learner, "decide", decide)
     options = DEFAULT.replace(node_search_branches=0)
