@@ -2569,12 +2569,12 @@ def _walked(sources,reached,owner,lead,finished,running):
 LAZY={
 'bot/pacing.py':'4796 19 22 52 52 66 71 73 74 76 78 80 85 87 98 ',
 'bot/puzzle.py':'3459 89 91 ',
-'bot/assumption.py':('8510 31 34 37 43 45 47 49 69 71 75 77 99 101 114 116 134 136 142 144 146 148 159 161 181 '
-	'183 186 189 197 200 203 258 275 15 20 222 228 '),
+'bot/assumption.py':'5598 7 9 11 31 33 37 39 61 63 76 78 96 98 104 106 108 110 113 168 185 132 138 ',
+'bot/branching.py':'4506 32 35 38 44 46 57 59 79 81 84 87 95 13 18 25 26 99 106 108 116 120 123 125 135 137 137 ',
+'bot/facts.py':'1009 15 16 21 24 26 30 32 34 36 42 ',
 'bot/grid.py':'5528 198 219 66 69 ',
 'bot/rules/engine.py':'3077 33 33 35 36 67 74 76 94 ',
 'bot/rules/balance.py':'2801 19 20 22 24 26 48 70 80 82 88 ',
-'bot/facts.py':'1009 15 16 21 24 26 30 32 34 36 42 ',
 'bot/rules/connect.py':'4037 24 38 40 59 61 68 70 86 131 136 138 146 148 167 ',
 'bot/rules/groups.py':('6372 42 69 71 87 104 123 125 137 139 146 148 173 175 192 194 197 199 202 204 205 207 225 '
 	'227 233 '),
@@ -2611,7 +2611,7 @@ def lazy_stubs(namespace,lines,line,bodies):
 		return namespace['__lazy__'](n,arguments)
 	return first
 # The line of this file that opens LAZY_CODE: its tracebacks count from it.
-LAZY_CODE_LINE=2575
+LAZY_CODE_LINE=2615
 LAZY_CODE=r'''
 def shifted(code,lines):
 	# `code`, and the code it defines, `lines` further down this file.
