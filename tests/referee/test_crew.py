@@ -51,10 +51,10 @@ def own_folders() -> set[str]:
     return {name for name in os.listdir(tempfile.gettempdir()) if name.startswith(prefix)}
 
 
-def live_descendants() -> list[int]:
+def live_descendants() -> set[int]:
     """This process's live descendants but the stamper server, which serves the next run."""
-    return [pid for pid in descendants(os.getpid())
-            if pid != StamperServer.pid() and alive(pid)]
+    return {pid for pid in descendants(os.getpid())
+            if pid != StamperServer.pid() and alive(pid)}
 
 
 def wait_gone(pids: list[int], timeout_s: float = 2.0) -> bool:
@@ -121,18 +121,18 @@ def test_spares_are_made_for_matches_to_come_only():
 
 def test_a_spare_left_is_closed_with_the_run():
     argv = [box_python(), "-c", HELLO]
-    before = own_folders()
+    before, others = own_folders(), live_descendants()   # other tests' helpers may live on
     with Crew({Crew.key(argv, None): 5}) as crew:
         crew.take(argv, None)
         assert wait_held(crew, argv, 1)
-        assert len(own_folders() - before) == 1 and live_descendants() != []
+        assert len(own_folders() - before) == 1 and live_descendants() - others
     assert own_folders() - before == set()
-    assert live_descendants() == []
+    assert live_descendants() - others == set()
 
 
 @pytest.mark.skipif(Mode.BWRAP not in modes(), reason="no bubblewrap here")
 def test_a_box_is_killed_at_its_close_and_the_rest_left_to_the_finisher():
-    behind = []
+    behind, others = [], live_descendants()
     bot = BotProcess([box_python(), "-c", HELLO], tmp_parent=SESSION_TMP, mode=Mode.BWRAP,
                      finisher=behind.append)
     assert bot.read_line(time.perf_counter() + 10).text == "hello"
@@ -143,15 +143,15 @@ def test_a_box_is_killed_at_its_close_and_the_rest_left_to_the_finisher():
     behind[0]()
     group = bot.sandbox.group
     assert group is None or not any(folder.exists() for folder in group.folders.values())
-    assert live_descendants() == []
+    assert live_descendants() - others == set()
 
 
 @pytest.mark.slow
 def test_a_run_leaves_no_spare_no_folder_and_no_unreaped_process(tmp_path):
-    before_zombies, before_folders = zombies(), own_folders()
+    before_zombies, before_folders, others = zombies(), own_folders(), live_descendants()
     puzzles = [str(PUBLIC / f"{name}.txt") for name in ("01_simplest", "02_simpler", "03_simple")]
     assert main(["run", "--quiet", "--bot", f"{sys.executable} -m bot", *puzzles]) == 0
-    assert live_descendants() == []
+    assert live_descendants() - others == set()
     assert own_folders() - before_folders == set()
     time.sleep(0.2)   # a zombie left to the machine's init would still be there
     assert zombies() - before_zombies == set()
