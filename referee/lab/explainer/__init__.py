@@ -10,7 +10,7 @@ It is a second, independent implementation of the rules the bot runs (bot/rules/
 the lab beside the referee's judge and the SAT peer: its own geometry (from the referee's
 Board), bounds, rules and driver, and of the bot only the public `bot.solve` (a "search"
 step, when no deduction decides) and `bot.Unsolvable`. A rule the bot gets wrong then shows
-as an explanation that fails to replay to the bot's answer (tests/test_explain.py), and
+as an explanation that fails to replay to the bot's answer (tests/lab/test_explain.py), and
 the bot holds one copy of each rule, costing its solves nothing for the sake of sentences.
 """
 
