@@ -267,22 +267,24 @@ class BotProcess:
         if self._closed:
             return self._usage
         self._closed = True
-        if self._finisher is not None and self._box_running():
+        behind = self._finisher is not None and self._box_running()
+        status = None
+        if behind:
             self._stopped = True
             self.memory.sample()   # the last look at its memory, where it is sampled
             self.sandbox.kill_at_once()
-            self._usage = self._make_usage(-9, self.memory.finish(), self._bot_cpu())
-            self._finisher(self._finish_behind)
-            return self._usage
-        status = None
-        if self.link is not None:
+            status = -9
+        elif self.link is not None:
             self._end_bot()
             status = self._exit_status()
             status = -9 if status is None else status   # killed before its exit was seen
         peak = self.memory.finish() if hasattr(self, "memory") else None
         cpu_s = self._bot_cpu() if hasattr(self, "sandbox") else None
-        self._release()
-        self._usage = self._make_usage(status, peak, cpu_s)
+        self._usage = self._make_usage(status, peak, cpu_s)   # before the finisher runs
+        if behind:
+            self._finisher(self._finish_behind)
+        else:
+            self._release()
         return self._usage
 
     @property
