@@ -10,9 +10,8 @@ descriptors [frames, stderr, control, *passed] and the text, NUL-separated:
 files the launcher joins, ':'-separated; PASS: the numbers the passed descriptors keep in
 the launcher, ','-separated (a status pipe whose number its command names); IDLE "1": the
 launcher runs at SCHED_IDLE (a box made ahead, which the referee puts back to normal
-before the bot's exec). End of file
-on the socket (the referee ended, however it died): the server leaves; each stamper ends
-with its own control pipe. Standard library only, and no json: its import alone would
+before the bot's exec). End of file on the socket (the referee ended, however it died):
+the server leaves; each stamper ends with its own control pipe. Standard library only, and no json: its import alone would
 double the server's start.
 
 A stamper is the one place that reads the time of a line, so nothing the referee does
@@ -53,10 +52,10 @@ RT_PRIORITY = 50
 KILL_WAIT_S = 1.0             # for the launcher to end on SIGTERM
 ORPHANS_WAIT_S = 0.5          # for the last of the launcher's processes to die
 PR_SET_CHILD_SUBREAPER = 36   # from <linux/prctl.h>
-AUTOGROUP_IDLE_NICE = 19     # a held launcher's session, until the referee restores it
-GATE_OPEN = b"\n"
+AUTOGROUP_IDLE_NICE = 19      # a held launcher's session, until the referee restores it
+GATE_OPEN = b"\n"             # what the launcher's gate waits for on the bot's stdin
 REQUEST_BYTES = 1 << 20       # a request's text: the environment and the launcher's argv
-MAX_FDS = 64                  # descriptors with one request             # what the launcher's gate waits for on the bot's stdin
+MAX_FDS = 64                  # descriptors with one request
 
 
 def send(kind: bytes, data: bytes = b"", size: int | None = None,
@@ -66,6 +65,16 @@ def send(kind: bytes, data: bytes = b"", size: int | None = None,
     frame = FRAME.pack(kind, stamp, len(data) if size is None else size) + data
     while frame:
         frame = frame[os.write(1, frame):]
+
+
+def write_all(fd: int, data: bytes) -> None:
+    """Write `data` whole to the bot's stdin (nothing, once the bot is gone: the referee
+    sees its end)."""
+    try:
+        while data:
+            data = data[os.write(fd, data):]
+    except OSError:
+        pass
 
 
 def real_time() -> bool:
@@ -238,17 +247,11 @@ def stamp(config: dict, control: int) -> None:
             continue   # output first: a sync or a kill must see every byte already written
         if control in ready:
             kind, data = read_command(control)
-            gate = kind == "G"
-            if gate:
-                kind, data = "I", GATE_OPEN
-            if kind == "I":
-                try:
-                    while data:
-                        data = data[os.write(bot_in, data):]
-                except OSError:
-                    pass   # the bot is gone: the referee sees its end
-                if not gate:
-                    send(b"I")
+            if kind == "G":
+                write_all(bot_in, GATE_OPEN)
+            elif kind == "I":
+                write_all(bot_in, data)
+                send(b"I")
             elif kind == "S":
                 send(b"Y")
             elif kind == "C":
