@@ -39,15 +39,31 @@ def descendants(pid: int) -> list[int]:
 
 def set_normal_policy(pid: int) -> None:
     """`pid` and every descendant back to the normal policy (SCHED_OTHER) and their
-    sessions' autogroups to nice 0; OSError if one may not be changed (only root may raise
-    another user's process)."""
+    sessions' autogroups to nice 0; OSError if one that lives on is left idle (only root
+    may raise another user's process)."""
     for member in [pid, *descendants(pid)]:
         try:
             os.sched_setscheduler(member, os.SCHED_OTHER, os.sched_param(0))
-        except ProcessLookupError:
-            continue   # it ended meanwhile
-        try:   # its session's autogroup too, where the kernel has them
             with open(f"/proc/{member}/autogroup", "w") as file:
                 file.write("0")
-        except FileNotFoundError:
-            pass
+        except OSError:
+            # a member reaped during the write fails with ESRCH or, its autogroup already
+            # gone, EINVAL: only one still idle is an error
+            if left_idle(member):
+                raise
+
+
+def left_idle(pid: int) -> bool:
+    """Whether `pid` lives on at the idle policy or in an autogroup niced above 0."""
+    try:
+        with open(f"/proc/{pid}/stat") as file:
+            state = file.read().rpartition(")")[2].split()[0]
+        if state in "ZXx":
+            return False   # it ended: nothing of it will run
+        if os.sched_getscheduler(pid) == os.SCHED_IDLE:
+            return True
+        with open(f"/proc/{pid}/autogroup") as file:
+            nice = file.read().split()[-1:]   # "/autogroup-N nice K", or empty outside one
+    except OSError:
+        return False   # gone
+    return bool(nice) and nice[0] != "0"
