@@ -250,8 +250,8 @@ def solutions(rules, stats, depth=0, budget=None, since=-1, sure=None):
     With a `budget` (a Budget), raises OutOfBranches once it is spent. Every branch first
     probes the nodes whose edges changed after trail position `since` (the assumption that
     led here; -1 at the root: every node). `sure`, if given, hears the links drawn once the
-    root is probed (they are in every solution). The grid is back in its entry state once
-    the generator is exhausted or closed.
+    root is probed (they are in every solution), unless they solve it. The grid is back in
+    its entry state once the generator is exhausted or closed.
     """
     grid = rules.grid
     stats.max_depth = max(stats.max_depth, depth)
@@ -263,12 +263,12 @@ def solutions(rules, stats, depth=0, budget=None, since=-1, sure=None):
             _narrow_here(rules, stats, depth, since, reach)
         except Contradiction:
             return
-        if sure is not None:
-            sure(grid.links())
         if grid.solved():
             yield grid
-        else:
-            yield from _branch(rules, stats, depth, budget, reach)
+            return
+        if sure is not None:
+            sure(grid.links())
+        yield from _branch(rules, stats, depth, budget, reach)
     finally:
         rules.revert(mark)
 

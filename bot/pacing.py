@@ -84,12 +84,11 @@ class Pacer:
         # When the printer will want a line it has not got: its schedule, replayed here.
         self.dry_at = start + first_at
         self.guesses = 0
-        schedule = LineSchedule(start, first_at, every, clock)
-        self.printer = _child_printer(out, schedule) or _ThreadPrinter(out, schedule)
-
-    def start(self):
-        self.printer.start()
-        return self
+        self.schedule = LineSchedule(start, first_at, every, clock)
+        # Made at the first sure link: a board solved at the root never needs one, and the
+        # bot's first line comes sooner without a process made and stopped for nothing.
+        self.printer = None
+        self.stopped = False
 
     def sure(self, links):
         """Queue the sure links not yet queued."""
@@ -98,7 +97,11 @@ class Pacer:
             pair = tuple(pair)
             units += [pair] * (n - self.known[pair])
             self.known[pair] = max(self.known[pair], n)
-        if units:
+        if units and not self.stopped:
+            if self.printer is None:
+                self.printer = _child_printer(self.out, self.schedule) \
+                    or _ThreadPrinter(self.out, self.schedule)
+                self.printer.start()
             self.printer.queue(units)
             now = self.clock()
             for _ in units:  # each goes out when due, or at once if the printer waits
@@ -124,7 +127,8 @@ class Pacer:
 
     def stop(self):
         """Stop pacing: no sure line is printed once this returns. The links printed."""
-        return self.printer.stop()
+        self.stopped = True
+        return self.printer.stop() if self.printer is not None else Counter()
 
 
 class _ThreadPrinter:

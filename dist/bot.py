@@ -41,7 +41,7 @@ def read_puzzle(stream):
 	return data.decode('utf-8',errors='surrogateescape')
 def main(options=DEFAULT,pacer=Pacer):
 	text=read_puzzle(sys.stdin)
-	pacer=pacer(sys.stdout,start=time.monotonic()).start()
+	pacer=pacer(sys.stdout,start=time.monotonic())
 	try:
 		links=solve(text,sure=pacer.sure,press=pacer,options=options)
 		if not links:
@@ -136,18 +136,19 @@ class Pacer:
 		self.lead=lead
 		self.dry_at=start+first_at
 		self.guesses=0
-		schedule=LineSchedule(start,first_at,every,clock)
-		self.printer=_child_printer(out,schedule)or _ThreadPrinter(out,schedule)
-	def start(self):
-		self.printer.start()
-		return self
+		self.schedule=LineSchedule(start,first_at,every,clock)
+		self.printer=None
+		self.stopped=False
 	def sure(self,links):
 		units=[]
 		for(*pair,n)in links:
 			pair=tuple(pair)
 			units+=[pair]*(n-self.known[pair])
 			self.known[pair]=max(self.known[pair],n)
-		if units:
+		if units and not self.stopped:
+			if self.printer is None:
+				self.printer=_child_printer(self.out,self.schedule)or _ThreadPrinter(self.out,self.schedule)
+				self.printer.start()
 			self.printer.queue(units)
 			now=self.clock()
 			for _ in units:
@@ -164,7 +165,8 @@ class Pacer:
 				self.out.write(line(*pair,left))
 				self.out.flush()
 	def stop(self):
-		return self.printer.stop()
+		self.stopped=True
+		return self.printer.stop()if self.printer is not None else Counter()
 class _ThreadPrinter:
 	def __init__(self,out,schedule):
 		import threading
@@ -593,12 +595,12 @@ def solutions(rules,stats,depth=0,budget=None,since=-1,sure=None):
 			_narrow_here(rules,stats,depth,since,reach)
 		except Contradiction:
 			return
-		if sure is not None:
-			sure(grid.links())
 		if grid.solved():
 			yield grid
-		else:
-			yield from _branch(rules,stats,depth,budget,reach)
+			return
+		if sure is not None:
+			sure(grid.links())
+		yield from _branch(rules,stats,depth,budget,reach)
 	finally:
 		rules.revert(mark)
 def _narrow_here(rules,stats,depth,since,reach):
@@ -2567,9 +2569,10 @@ def _walked(sources,reached,owner,lead,finished,running):
 # Compiling is most of the bot's start; what it runs on a board its rules solve is compiled
 # with its module (build.py, lazy_bodies).
 LAZY={
-'bot/pacing.py':'4796 19 22 52 52 66 71 73 74 76 78 80 85 87 98 ',
+'bot/pacing.py':('4945 102 108 166 174 176 192 15 17 19 22 39 51 53 53 68 73 75 76 78 80 82 87 89 100 111 115 '
+	'117 136 138 142 144 164 '),
 'bot/puzzle.py':'3459 89 91 ',
-'bot/assumption.py':'5598 7 9 11 31 33 37 39 61 63 76 78 96 98 104 106 108 110 113 168 185 132 138 ',
+'bot/assumption.py':'5599 7 9 11 31 33 37 39 61 63 76 78 96 98 104 106 108 110 113 168 185 132 138 ',
 'bot/branching.py':'4506 32 35 38 44 46 57 59 79 81 84 87 95 13 18 25 26 99 106 108 116 120 123 125 135 137 137 ',
 'bot/facts.py':'1009 15 16 21 24 26 30 32 34 36 42 ',
 'bot/grid.py':'5528 198 219 66 69 ',
@@ -2611,7 +2614,7 @@ def lazy_stubs(namespace,lines,line,bodies):
 		return namespace['__lazy__'](n,arguments)
 	return first
 # The line of this file that opens LAZY_CODE: its tracebacks count from it.
-LAZY_CODE_LINE=2615
+LAZY_CODE_LINE=2618
 LAZY_CODE=r'''
 def shifted(code,lines):
 	# `code`, and the code it defines, `lines` further down this file.

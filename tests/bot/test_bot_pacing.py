@@ -83,14 +83,14 @@ def per_pair(lines):
 
 
 def test_an_answer_found_before_the_first_line_is_due_is_printed_whole(sink):
-    pacer = Pacer(sink.out, first_at=30).start()
+    pacer = Pacer(sink.out, first_at=30)
     pacer.sure(ANSWER[:2])
     pacer.finish(ANSWER)
     assert sink.close() == links_text(ANSWER).splitlines()
 
 
 def test_while_the_search_runs_sure_links_go_out_one_a_line_then_the_rest(sink):
-    pacer = Pacer(sink.out, first_at=0, every=0.001).start()
+    pacer = Pacer(sink.out, first_at=0, every=0.001)
     pacer.sure(ANSWER[:2])
     paced = sink.wait_for(3)
     pacer.finish(ANSWER)
@@ -101,7 +101,7 @@ def test_while_the_search_runs_sure_links_go_out_one_a_line_then_the_rest(sink):
 
 
 def test_a_link_announced_again_is_printed_once_and_a_stronger_one_adds_the_difference(sink):
-    pacer = Pacer(sink.out, first_at=0, every=0.001).start()
+    pacer = Pacer(sink.out, first_at=0, every=0.001)
     pacer.sure([(0, 0, 2, 0, 1)])
     pacer.sure([(0, 0, 2, 0, 1), (2, 0, 2, 2, 1)])
     pacer.sure([(0, 0, 2, 0, 2), (2, 0, 2, 2, 1)])
@@ -114,7 +114,7 @@ def test_a_link_announced_again_is_printed_once_and_a_stronger_one_adds_the_diff
 
 def test_sure_links_are_spaced_by_the_pacing_interval(sink):
     start = time.monotonic()
-    pacer = Pacer(sink.out, start=start, first_at=0.05, every=0.04).start()
+    pacer = Pacer(sink.out, start=start, first_at=0.05, every=0.04)
     pacer.sure(ANSWER)
     sink.wait_for(4)
     pacer.finish(ANSWER)
@@ -125,7 +125,7 @@ def test_sure_links_are_spaced_by_the_pacing_interval(sink):
 
 
 def test_no_sure_line_is_printed_once_the_pacer_is_stopped(sink):
-    pacer = Pacer(sink.out, first_at=0.02, every=0.001).start()
+    pacer = Pacer(sink.out, first_at=0.02, every=0.001)
     pacer.stop()
     pacer.sure(ANSWER)
     time.sleep(0.1)
@@ -141,7 +141,7 @@ def test_a_reader_gone_ends_the_pacer_and_the_bot_hears_of_it(sink):
     failures = []
     threading.excepthook, hook = (lambda args: failures.append(args)), threading.excepthook
     try:
-        pacer = Pacer(out, first_at=0, every=0.001).start()
+        pacer = Pacer(out, first_at=0, every=0.001)
         pacer.sure(ANSWER)
         time.sleep(0.2)
         with pytest.raises(BrokenPipeError):
@@ -157,7 +157,8 @@ def test_a_reader_gone_ends_the_pacer_and_the_bot_hears_of_it(sink):
 
 def test_a_child_printer_whose_bot_is_killed_exits_at_once():
     script = ("import os, signal, sys, bot.pacing as p\n"
-              "pacer = p.Pacer(sys.stdout, first_at=60).start()\n"
+              "pacer = p.Pacer(sys.stdout, first_at=60)\n"
+              "pacer.sure([(0, 0, 2, 0, 1)])\n"
               "print(pacer.printer.pid, file=sys.stderr, flush=True)\n"
               "os.kill(os.getpid(), signal.SIGKILL)\n")
     run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
@@ -186,7 +187,7 @@ def learner_boards():
 
 
 BOARDS = learner_boards() + [(ROOT / "puzzles" / path).read_text() for path in (
-    "public/08_advanced.txt", "stress/lattice/20x20_blocks_single_024.txt")]
+    "public/11_cg.txt", "stress/lattice/20x20_blocks_single_024.txt")]
 
 
 @pytest.mark.parametrize("index", range(len(BOARDS)))
@@ -237,7 +238,8 @@ def test_the_bot_as_a_process_paces_through_its_child_and_still_wins():
               "        super().sure(links)\n"
               "        time.sleep(0.1)\n"
               "c.main(pacer=Slow)\n")
-    text = (ROOT / "puzzles" / "public" / "13_expert.txt").read_text()
+    # Its root branches: its sure links, double ones among them, are paced.
+    text = (ROOT / "puzzles" / "hard30" / "30x30_hard_unique_s1_004.txt").read_text()
     run = subprocess.run([sys.executable, "-c", script], input=text, capture_output=True,
                          text=True, cwd=ROOT, timeout=60)
     assert run.returncode == 0, run.stderr
@@ -254,7 +256,7 @@ def test_where_no_child_can_be_made_a_thread_paces(monkeypatch):
 
     monkeypatch.setattr(os, "fork", refused)
     pipe = Sink()
-    pacer = Pacer(pipe.out, first_at=0, every=0.001).start()
+    pacer = Pacer(pipe.out, first_at=0, every=0.001)
     pacer.sure(ANSWER[:1])
     paced = pipe.wait_for(2)
     pacer.finish(ANSWER)
