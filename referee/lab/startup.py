@@ -12,8 +12,11 @@
    picks the `--boards` with the largest gap; each of those then runs `--runs` times with
    a CPU-busy process beside it, and the gaps of all its runs give its max and p99.
 
-Times are wall clock, read by this process from the bundle's stdout pipe. Nothing here
-imports the bot: it runs the bundle as CodinGame does.
+Start-up times are wall clock, read by this process from the bundle's stdout pipe. Pacing
+times are the referee's: each match is played as `run` plays it (in its box), each line
+stamped by the referee's stamper, at real-time priority where allowed, so a busy machine
+delays the bot's lines and not their stamps. Nothing here imports the bot: it runs the
+bundle as CodinGame does.
 """
 
 from __future__ import annotations
@@ -27,8 +30,10 @@ import sys
 import time
 from pathlib import Path
 
-from referee.board import puzzle_files
+from referee.board import load_board, puzzle_files
+from referee.commands.one_match import play_one
 from referee.lab.figures import percentile
+from referee.limits import Limits
 
 ROOT = Path(__file__).resolve().parents[2]
 BUNDLE = ROOT / "dist" / "bot.py"
@@ -151,6 +156,18 @@ def where_it_goes(python: str, bundle: Path, puzzle: Path, runs: int) -> list[st
             f"  the standard-library modules they import: {statistics.median(stdlib) * 1000:.1f} ms"]
 
 
+def judged_times(argv: list[str], board: Path) -> list[float]:
+    """The times of a judged match's lines from its input, as the referee's stamper saw
+    them; limits far beyond CodinGame's, so that every gap of the run is seen."""
+    limits = Limits(first_line_s=RUN_TIMEOUT_S, turn_s=RUN_TIMEOUT_S)
+    result = play_one(load_board(board), argv, limits, board.name, str(board))
+    times, at = [], 0.0
+    for latency in result.latencies_s:
+        at += latency
+        times.append(at)
+    return times
+
+
 def gaps(times: list[float]) -> list[float]:
     """Seconds between each line and the one before, from the second line on."""
     return [b - a for a, b in zip(times, times[1:])]
@@ -171,7 +188,7 @@ def slowest(argv: list[str], boards: list[Path], count: int) -> list[tuple[Path,
     """The `count` boards with the largest gap between lines in one run each, and that gap."""
     found = []
     for board in boards:
-        found.append((board, max(gaps(line_times(argv, board.read_text())), default=0.0)))
+        found.append((board, max(gaps(judged_times(argv, board)), default=0.0)))
     return sorted(found, key=lambda pair: -pair[1])[:count]
 
 
@@ -179,7 +196,7 @@ def under_load(argv: list[str], board: Path, runs: int) -> dict:
     """`runs` runs of `board` with a CPU-busy process beside each: lines, first line, gaps."""
     busy = subprocess.Popen([sys.executable, "-c", BUSY])
     try:
-        found = [line_times(argv, board.read_text()) for _ in range(runs)]
+        found = [judged_times(argv, board) for _ in range(runs)]
     finally:
         busy.kill()
         busy.wait()

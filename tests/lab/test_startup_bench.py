@@ -22,6 +22,19 @@ def test_line_times_are_read_as_the_lines_come():
     assert startup.gaps(times[:1]) == []
 
 
+def test_judged_times_are_the_referees_stamps_of_a_whole_match(tmp_path):
+    # a bot that reads the board, then prints two lines 150 ms apart: past CodinGame's
+    # limit, and still every line is seen
+    bot = tmp_path / "slow.py"
+    bot.write_text("import sys, time\nfor _ in range(3): sys.stdin.readline()\n"
+                   "print('0 0 2 0 1', flush=True)\ntime.sleep(0.15)\n"
+                   "print('2 0 2 2 1', flush=True)\n")
+    board = ROOT / "puzzles" / "public" / "01_simplest.txt"
+    times = startup.judged_times([sys.executable, str(bot)], board)
+    assert len(times) == 2
+    assert startup.gaps(times)[0] >= 0.15
+
+
 def test_the_stress_boards_are_those_up_to_30x30():
     boards = startup.stress_boards()
     sides = {tuple(map(int, b.read_text().split()[:2])) for b in boards}
