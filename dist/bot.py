@@ -453,7 +453,7 @@ def assume(grid,edges,counts):
 	for(e,n)in zip(edges,counts):
 		grid.raise_lo(e,n)
 		grid.lower_hi(e,n)
-def _changes(rules,edges,counts,stats,survived=None,outcome=None):
+def changes_of(rules,edges,counts,stats,survived=None,outcome=None):
 	stats.assumptions+=1
 	grid=rules.grid
 	start=len(grid.trail)
@@ -475,7 +475,7 @@ def _changes(rules,edges,counts,stats,survived=None,outcome=None):
 		return
 	finally:
 		rules.revert(mark)
-def _narrow(grid,edges,survivors):
+def narrow(grid,edges,survivors):
 	narrowed=False
 	for(k,e)in enumerate(edges):
 		narrowed|=grid.raise_lo(e,min(c[k]for c in survivors))
@@ -508,31 +508,31 @@ def probe(rules,stats,nodes,reach=None):
 def _probe_node(rules,stats,i,survived,reach):
 	grid=rules.grid
 	edges,choices=completions(grid,i)
-	survivors,product,outcomes=_try_completions(rules,stats,i,edges,choices,survived)
+	survivors,product,outcomes=probe_completions(rules,stats,i,edges,choices,survived)
 	if len(survivors)==len(choices):
 		if reach is not None and product is not None:
 			reach[i]=product
 		return False
 	stats.eliminations+=len(choices)-len(survivors)
 	if len(survivors)==1 and survivors[0]in outcomes:
-		_replay(rules,outcomes[survivors[0]])
+		replay(rules,outcomes[survivors[0]])
 	else:
-		_narrow(grid,edges,survivors)
+		narrow(grid,edges,survivors)
 		rules.propagate(PROBE,stats)
 	return True
-def _try_completions(rules,stats,i,edges,choices,survived):
+def probe_completions(rules,stats,i,edges,choices,survived):
 	survivors=[]
 	product=1
 	outcomes={}
 	for(k,c)in enumerate(choices):
 		if not survivors and k==len(choices)-1:
 			survivors.append(c)
-		elif survived and _completed(rules.grid,i,edges,c)in survived:
+		elif survived and completed_node(rules.grid,i,edges,c)in survived:
 			survivors.append(c)
 			product=None
 		else:
 			outcome=[]if k==0 else None
-			changes=_changes(rules,edges,c,stats,survived,outcome)
+			changes=changes_of(rules,edges,c,stats,survived,outcome)
 			if changes is not None:
 				if outcome is not None:
 					outcomes[c]=outcome
@@ -540,7 +540,7 @@ def _try_completions(rules,stats,i,edges,choices,survived):
 				if product is not None:
 					product*=changes+1
 	return survivors,product,outcomes
-def _replay(rules,bounds):
+def replay(rules,bounds):
 	grid=rules.grid
 	for(e,low,high)in bounds:
 		grid.raise_lo(e,low)
@@ -548,11 +548,11 @@ def _replay(rules,bounds):
 	grid.drop_pending()
 	grid.joined=False
 	rules.isolated=rules.balanced=len(grid.trail)
-def _completed(grid,i,edges,counts):
+def completed_node(grid,i,edges,counts):
 	chosen=dict(zip(edges,counts))
 	lo=grid.lo
 	return i,tuple([chosen.get(e,lo[e])for e in grid.puzzle.edges_at[i]])
-def _ordered(grid,edges,choices):
+def spread_first(grid,edges,choices):
 	lo=grid.lo
 	def spread(counts):
 		return sum(1 for(e,n)in zip(edges,counts)if n>lo[e])
@@ -617,7 +617,7 @@ def _branch(rules,stats,depth,budget,reach):
 	stats.branch()
 	grid=rules.grid
 	edges,choices=choose_node(rules,reach)
-	for counts in _ordered(grid,edges,choices):
+	for counts in spread_first(grid,edges,choices):
 		stats.assumptions+=1
 		start=len(grid.trail)
 		mark=rules.mark()
@@ -2569,7 +2569,7 @@ def _walked(sources,reached,owner,lead,finished,running):
 LAZY={
 'bot/pacing.py':'4796 19 22 52 52 66 71 73 74 76 78 80 85 87 98 ',
 'bot/puzzle.py':'3459 89 91 ',
-'bot/assumption.py':'5598 7 9 11 31 33 37 39 61 63 76 78 96 98 104 106 108 110 113 168 185 132 138 ',
+'bot/assumption.py':'5616 7 9 11 31 33 37 39 61 63 76 78 96 98 104 106 108 110 113 168 185 132 138 ',
 'bot/branching.py':'4506 32 35 38 44 46 57 59 79 81 84 87 95 13 18 25 26 99 106 108 116 120 123 125 135 137 137 ',
 'bot/facts.py':'1009 15 16 21 24 26 30 32 34 36 42 ',
 'bot/grid.py':'5528 198 219 66 69 ',
