@@ -1750,7 +1750,7 @@ from bot.local import Walk,filled
 from bot.rules.engine import FULL
 def learned_solutions(rules,stats,sure=None,walk=False,press=None):
 	grid,options=rules.grid,rules.options
-	if not _root(rules,stats):
+	if not make_root(rules,stats):
 		return
 	helper=None
 	if walk and grid.spare*options.walk_spare<len(grid.puzzle):
@@ -1766,7 +1766,7 @@ def learned_solutions(rules,stats,sure=None,walk=False,press=None):
 	for found in Turns(learner,sure,helper,press).solutions():
 		if found.valid():
 			yield found
-def _root(rules,stats):
+def make_root(rules,stats):
 	rules.memory=None
 	try:
 		rules.propagate(FULL,stats)
@@ -1799,7 +1799,7 @@ class Turns:
 			if not engine.level:
 				self._tell_sure()
 			elif self.press is not None and self.press.due():
-				answered=self._answer_press(engine.drawn_above_root())
+				answered=self.answer_press(engine.drawn_above_root())
 				if answered is not None:
 					if not answered:
 						return
@@ -1840,7 +1840,7 @@ class Turns:
 		if self.sure is not None and len(trail)>self.told:
 			self.told=len(trail)
 			self.sure(self.grid.links())
-	def _answer_press(self,facts):
+	def answer_press(self,facts):
 		if not facts:
 			return
 		engine,grid=self.engine,self.grid
@@ -1859,8 +1859,8 @@ class Turns:
 				if met:
 					break
 		still=[fact for fact in facts if engine.is_open(fact)]
-		return self._guess(still[0])if still else True
-	def _guess(self,fact):
+		return self.guess(still[0])if still else True
+	def guess(self,fact):
 		self.press.guessed()
 		if not self.engine.hold(fact):
 			return False
@@ -2046,7 +2046,7 @@ class Learner:
 			if deepest==0:
 				return False
 			self.backjump(deepest)
-			conflict=self._learn(conflict)
+			conflict=self.learn(conflict)
 		return True
 	def backjump(self,level):
 		if level>=self.level:
@@ -2135,7 +2135,7 @@ class Learner:
 			enforce(grid,negate(other))
 		except Contradiction as dead:
 			return self._diagnose(dead)
-	def _learn(self,conflict):
+	def learn(self,conflict):
 		self.stats.eliminations+=1
 		grid=self.grid
 		depth=len(grid.trail)
