@@ -2253,7 +2253,7 @@ def loose_links(node_edges,count):
 	return bytearray(1 if c>1 or c and e not in bridges else 0 for(e,c)in enumerate(count))
 def filled(grid,seed=DEFAULT.seed,options=DEFAULT):
 	walk=Walk(grid,seed,options)
-	walk._fill()
+	walk.fill()
 	return walk.count
 class Walk:
 	def __init__(self,grid,seed=DEFAULT.seed,options=DEFAULT):
@@ -2283,7 +2283,7 @@ class Walk:
 			if self.count is None or self.moves>=self.options.walk_fill_moves:
 				if self.failed>=_GIVE_UP_FILLS:
 					return
-				self._fill()
+				self.fill()
 				continue
 			if self.groups==1:
 				answer=tuple(self.count)
@@ -2293,10 +2293,10 @@ class Walk:
 						continue
 					self.answers.add(answer)
 					return list(answer)
-			self._move()
+			self.move()
 	def refill(self,start):
 		self.start,self.count=start,None
-	def _fill(self):
+	def fill(self):
 		count,short=self._start_counts()
 		self._spread(count,short)
 		self.count,self.moves=count,0
@@ -2340,13 +2340,13 @@ class Walk:
 		self.rng.shuffle(needy)
 		for i in needy:
 			while short[i]>0:
-				path=self._alternate(i,-1,lambda j,i=i:short[j]>0 and j!=i,len(short),True)
+				path=self.alternating_path(i,-1,lambda j,i=i:short[j]>0 and j!=i,len(short),True)
 				if path is None or not self._apply(path):
 					return False
 				short[i]-=1
 				short[path[-1][2]]-=1
 		return True
-	def _move(self):
+	def move(self):
 		count=self.count
 		self.moves+=1
 		e=self._pick_edge()
@@ -2356,7 +2356,7 @@ class Walk:
 		if self.rng.random()<.5:
 			a,b=b,a
 		count[e]-=1
-		path=self._alternate(b,e,lambda j:j==a,self.options.walk_reach,False)
+		path=self.alternating_path(b,e,lambda j:j==a,self.options.walk_reach,False)
 		if path is None:
 			count[e]+=1
 			return
@@ -2390,7 +2390,7 @@ class Walk:
 		if groups<self.best_groups:
 			self.best,self.best_groups=self.count[:],groups
 		return True
-	def _alternate(self,start,banned,is_goal,reach,every):
+	def alternating_path(self,start,banned,is_goal,reach,every):
 		count,lo,hi,loose,draw=self.count,self.lo,self.hi,self.loose,self.rng.random
 		node_edges,crossings,orders_at=self.puzzle.node_edges,self.puzzle.crossings,self.orders
 		came,queue={start:None},[start]
