@@ -36,13 +36,13 @@ def assume(grid, edges, counts):
         grid.lower_hi(e, n)
 
 
-def _changes(rules, edges, counts, stats, survived=None, outcome=None):
+def changes_of(rules, edges, counts, stats, survived=None, outcome=None):
     """Try one completion and undo it: how many bound changes the rules made of it, or None
     if they met a contradiction.
 
     With a `survived` set (probing): `connect` is left out, and every node the completion
-    completes is added to the set, as `_completed` names it. With an `outcome` list, the
-    bounds the rules ended with are added to it, for `_replay`.
+    completes is added to the set, as `completed_node` names it. With an `outcome` list, the
+    bounds the rules ended with are added to it, for `replay`.
     """
     stats.assumptions += 1
     grid = rules.grid
@@ -67,7 +67,7 @@ def _changes(rules, edges, counts, stats, survived=None, outcome=None):
         rules.revert(mark)
 
 
-def _narrow(grid, edges, survivors):
+def narrow(grid, edges, survivors):
     """Narrow each edge to the hull of the surviving completions; True if anything changed.
 
     Bounds hold only the hull: a completion eliminated inside it (1+1 between 0+2 and 2+0)
@@ -116,24 +116,24 @@ def _probe_node(rules, stats, i, survived, reach):
     """Probe each completion of node i and narrow it to the survivors; True if that narrowed.
 
     A node left with one completion it probed takes the bounds that probe ended with rather
-    than run the rules again (`_replay`)."""
+    than run the rules again (`replay`)."""
     grid = rules.grid
     edges, choices = completions(grid, i)
-    survivors, product, outcomes = _try_completions(rules, stats, i, edges, choices, survived)
+    survivors, product, outcomes = probe_completions(rules, stats, i, edges, choices, survived)
     if len(survivors) == len(choices):
         if reach is not None and product is not None:
             reach[i] = product
         return False
     stats.eliminations += len(choices) - len(survivors)
     if len(survivors) == 1 and survivors[0] in outcomes:
-        _replay(rules, outcomes[survivors[0]])
+        replay(rules, outcomes[survivors[0]])
     else:
-        _narrow(grid, edges, survivors)
+        narrow(grid, edges, survivors)
         rules.propagate(PROBE, stats)
     return True
 
 
-def _try_completions(rules, stats, i, edges, choices, survived):
+def probe_completions(rules, stats, i, edges, choices, survived):
     """Probe node i's completions: the survivors, the product of (changes + 1) over them
     (None if one was taken unprobed), and the bounds the first one's probe ended with."""
     survivors = []
@@ -143,7 +143,7 @@ def _try_completions(rules, stats, i, edges, choices, survived):
         if not survivors and k == len(choices) - 1:
             # Every other completion failed: narrowing to this one propagates it anyway.
             survivors.append(c)
-        elif survived and _completed(rules.grid, i, edges, c) in survived:
+        elif survived and completed_node(rules.grid, i, edges, c) in survived:
             survivors.append(c)
             product = None  # not probed: its reach is unknown
         else:
@@ -151,7 +151,7 @@ def _try_completions(rules, stats, i, edges, choices, survived):
             # second is probed beside a survivor or taken unprobed), so only its bounds are
             # kept; a later survivor left alone is narrowed to instead.
             outcome = [] if k == 0 else None
-            changes = _changes(rules, edges, c, stats, survived, outcome)
+            changes = changes_of(rules, edges, c, stats, survived, outcome)
             if changes is not None:
                 if outcome is not None:
                     outcomes[c] = outcome
@@ -161,7 +161,7 @@ def _try_completions(rules, stats, i, edges, choices, survived):
     return survivors, product, outcomes
 
 
-def _replay(rules, bounds):
+def replay(rules, bounds):
     """Set the bounds a probe ended with, without running the rules again: the state is the
     one the probe reached, where the rules (but `connect`) had nothing left to find."""
     grid = rules.grid
@@ -173,14 +173,14 @@ def _replay(rules, bounds):
     rules.isolated = rules.balanced = len(grid.trail)
 
 
-def _completed(grid, i, edges, counts):
+def completed_node(grid, i, edges, counts):
     """Node i as it would be with `counts` on its open `edges`: (i, count on every edge)."""
     chosen = dict(zip(edges, counts))
     lo = grid.lo
     return i, tuple([chosen.get(e, lo[e]) for e in grid.puzzle.edges_at[i]])
 
 
-def _ordered(grid, edges, choices):
+def spread_first(grid, edges, choices):
     """Options that add links on more edges first.
 
     Spreading links over neighbours, rather than doubling them, keeps more of the board
@@ -295,7 +295,7 @@ def _branch(rules, stats, depth, budget, reach):
     stats.branch()
     grid = rules.grid
     edges, choices = choose_node(rules, reach)
-    for counts in _ordered(grid, edges, choices):
+    for counts in spread_first(grid, edges, choices):
         stats.assumptions += 1
         start = len(grid.trail)
         mark = rules.mark()

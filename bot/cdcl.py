@@ -271,7 +271,7 @@ class Learner:
             if deepest == 0:
                 return False
             self.backjump(deepest)
-            conflict = self._learn(conflict)
+            conflict = self.learn(conflict)
         return True
 
     def backjump(self, level):
@@ -397,7 +397,7 @@ class Learner:
             return self._diagnose(dead)
         return None
 
-    def _learn(self, conflict):
+    def learn(self, conflict):
         """Trace `conflict` to its first unique implication point, store the nogood, jump
         back and assert it. A new conflict if asserting it meets one at once, else None."""
         self.stats.eliminations += 1

@@ -28,7 +28,7 @@ def learned_solutions(rules, stats, sure=None, walk=False, press=None):
     come twice); on others one fill of the walk's sets the engine's first descent.
     """
     grid, options = rules.grid, rules.options
-    if not _root(rules, stats):
+    if not make_root(rules, stats):
         return
     helper = None
     if walk and grid.spare * options.walk_spare < len(grid.puzzle):
@@ -49,7 +49,7 @@ def learned_solutions(rules, stats, sure=None, walk=False, press=None):
             yield found
 
 
-def _root(rules, stats):
+def make_root(rules, stats):
     """Make the search's root: the rules and a probe of every node. False if it is dead."""
     # The node search's weights count its own contradictions, and would outweigh this
     # search's for hundreds of conflicts: start afresh.
@@ -98,7 +98,7 @@ class Turns:
             if not engine.level:
                 self._tell_sure()
             elif self.press is not None and self.press.due():
-                answered = self._answer_press(engine.drawn_above_root())
+                answered = self.answer_press(engine.drawn_above_root())
                 if answered is not None:
                     if not answered:
                         return  # no solution is left (with the guesses made)
@@ -149,7 +149,7 @@ class Turns:
             self.told = len(trail)
             self.sure(self.grid.links())
 
-    def _answer_press(self, facts):
+    def answer_press(self, facts):
         """The caller must print a link it cannot prove: first try, for up to
         `Options.prove_for` seconds, to settle the likeliest `facts` from the root, each
         assumed false and then true (a conflict puts what it teaches at the root: a link
@@ -174,9 +174,9 @@ class Turns:
                 if met:
                     break
         still = [fact for fact in facts if engine.is_open(fact)]
-        return self._guess(still[0]) if still else True
+        return self.guess(still[0]) if still else True
 
-    def _guess(self, fact):
+    def guess(self, fact):
         """Make `fact` hold at the root, as if every solution held it: the caller prints it.
         The nogoods learned so far stay (they hold of the puzzle), and those learned later
         hold given the guess, which stays too; the walk starts over from the new root.

@@ -70,7 +70,7 @@ def filled(grid, seed=DEFAULT.seed, options=DEFAULT):
     its value, no two links crossing; None if the fill's paths run out (as they do on most
     boards with crossings)."""
     walk = Walk(grid, seed, options)
-    walk._fill()
+    walk.fill()
     return walk.count
 
 
@@ -109,7 +109,7 @@ class Walk:
             if self.count is None or self.moves >= self.options.walk_fill_moves:
                 if self.failed >= _GIVE_UP_FILLS:
                     return None
-                self._fill()
+                self.fill()
                 continue
             if self.groups == 1:
                 answer = tuple(self.count)
@@ -120,7 +120,7 @@ class Walk:
                     self.answers.add(answer)
                     return list(answer)
                 # An answer given before: the moves that keep one group lead to others.
-            self._move()
+            self.move()
         return None
 
     # -- fill ---------------------------------------------------------------------------
@@ -129,7 +129,7 @@ class Walk:
         bounds, -1 where open) rather than from the root alone."""
         self.start, self.count = start, None
 
-    def _fill(self):
+    def fill(self):
         """Counts that give every island its value (count None if the paths run out), and
         each island's group labelled afresh."""
         count, short = self._start_counts()
@@ -185,8 +185,8 @@ class Walk:
         self.rng.shuffle(needy)
         for i in needy:
             while short[i] > 0:
-                path = self._alternate(i, -1, lambda j, i=i: short[j] > 0 and j != i,
-                                       len(short), True)
+                path = self.alternating_path(i, -1, lambda j, i=i: short[j] > 0 and j != i,
+                                             len(short), True)
                 if path is None or not self._apply(path):
                     return False
                 short[i] -= 1
@@ -194,7 +194,7 @@ class Walk:
         return True
 
     # -- join ---------------------------------------------------------------------------
-    def _move(self):
+    def move(self):
         """One move: a link off a random edge, its ends made whole by an alternating path;
         undone if it leaves more groups (but one in `Options.walk_worse`)."""
         count = self.count
@@ -206,7 +206,7 @@ class Walk:
         if self.rng.random() < 0.5:
             a, b = b, a
         count[e] -= 1
-        path = self._alternate(b, e, lambda j: j == a, self.options.walk_reach, False)
+        path = self.alternating_path(b, e, lambda j: j == a, self.options.walk_reach, False)
         if path is None:
             count[e] += 1
             return
@@ -253,7 +253,7 @@ class Walk:
             self.best, self.best_groups = self.count[:], groups
         return True
 
-    def _alternate(self, start, banned, is_goal, reach, every):
+    def alternating_path(self, start, banned, is_goal, reach, every):
         """A path from `start` that adds a link, takes one off, adds one, ... and ends with
         a link added at an island `is_goal` accepts: [(edge, +1 or -1, island reached)], or
         None past `reach` islands. Edge `banned` is left alone. With `every`, the shortest

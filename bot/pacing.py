@@ -99,9 +99,7 @@ class Pacer:
             self.known[pair] = max(self.known[pair], n)
         if units and not self.stopped:
             if self.printer is None:
-                self.printer = _child_printer(self.out, self.schedule) \
-                    or _ThreadPrinter(self.out, self.schedule)
-                self.printer.start()
+                self.printer = _printer(self.out, self.schedule)
             self.printer.queue(units)
             now = self.clock()
             for _ in units:  # each goes out when due, or at once if the printer waits
@@ -144,8 +142,6 @@ class _ThreadPrinter:
         self.turn = threading.Condition()
         self.done = False
         self.thread = threading.Thread(target=self._run, name="pacer", daemon=True)
-
-    def start(self):
         # The search never blocks, so a due line waits for it to yield the interpreter:
         # every 5 ms by default, every 1 ms here.
         sys.setswitchinterval(SWITCH)
@@ -179,15 +175,13 @@ class _ThreadPrinter:
                     return  # the reader is gone: the main thread will find out
 
 
-def _child_printer(out, schedule):
-    """A _ChildPrinter on `out`'s descriptor, or None where there is no fork or descriptor."""
+def _printer(out, schedule):
+    """A printer at work: a child process on `out`'s descriptor, or a thread where there is
+    no descriptor or the system makes no child."""
     try:
-        fd = out.fileno()
+        return _ChildPrinter(out.fileno(), out, schedule)
     except (AttributeError, OSError, ValueError):
-        return None
-    if not hasattr(os, "fork"):
-        return None
-    return _ChildPrinter(fd, out, schedule)
+        return _ThreadPrinter(out, schedule)
 
 
 class _ChildPrinter:
@@ -195,28 +189,17 @@ class _ChildPrinter:
     "stop" it replies with what it printed, "end", and exits."""
 
     def __init__(self, fd, out, schedule):
-        self.fd = fd
-        self.out = out
+        out.flush()  # the child must not inherit lines still buffered
         self.schedule = schedule
-        self.pid = None
-        self.thread = None  # the fallback, if the child cannot be made
-
-    def start(self):
-        self.out.flush()  # the child must not inherit lines still buffered
-        try:
-            down, self.orders = os.pipe()
-            self.replies, up = os.pipe()
-            self.pid = os.fork()
-        except OSError:
-            self.thread = _ThreadPrinter(self.out, self.schedule)
-            self.thread.start()
-            return
+        down, self.orders = os.pipe()
+        self.replies, up = os.pipe()
+        self.pid = os.fork()   # AttributeError where there is none
         if self.pid == 0:
             os.close(self.orders)
             os.close(self.replies)
             code = 0
             try:
-                _pace(down, up, self.fd, self.schedule)
+                _pace(down, up, fd, schedule)
             except BaseException:
                 code = 1
             os._exit(code)  # never the parent's exit handlers or buffers
@@ -224,15 +207,10 @@ class _ChildPrinter:
         os.close(up)
 
     def queue(self, units):
-        if self.thread is not None:
-            return self.thread.queue(units)
-        if self.pid is None:
-            return  # stopped: nothing more is paced
-        os.write(self.orders, "".join(line(*pair) for pair in units).encode())
+        if self.pid is not None:   # else stopped: nothing more is paced
+            os.write(self.orders, "".join(line(*pair) for pair in units).encode())
 
     def stop(self):
-        if self.thread is not None:
-            return self.thread.stop()
         if self.pid is None:
             return Counter()
         pid, self.pid = self.pid, None

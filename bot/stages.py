@@ -4,7 +4,7 @@ solver needs), and the `Limit` on a solve's work. The library's: the bot always 
 the end (`bot.solve`), so the bundle leaves this module out.
 """
 
-from bot.assumption import _changes, _narrow
+from bot.assumption import changes_of, narrow
 from bot.branching import completions
 from bot.grid import Contradiction
 from bot.options import DEFAULT
@@ -72,10 +72,10 @@ def eliminate(rules, stats):
     while changed and not grid.solved():
         changed = False
         for _, _, edges, choices in _open_nodes_by_completions(grid):
-            survivors = [c for c in choices if _changes(rules, edges, c, stats) is not None]
+            survivors = [c for c in choices if changes_of(rules, edges, c, stats) is not None]
             if not survivors:
                 raise Contradiction()
-            if _narrow(grid, edges, survivors):
+            if narrow(grid, edges, survivors):
                 stats.eliminations += len(choices) - len(survivors)
                 rules.propagate(FULL, stats)
                 changed = progress = True

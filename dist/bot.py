@@ -147,8 +147,7 @@ class Pacer:
 			self.known[pair]=max(self.known[pair],n)
 		if units and not self.stopped:
 			if self.printer is None:
-				self.printer=_child_printer(self.out,self.schedule)or _ThreadPrinter(self.out,self.schedule)
-				self.printer.start()
+				self.printer=_printer(self.out,self.schedule)
 			self.printer.queue(units)
 			now=self.clock()
 			for _ in units:
@@ -175,7 +174,6 @@ class _ThreadPrinter:
 		self.turn=threading.Condition()
 		self.done=False
 		self.thread=threading.Thread(target=self._run,name='pacer',daemon=True)
-	def start(self):
 		sys.setswitchinterval(SWITCH)
 		self.thread.start()
 	def queue(self,units):
@@ -202,51 +200,33 @@ class _ThreadPrinter:
 					self.out.flush()
 				except(BrokenPipeError,ValueError):
 					return
-def _child_printer(out,schedule):
+def _printer(out,schedule):
 	try:
-		fd=out.fileno()
+		return _ChildPrinter(out.fileno(),out,schedule)
 	except(AttributeError,OSError,ValueError):
-		return
-	if not hasattr(os,'fork'):
-		return
-	return _ChildPrinter(fd,out,schedule)
+		return _ThreadPrinter(out,schedule)
 class _ChildPrinter:
 	def __init__(self,fd,out,schedule):
-		self.fd=fd
-		self.out=out
+		out.flush()
 		self.schedule=schedule
-		self.pid=None
-		self.thread=None
-	def start(self):
-		self.out.flush()
-		try:
-			down,self.orders=os.pipe()
-			self.replies,up=os.pipe()
-			self.pid=os.fork()
-		except OSError:
-			self.thread=_ThreadPrinter(self.out,self.schedule)
-			self.thread.start()
-			return
+		down,self.orders=os.pipe()
+		self.replies,up=os.pipe()
+		self.pid=os.fork()
 		if self.pid==0:
 			os.close(self.orders)
 			os.close(self.replies)
 			code=0
 			try:
-				_pace(down,up,self.fd,self.schedule)
+				_pace(down,up,fd,schedule)
 			except BaseException:
 				code=1
 			os._exit(code)
 		os.close(down)
 		os.close(up)
 	def queue(self,units):
-		if self.thread is not None:
-			return self.thread.queue(units)
-		if self.pid is None:
-			return
-		os.write(self.orders,''.join(line(*pair)for pair in units).encode())
+		if self.pid is not None:
+			os.write(self.orders,''.join(line(*pair)for pair in units).encode())
 	def stop(self):
-		if self.thread is not None:
-			return self.thread.stop()
 		if self.pid is None:
 			return Counter()
 		pid,self.pid=self.pid,None
@@ -455,7 +435,7 @@ def assume(grid,edges,counts):
 	for(e,n)in zip(edges,counts):
 		grid.raise_lo(e,n)
 		grid.lower_hi(e,n)
-def _changes(rules,edges,counts,stats,survived=None,outcome=None):
+def changes_of(rules,edges,counts,stats,survived=None,outcome=None):
 	stats.assumptions+=1
 	grid=rules.grid
 	start=len(grid.trail)
@@ -477,7 +457,7 @@ def _changes(rules,edges,counts,stats,survived=None,outcome=None):
 		return
 	finally:
 		rules.revert(mark)
-def _narrow(grid,edges,survivors):
+def narrow(grid,edges,survivors):
 	narrowed=False
 	for(k,e)in enumerate(edges):
 		narrowed|=grid.raise_lo(e,min(c[k]for c in survivors))
@@ -510,31 +490,31 @@ def probe(rules,stats,nodes,reach=None):
 def _probe_node(rules,stats,i,survived,reach):
 	grid=rules.grid
 	edges,choices=completions(grid,i)
-	survivors,product,outcomes=_try_completions(rules,stats,i,edges,choices,survived)
+	survivors,product,outcomes=probe_completions(rules,stats,i,edges,choices,survived)
 	if len(survivors)==len(choices):
 		if reach is not None and product is not None:
 			reach[i]=product
 		return False
 	stats.eliminations+=len(choices)-len(survivors)
 	if len(survivors)==1 and survivors[0]in outcomes:
-		_replay(rules,outcomes[survivors[0]])
+		replay(rules,outcomes[survivors[0]])
 	else:
-		_narrow(grid,edges,survivors)
+		narrow(grid,edges,survivors)
 		rules.propagate(PROBE,stats)
 	return True
-def _try_completions(rules,stats,i,edges,choices,survived):
+def probe_completions(rules,stats,i,edges,choices,survived):
 	survivors=[]
 	product=1
 	outcomes={}
 	for(k,c)in enumerate(choices):
 		if not survivors and k==len(choices)-1:
 			survivors.append(c)
-		elif survived and _completed(rules.grid,i,edges,c)in survived:
+		elif survived and completed_node(rules.grid,i,edges,c)in survived:
 			survivors.append(c)
 			product=None
 		else:
 			outcome=[]if k==0 else None
-			changes=_changes(rules,edges,c,stats,survived,outcome)
+			changes=changes_of(rules,edges,c,stats,survived,outcome)
 			if changes is not None:
 				if outcome is not None:
 					outcomes[c]=outcome
@@ -542,7 +522,7 @@ def _try_completions(rules,stats,i,edges,choices,survived):
 				if product is not None:
 					product*=changes+1
 	return survivors,product,outcomes
-def _replay(rules,bounds):
+def replay(rules,bounds):
 	grid=rules.grid
 	for(e,low,high)in bounds:
 		grid.raise_lo(e,low)
@@ -550,11 +530,11 @@ def _replay(rules,bounds):
 	grid.drop_pending()
 	grid.joined=False
 	rules.isolated=rules.balanced=len(grid.trail)
-def _completed(grid,i,edges,counts):
+def completed_node(grid,i,edges,counts):
 	chosen=dict(zip(edges,counts))
 	lo=grid.lo
 	return i,tuple([chosen.get(e,lo[e])for e in grid.puzzle.edges_at[i]])
-def _ordered(grid,edges,choices):
+def spread_first(grid,edges,choices):
 	lo=grid.lo
 	def spread(counts):
 		return sum(1 for(e,n)in zip(edges,counts)if n>lo[e])
@@ -619,7 +599,7 @@ def _branch(rules,stats,depth,budget,reach):
 	stats.branch()
 	grid=rules.grid
 	edges,choices=choose_node(rules,reach)
-	for counts in _ordered(grid,edges,choices):
+	for counts in spread_first(grid,edges,choices):
 		stats.assumptions+=1
 		start=len(grid.trail)
 		mark=rules.mark()
@@ -1752,7 +1732,7 @@ from bot.local import Walk,filled
 from bot.rules.engine import FULL
 def learned_solutions(rules,stats,sure=None,walk=False,press=None):
 	grid,options=rules.grid,rules.options
-	if not _root(rules,stats):
+	if not make_root(rules,stats):
 		return
 	helper=None
 	if walk and grid.spare*options.walk_spare<len(grid.puzzle):
@@ -1768,7 +1748,7 @@ def learned_solutions(rules,stats,sure=None,walk=False,press=None):
 	for found in Turns(learner,sure,helper,press).solutions():
 		if found.valid():
 			yield found
-def _root(rules,stats):
+def make_root(rules,stats):
 	rules.memory=None
 	try:
 		rules.propagate(FULL,stats)
@@ -1801,7 +1781,7 @@ class Turns:
 			if not engine.level:
 				self._tell_sure()
 			elif self.press is not None and self.press.due():
-				answered=self._answer_press(engine.drawn_above_root())
+				answered=self.answer_press(engine.drawn_above_root())
 				if answered is not None:
 					if not answered:
 						return
@@ -1842,7 +1822,7 @@ class Turns:
 		if self.sure is not None and len(trail)>self.told:
 			self.told=len(trail)
 			self.sure(self.grid.links())
-	def _answer_press(self,facts):
+	def answer_press(self,facts):
 		if not facts:
 			return
 		engine,grid=self.engine,self.grid
@@ -1861,8 +1841,8 @@ class Turns:
 				if met:
 					break
 		still=[fact for fact in facts if engine.is_open(fact)]
-		return self._guess(still[0])if still else True
-	def _guess(self,fact):
+		return self.guess(still[0])if still else True
+	def guess(self,fact):
 		self.press.guessed()
 		if not self.engine.hold(fact):
 			return False
@@ -2048,7 +2028,7 @@ class Learner:
 			if deepest==0:
 				return False
 			self.backjump(deepest)
-			conflict=self._learn(conflict)
+			conflict=self.learn(conflict)
 		return True
 	def backjump(self,level):
 		if level>=self.level:
@@ -2137,7 +2117,7 @@ class Learner:
 			enforce(grid,negate(other))
 		except Contradiction as dead:
 			return self._diagnose(dead)
-	def _learn(self,conflict):
+	def learn(self,conflict):
 		self.stats.eliminations+=1
 		grid=self.grid
 		depth=len(grid.trail)
@@ -2255,7 +2235,7 @@ def loose_links(node_edges,count):
 	return bytearray(1 if c>1 or c and e not in bridges else 0 for(e,c)in enumerate(count))
 def filled(grid,seed=DEFAULT.seed,options=DEFAULT):
 	walk=Walk(grid,seed,options)
-	walk._fill()
+	walk.fill()
 	return walk.count
 class Walk:
 	def __init__(self,grid,seed=DEFAULT.seed,options=DEFAULT):
@@ -2285,7 +2265,7 @@ class Walk:
 			if self.count is None or self.moves>=self.options.walk_fill_moves:
 				if self.failed>=_GIVE_UP_FILLS:
 					return
-				self._fill()
+				self.fill()
 				continue
 			if self.groups==1:
 				answer=tuple(self.count)
@@ -2295,10 +2275,10 @@ class Walk:
 						continue
 					self.answers.add(answer)
 					return list(answer)
-			self._move()
+			self.move()
 	def refill(self,start):
 		self.start,self.count=start,None
-	def _fill(self):
+	def fill(self):
 		count,short=self._start_counts()
 		self._spread(count,short)
 		self.count,self.moves=count,0
@@ -2342,13 +2322,13 @@ class Walk:
 		self.rng.shuffle(needy)
 		for i in needy:
 			while short[i]>0:
-				path=self._alternate(i,-1,lambda j,i=i:short[j]>0 and j!=i,len(short),True)
+				path=self.alternating_path(i,-1,lambda j,i=i:short[j]>0 and j!=i,len(short),True)
 				if path is None or not self._apply(path):
 					return False
 				short[i]-=1
 				short[path[-1][2]]-=1
 		return True
-	def _move(self):
+	def move(self):
 		count=self.count
 		self.moves+=1
 		e=self._pick_edge()
@@ -2358,7 +2338,7 @@ class Walk:
 		if self.rng.random()<.5:
 			a,b=b,a
 		count[e]-=1
-		path=self._alternate(b,e,lambda j:j==a,self.options.walk_reach,False)
+		path=self.alternating_path(b,e,lambda j:j==a,self.options.walk_reach,False)
 		if path is None:
 			count[e]+=1
 			return
@@ -2392,7 +2372,7 @@ class Walk:
 		if groups<self.best_groups:
 			self.best,self.best_groups=self.count[:],groups
 		return True
-	def _alternate(self,start,banned,is_goal,reach,every):
+	def alternating_path(self,start,banned,is_goal,reach,every):
 		count,lo,hi,loose,draw=self.count,self.lo,self.hi,self.loose,self.rng.random
 		node_edges,crossings,orders_at=self.puzzle.node_edges,self.puzzle.crossings,self.orders
 		came,queue={start:None},[start]
@@ -2569,10 +2549,10 @@ def _walked(sources,reached,owner,lead,finished,running):
 # Compiling is most of the bot's start; what it runs on a board its rules solve is compiled
 # with its module (build.py, lazy_bodies).
 LAZY={
-'bot/pacing.py':('4945 102 108 166 174 176 192 15 17 19 22 39 51 53 53 68 73 75 76 78 80 82 87 89 100 111 115 '
-	'117 136 138 142 144 164 '),
+'bot/pacing.py':('4494 100 103 146 154 156 172 15 17 19 22 39 50 52 52 67 74 76 78 80 85 87 98 106 121 123 124 '
+	'126 144 '),
 'bot/puzzle.py':'3459 89 91 ',
-'bot/assumption.py':'5599 7 9 11 31 33 37 39 61 63 76 78 96 98 104 106 108 110 113 168 185 132 138 ',
+'bot/assumption.py':'5617 7 9 11 31 33 37 39 61 63 76 78 96 98 104 106 108 110 113 168 185 132 138 ',
 'bot/branching.py':'4506 32 35 38 44 46 57 59 79 81 84 87 95 13 18 25 26 99 106 108 116 120 123 125 135 137 137 ',
 'bot/facts.py':'1009 15 16 21 24 26 30 32 34 36 42 ',
 'bot/grid.py':'5528 198 219 66 69 ',
@@ -2614,7 +2594,7 @@ def lazy_stubs(namespace,lines,line,bodies):
 		return namespace['__lazy__'](n,arguments)
 	return first
 # The line of this file that opens LAZY_CODE: its tracebacks count from it.
-LAZY_CODE_LINE=2618
+LAZY_CODE_LINE=2598
 LAZY_CODE=r'''
 def shifted(code,lines):
 	# `code`, and the code it defines, `lines` further down this file.

@@ -5,9 +5,10 @@ import random
 
 import pytest
 
-import bot.assumption
-from bot.assumption import (Budget, _completed, _try_completions, assume, first_solution, probe,
-                            solutions, OutOfBranches)
+import bot
+from bot.assumption import (Budget, OutOfBranches, assume, changes_of, completed_node,
+                            first_solution, probe, probe_completions, replay, solutions,
+                            spread_first)
 from bot.branching import Memory, choose_node, count_completions, completions, forget_counts
 from bot.stages import eliminate, solve_to
 from bot.work import BRANCHING, ELIMINATION, RULES, Stats
@@ -94,11 +95,11 @@ def test_probe_skips_completions_a_surviving_probe_completed():
             continue
         edges, choices = completions(grid, i)
         alone, met = Stats(), Stats()
-        survivors, product, _ = _try_completions(rules, alone, i, edges, choices, set())
+        survivors, product, _ = probe_completions(rules, alone, i, edges, choices, set())
         if len(survivors) < 2:
             continue
-        seen = {_completed(grid, i, edges, choices[0])}
-        again, unknown, _ = _try_completions(rules, met, i, edges, choices, seen)
+        seen = {completed_node(grid, i, edges, choices[0])}
+        again, unknown, _ = probe_completions(rules, met, i, edges, choices, seen)
         assert again == survivors and unknown is None and product is not None
         assert met.assumptions == alone.assumptions - 1   # the first completion was not probed
         skipped += 1
@@ -255,7 +256,7 @@ def test_completions_that_spread_links_come_first():
     grid = Grid(p)
     edges, choices = completions(grid, p.pos.index((0, 0)))
     assert sorted(choices) == [(0, 2), (1, 1), (2, 0)]
-    assert bot.assumption._ordered(grid, edges, choices)[0] == (1, 1)
+    assert spread_first(grid, edges, choices)[0] == (1, 1)
 
 
 def test_first_solution_of_an_unsolvable_board_is_none():
@@ -328,7 +329,6 @@ def test_stage_limits_how_deep_the_search_goes():
 
 @pytest.mark.slow
 def test_replay_sets_the_state_a_probe_reached():
-    from bot.assumption import _changes, _replay
     text = (PUBLIC.parent / "hard30" / "30x30_hard_unique_s1_004.txt").read_text()
     rules = rules_of(text)
     grid = rules.grid
@@ -340,16 +340,16 @@ def test_replay_sets_the_state_a_probe_reached():
         edges, choices = completions(grid, i)
         for c in choices:
             outcome = []
-            if _changes(rules, edges, c, Stats(), set(), outcome) is None:
+            if changes_of(rules, edges, c, Stats(), set(), outcome) is None:
                 continue
             mark = rules.mark()
-            _replay(rules, outcome)
-            replay = (grid.lo[:], grid.hi[:], grid.got[:], grid.cap[:])
+            replay(rules, outcome)
+            replayed_state = (grid.lo[:], grid.hi[:], grid.got[:], grid.cap[:])
             assert not grid.dirty
             rules.revert(mark)
             assume(grid, edges, c)
             rules.propagate(PROBE)
-            assert (grid.lo, grid.hi, grid.got, grid.cap) == replay
+            assert (grid.lo, grid.hi, grid.got, grid.cap) == replayed_state
             rules.revert(mark)
             replayed += 1
     assert replayed > 20
@@ -357,7 +357,6 @@ def test_replay_sets_the_state_a_probe_reached():
 
 @pytest.mark.slow
 def test_a_probe_records_every_node_it_completed():
-    from bot.assumption import _changes
     text = (PUBLIC.parent / "hard30" / "30x30_hard_unique_s1_004.txt").read_text()
     rules = rules_of(text)
     grid = rules.grid
@@ -370,7 +369,7 @@ def test_a_probe_records_every_node_it_completed():
         edges, choices = completions(grid, i)
         for c in choices:
             survived = set()
-            if _changes(rules, edges, c, Stats(), survived) is None:
+            if changes_of(rules, edges, c, Stats(), survived) is None:
                 continue
             # The same probe, read from the state it ends in: each node whose edges it
             # changed and left all decided.

@@ -6,7 +6,6 @@ from bisect import bisect_right
 import pytest
 
 import bot
-import bot.learning
 import bot.rules.groups
 from bot.branching import Phases
 from bot.cdcl import Learner, Levels, Nogoods
@@ -14,7 +13,7 @@ from bot.facts import (AT_LEAST_1, AT_LEAST_2, AT_MOST_0, AT_MOST_1, at_least, a
                        bound_facts, edge, every_fact, fact_count, is_lower, made_true, negate)
 from bot.facts import holds as fact_holds
 from bot.grid import CLOSED, CUT, REGION, Contradiction, Grid, components
-from bot.learning import Turns, learned_solutions
+from bot.learning import Turns, learned_solutions, make_root
 from bot.options import DEFAULT
 from bot.puzzle import parse
 from bot.rules import FULL, Rules
@@ -36,7 +35,7 @@ def learned_without_fill(text, stats):
     the boards of the tests that call this were chosen for the conflicts and restarts they
     meet so, and a fill leads most of them straight to an answer. Also the engine."""
     rules = Rules(Grid(parse(text)), LEARNING_ONLY)
-    assert bot.learning._root(rules, stats)
+    assert make_root(rules, stats)
     engine = Learner(rules, stats)
     return engine, (grid for grid in Turns(engine).solutions() if grid.valid())
 
@@ -421,7 +420,7 @@ def test_the_level_noted_for_each_fact_is_the_level_its_trail_position_lies_in(
     # levels' starts for its trail position at every look: at each conflict it learns
     # from, both must agree for every fact on the trail, through conflicts, jumps back,
     # the solutions counting goes past and restarts (the 26x26 board restarts three times).
-    learn, shake = Learner._learn, Phases.shake
+    learn, shake = Learner.learn, Phases.shake
     looked, shaken = [], []
 
     def checked(self, conflict):
@@ -437,7 +436,7 @@ def test_the_level_noted_for_each_fact_is_the_level_its_trail_position_lies_in(
     def counted(self, rules):
         shaken.append(1)
         return shake(self, rules)
-    monkeypatch.setattr(Learner, "_learn", checked)
+    monkeypatch.setattr(Learner, "learn", checked)
     monkeypatch.setattr(Phases, "shake", counted)
     text = connected_board(size, size, seed)
     assert count_without_fill(text, limit=3) >= 1

@@ -71,7 +71,7 @@ def test_every_move_keeps_each_island_at_its_value(seed):
     for _ in range(300):
         if walk.groups == 1:
             break
-        walk._move()
+        walk.move()
         assert_island_exact(walk)
 
 
@@ -83,7 +83,7 @@ def test_moves_keep_islands_exact_on_a_board_with_crossings():
     walk.run(1)
     assert walk.count is not None
     for _ in range(300):
-        walk._move()
+        walk.move()
         assert_island_exact(walk)
 
 
@@ -115,11 +115,11 @@ def test_moves_start_at_edges_outside_the_largest_group(seed):
             outside = [{f for i, g in enumerate(group) if g != largest
                         for f, _ in walk.puzzle.node_edges[i]}
                        for largest in set(group) if group.count(largest) == most]
-            walk._move()
+            walk.move()
             assert set(walk.focus) in outside and all(outside)  # (a tie: any largest)
             looked += 1
         else:
-            walk._move()
+            walk.move()
     assert looked >= 2
 
 
@@ -153,8 +153,8 @@ def test_a_move_takes_a_loose_link_off_where_the_island_has_one():
         for start in [i for i in range(len(p)) for _ in range(4)]:
             asked = []
             # The goal is the second island a link is added at: the path takes one off.
-            path = walk._alternate(start, -1, lambda j: asked.append(j) or len(asked) > 1,
-                                   len(p), False)
+            path = walk.alternating_path(
+                start, -1, lambda j: asked.append(j) or len(asked) > 1, len(p), False)
             if path is None or len(path) != 3:
                 continue
             (added, _, island), (taken, _, _), _ = path
@@ -192,8 +192,8 @@ def test_the_walk_stops_after_three_fills_that_leave_an_island_short(monkeypatch
     walk = Walk(rooted(near_tree_board(6, 5, 1, cycles=1)), 1)
     walk.hi = walk.lo[:]  # no link may be added: no fill can make the islands whole
     fills = []
-    real_fill = Walk._fill
-    monkeypatch.setattr(Walk, "_fill", lambda self: (fills.append(1), real_fill(self)))
+    real_fill = Walk.fill
+    monkeypatch.setattr(Walk, "fill", lambda self: (fills.append(1), real_fill(self)))
     assert walk.run(50) is None
     assert walk.run(50) is None
     assert len(fills) == 3 and walk.count is None and walk.best is None
@@ -353,7 +353,7 @@ def fills_outside_turns(monkeypatch):
     """The counts of each fill made outside a turn of the walk (those `filled` makes for
     the search's first descent), as a list that grows."""
     fills, turning = [], []
-    real_fill, real_run = Walk._fill, Walk.run
+    real_fill, real_run = Walk.fill, Walk.run
 
     def fill(self):
         real_fill(self)
@@ -366,7 +366,7 @@ def fills_outside_turns(monkeypatch):
             return real_run(self, moves)
         finally:
             turning.pop()
-    monkeypatch.setattr(Walk, "_fill", fill)
+    monkeypatch.setattr(Walk, "fill", fill)
     monkeypatch.setattr(Walk, "run", run)
     return fills
 

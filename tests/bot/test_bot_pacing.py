@@ -43,10 +43,10 @@ class Sink:
         read, write = os.pipe()
         self.out = os.fdopen(write, "w")
         self.lines, self.times = [], []
-        self.reader = threading.Thread(target=self._read, args=(os.fdopen(read),), daemon=True)
+        self.reader = threading.Thread(target=self.note_lines, args=(os.fdopen(read),), daemon=True)
         self.reader.start()
 
-    def _read(self, stream):
+    def note_lines(self, stream):
         for text in stream:
             self.times.append(time.monotonic())
             self.lines.append(text.rstrip("\n"))
@@ -331,8 +331,8 @@ def test_a_guess_is_announced_and_kept_in_the_answer(index, monkeypatch):
     monkeypatch.setattr(Learner, "drawn_above_root", lambda self: [
         fact for fact in likeliest(self) if known.get(fact >> 2, 0) > fact & 3])
     guessed = []
-    guess = Turns._guess
-    monkeypatch.setattr(Turns, "_guess",
+    guess = Turns.guess
+    monkeypatch.setattr(Turns, "guess",
                         lambda self, fact: guessed.append(fact) or guess(self, fact))
     announced = []
     press = Press(announced, guesses=3)
@@ -413,7 +413,7 @@ def test_when_pressed_the_search_settles_what_it_can_before_it_guesses(in_answer
     for e in range(len(root.grid.puzzle.ends)):
         if root.engine.is_open(4 * e) and (answer.get(e, 0) > 0) == in_answer:
             learner = root_learner(HARD, patient)
-            assert learner._answer_press([4 * e])
+            assert learner.answer_press([4 * e])
             guessed = learner.press.at != []
             lo = learner.grid.lo
             if not guessed:
