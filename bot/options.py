@@ -1,11 +1,10 @@
 """The solver's tuning, as one immutable value: `Options()` holds the defaults, one line each.
 
 What each trades and how to measure it: docs/TUNING.md. A caller that wants other settings
-passes `DEFAULT.replace(name=value)` down; nothing reads a module global. (A named tuple
-rather than a dataclass: the bot starts without importing `dataclasses` and `inspect`.)
+passes `DEFAULT.replace(name=value)` down; nothing reads a module global. (A plain class
+rather than a dataclass or a named tuple: the bot starts without importing `dataclasses`
+or `collections`, and without compiling the code a named tuple writes for itself.)
 """
-
-from collections import namedtuple
 
 FIELDS = (
     # The rules (`bot.rules`).
@@ -51,15 +50,24 @@ FIELDS = (
 )
 
 
-class Options(namedtuple("Options", [name for name, _ in FIELDS],
-                         defaults=[value for _, value in FIELDS])):
-    """Every tuning constant of the solver, with its default."""
+class Options:
+    """Every tuning constant of the solver, with its default; set once, when made."""
 
-    __slots__ = ()
+    __slots__ = tuple(name for name, _ in FIELDS)
+
+    def __init__(self, **values):
+        unknown = values.keys() - set(self.__slots__)
+        if unknown:
+            raise ValueError(f"not an option: {', '.join(sorted(unknown))}")
+        for name, default in FIELDS:
+            object.__setattr__(self, name, values.get(name, default))
+
+    def __setattr__(self, name, value):
+        raise AttributeError("options are one value: make another with replace()")
 
     def replace(self, **changes):
         """These options with `changes` made (ValueError for a name that is not a field)."""
-        return self._replace(**changes)
+        return Options(**{**{name: getattr(self, name) for name in self.__slots__}, **changes})
 
 
 DEFAULT = Options()

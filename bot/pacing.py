@@ -27,7 +27,6 @@ import os
 import select
 import sys
 import time
-from collections import Counter, deque
 
 FIRST_AT = 0.5  # s after the input: the first sure link, if the search is still running
 EVERY = 0.07    # s between sure links: CodinGame allows 0.1, the rest is margin
@@ -42,8 +41,8 @@ class LineSchedule:
         self.clock = clock
         self.every = every
         self.next_at = start + first_at
-        self.waiting = deque()    # (x1, y1, x2, y2), one entry per link
-        self.printed = Counter()  # links printed, per pair of nodes
+        self.waiting = []   # (x1, y1, x2, y2), one entry per link
+        self.printed = {}   # links printed, per pair of nodes
 
     def wait(self):
         """Seconds until the next line is due; None if nothing is waiting."""
@@ -53,8 +52,8 @@ class LineSchedule:
 
     def take(self):
         """The next link to print now, counted as printed."""
-        pair = self.waiting.popleft()
-        self.printed[pair] += 1
+        pair = self.waiting.pop(0)   # (a few hundred at most, one every `every`)
+        self.printed[pair] = self.printed.get(pair, 0) + 1
         self.next_at = self.clock() + self.every
         return pair
 
@@ -77,7 +76,7 @@ class Pacer:
                  lead=LEAD):
         self.out = out
         start = clock() if start is None else start
-        self.known = Counter()  # links announced sure, per pair of nodes
+        self.known = {}  # links announced sure, per pair of nodes
         self.clock = clock
         self.every = every
         self.lead = lead  # None: never ask for a guess
@@ -95,8 +94,9 @@ class Pacer:
         units = []
         for *pair, n in links:
             pair = tuple(pair)
-            units += [pair] * (n - self.known[pair])
-            self.known[pair] = max(self.known[pair], n)
+            known = self.known.get(pair, 0)
+            units += [pair] * (n - known)
+            self.known[pair] = max(known, n)
         if units and not self.stopped:
             if self.printer is None:
                 self.printer = _printer(self.out, self.schedule)
@@ -118,7 +118,7 @@ class Pacer:
         """Stop pacing and print the answer's links beyond those already printed."""
         printed = self.stop()
         for *pair, n in links:
-            left = n - printed[tuple(pair)]
+            left = n - printed.get(tuple(pair), 0)
             if left > 0:
                 self.out.write(line(*pair, left))
                 self.out.flush()
@@ -126,7 +126,7 @@ class Pacer:
     def stop(self):
         """Stop pacing: no sure line is printed once this returns. The links printed."""
         self.stopped = True
-        return self.printer.stop() if self.printer is not None else Counter()
+        return self.printer.stop() if self.printer is not None else {}
 
 
 class _ThreadPrinter:
@@ -212,9 +212,9 @@ class _ChildPrinter:
 
     def stop(self):
         if self.pid is None:
-            return Counter()
+            return {}
         pid, self.pid = self.pid, None
-        printed, ended = Counter(), False
+        printed, ended = {}, False
         try:
             os.write(self.orders, b"stop\n")
             for reply in _lines(self.replies):

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # spoon2's bot for CodinGame's There Is No Spoon - Episode 2, built by build.py from bot/.
-# The solver's options, one a line with its default: FIELDS in bot/options.py, line 65.
+# The solver's options, one a line with its default: FIELDS in bot/options.py, line 64.
 # To change the bot for good, edit bot/ in the project and rebuild: python build.py (make build).
 # Below: MODULES, each module's source; then BundleImporter, which imports them from memory.
 MODULES={
@@ -61,7 +61,6 @@ def main(options=DEFAULT,pacer=Pacer):
 		sys.exit(0)
 ''',
 'bot/options.py':r'''
-from collections import namedtuple
 FIELDS=(('region_walk',60),
 	('probe_balance_after',20),
 	('parity_pays',20),
@@ -95,15 +94,22 @@ FIELDS=(('region_walk',60),
 	('walk_focus',.5),
 	('walk_focus_every',50),
 	('walk_loose_every',200))
-class Options(namedtuple('Options',[name for(name,_)in FIELDS],defaults=[value for(_,value)in FIELDS])):
-	__slots__=()
+class Options:
+	__slots__=tuple(name for(name,_)in FIELDS)
+	def __init__(self,**values):
+		unknown=values.keys()-set(self.__slots__)
+		if unknown:
+			raise ValueError(f"not an option: {', '.join(sorted(unknown))}")
+		for(name,default)in FIELDS:
+			object.__setattr__(self,name,values.get(name,default))
+	def __setattr__(self,name,value):
+		raise AttributeError('options are one value: make another with replace()')
 	def replace(self,**changes):
-		return self._replace(**changes)
+		return Options(**{**{name:getattr(self,name)for name in self.__slots__},**changes})
 DEFAULT=Options()
 ''',
 'bot/pacing.py':r'''
 import os,select,sys,time
-from collections import Counter,deque
 FIRST_AT=.5
 EVERY=.07
 SWITCH=.001
@@ -113,15 +119,15 @@ class LineSchedule:
 		self.clock=clock
 		self.every=every
 		self.next_at=start+first_at
-		self.waiting=deque()
-		self.printed=Counter()
+		self.waiting=[]
+		self.printed={}
 	def wait(self):
 		if not self.waiting:
 			return
 		return max(.0,self.next_at-self.clock())
 	def take(self):
-		pair=self.waiting.popleft()
-		self.printed[pair]+=1
+		pair=self.waiting.pop(0)
+		self.printed[pair]=self.printed.get(pair,0)+1
 		self.next_at=self.clock()+self.every
 		return pair
 def line(*numbers):
@@ -130,7 +136,7 @@ class Pacer:
 	def __init__(self,out,start=None,first_at=FIRST_AT,every=EVERY,clock=time.monotonic,lead=LEAD):
 		self.out=out
 		start=clock()if start is None else start
-		self.known=Counter()
+		self.known={}
 		self.clock=clock
 		self.every=every
 		self.lead=lead
@@ -143,8 +149,9 @@ class Pacer:
 		units=[]
 		for(*pair,n)in links:
 			pair=tuple(pair)
-			units+=[pair]*(n-self.known[pair])
-			self.known[pair]=max(self.known[pair],n)
+			known=self.known.get(pair,0)
+			units+=[pair]*(n-known)
+			self.known[pair]=max(known,n)
 		if units and not self.stopped:
 			if self.printer is None:
 				self.printer=_printer(self.out,self.schedule)
@@ -159,13 +166,13 @@ class Pacer:
 	def finish(self,links):
 		printed=self.stop()
 		for(*pair,n)in links:
-			left=n-printed[tuple(pair)]
+			left=n-printed.get(tuple(pair),0)
 			if left>0:
 				self.out.write(line(*pair,left))
 				self.out.flush()
 	def stop(self):
 		self.stopped=True
-		return self.printer.stop()if self.printer is not None else Counter()
+		return self.printer.stop()if self.printer is not None else{}
 class _ThreadPrinter:
 	def __init__(self,out,schedule):
 		import threading
@@ -228,9 +235,9 @@ class _ChildPrinter:
 			os.write(self.orders,''.join(line(*pair)for pair in units).encode())
 	def stop(self):
 		if self.pid is None:
-			return Counter()
+			return{}
 		pid,self.pid=self.pid,None
-		printed,ended=Counter(),False
+		printed,ended={},False
 		try:
 			os.write(self.orders,b'stop\n')
 			for reply in _lines(self.replies):
@@ -1020,11 +1027,13 @@ def components(grid,bound):
 ''',
 'bot/rules/__init__.py':'',
 'bot/rules/engine.py':r'''
-from collections import namedtuple
 from bot.grid import CLOSED,CUT,REGION,SLACK
 from bot.options import DEFAULT
 from bot.rules import balance,connect,groups,nodes
-Schedule=namedtuple('Schedule','whole probing slack sweeps',defaults=(True,False,True,True))
+class Schedule:
+	__slots__='whole','probing','slack','sweeps'
+	def __init__(self,whole=True,probing=False,slack=True,sweeps=True):
+		self.whole,self.probing,self.slack,self.sweeps=whole,probing,slack,sweeps
 FULL=Schedule()
 NODES=Schedule(whole=False)
 PROBE=Schedule(probing=True)
@@ -2549,14 +2558,15 @@ def _walked(sources,reached,owner,lead,finished,running):
 # Compiling is most of the bot's start; what it runs on a board its rules solve is compiled
 # with its module (build.py, lazy_bodies).
 LAZY={
-'bot/pacing.py':('4494 100 103 146 154 156 172 15 17 19 22 39 50 52 52 67 74 76 78 80 85 87 98 106 121 123 124 '
+'bot/options.py':'1323 43 43 45 45 ',
+'bot/pacing.py':('4451 100 103 146 154 156 172 14 16 18 21 38 50 52 52 67 74 76 78 80 85 87 98 106 121 123 124 '
 	'126 144 '),
 'bot/puzzle.py':'3459 89 91 ',
 'bot/assumption.py':'5617 7 9 11 31 33 37 39 61 63 76 78 96 98 104 106 108 110 113 168 185 132 138 ',
 'bot/branching.py':'4506 32 35 38 44 46 57 59 79 81 84 87 95 13 18 25 26 99 106 108 116 120 123 125 135 137 137 ',
 'bot/facts.py':'1009 15 16 21 24 26 30 32 34 36 42 ',
 'bot/grid.py':'5528 198 219 66 69 ',
-'bot/rules/engine.py':'3077 33 33 35 36 67 74 76 94 ',
+'bot/rules/engine.py':'3156 35 35 37 38 69 76 78 96 ',
 'bot/rules/balance.py':'2801 19 20 22 24 26 48 70 80 82 88 ',
 'bot/rules/connect.py':'4037 24 38 40 59 61 68 70 86 131 136 138 146 148 167 ',
 'bot/rules/groups.py':('6372 42 69 71 87 104 123 125 137 139 146 148 173 175 192 194 197 199 202 204 205 207 225 '
@@ -2594,7 +2604,7 @@ def lazy_stubs(namespace,lines,line,bodies):
 		return namespace['__lazy__'](n,arguments)
 	return first
 # The line of this file that opens LAZY_CODE: its tracebacks count from it.
-LAZY_CODE_LINE=2598
+LAZY_CODE_LINE=2608
 LAZY_CODE=r'''
 def shifted(code,lines):
 	# `code`, and the code it defines, `lines` further down this file.

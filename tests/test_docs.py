@@ -7,7 +7,7 @@ import subprocess
 
 import pytest
 
-from bot.options import Options
+from bot.options import FIELDS
 from tests.project import ROOT
 
 PAGES = [ROOT / "README.md", ROOT / "puzzles" / "stress" / "README.md",
@@ -50,7 +50,7 @@ def test_every_link_leads_to_a_file(page):
 
 def _constants():
     """{name: default as written} of every field of bot.options.Options."""
-    return {name: repr(value) for name, value in Options._field_defaults.items()}
+    return {name: repr(value) for name, value in FIELDS}
 
 
 def test_tuning_has_a_paragraph_for_each_constant_and_no_other():

@@ -16,16 +16,20 @@ A global rule runs only when its input changed since it last ran (`Grid.joined`,
 `Grid.cut`): it is the costly part of a round, and most rounds change neither.
 """
 
-from collections import namedtuple
-
 from bot.grid import CLOSED, CUT, REGION, SLACK
 from bot.options import DEFAULT
 from bot.rules import balance, connect, groups, nodes
 
-# Which rules one propagation runs: `whole`, the global rules (else the node rules alone);
-# `probing`, connect waits for a decided board and balance for enough changes; `slack`, the
-# slack rule; `sweeps`, connect and balance (the rules that sweep the board).
-Schedule = namedtuple("Schedule", "whole probing slack sweeps", defaults=(True, False, True, True))
+class Schedule:
+    """Which rules one propagation runs: `whole`, the global rules (else the node rules
+    alone); `probing`, connect waits for a decided board and balance for enough changes;
+    `slack`, the slack rule; `sweeps`, connect and balance (the rules that sweep the board).
+    (Not a named tuple: the bot starts without importing `collections`.)"""
+
+    __slots__ = ("whole", "probing", "slack", "sweeps")
+
+    def __init__(self, whole=True, probing=False, slack=True, sweeps=True):
+        self.whole, self.probing, self.slack, self.sweeps = whole, probing, slack, sweeps
 
 
 FULL = Schedule()
