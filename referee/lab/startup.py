@@ -202,7 +202,8 @@ def under_load(argv: list[str], board: Path, runs: int) -> dict:
         busy.wait()
     all_gaps = [gap for times in found for gap in gaps(times)]
     return {"board": board, "lines": [len(times) for times in found],
-            "first": [times[0] for times in found if times], "gaps": all_gaps}
+            "first": [times[0] for times in found if times], "gaps": all_gaps,
+            "over": sum(max(gaps(times), default=0.0) * 1000 > TURN_LIMIT_MS for times in found)}
 
 
 def load_report(rows: list[dict]) -> list[str]:
@@ -224,6 +225,9 @@ def load_report(rows: list[dict]) -> list[str]:
         verdict = "within" if top <= TURN_LIMIT_MS else "OVER"
         out.append(f"largest gap: {top:.1f} ms (p99 {p99:.1f} ms) on {worst['board'].name}, "
                    f"{verdict} CodinGame's {TURN_LIMIT_MS} ms")
+        runs = sum(len(row["lines"]) for row in rows)
+        out.append(f"runs with a gap over {TURN_LIMIT_MS} ms: "
+                   f"{sum(row.get('over', 0) for row in rows)} of {runs}")
     return out
 
 

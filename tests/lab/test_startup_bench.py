@@ -11,28 +11,29 @@ import pytest
 from tests.project import ROOT
 from referee.lab import startup
 
-SLOW_PRINTER = "import time\nprint(1, flush=True)\ntime.sleep(0.05)\nprint(2, flush=True)\n"
+SLOW_PRINTER = "import time\nprint(1, flush=True)\ntime.sleep(0.5)\nprint(2, flush=True)\n"
 
 
 def test_line_times_are_read_as_the_lines_come():
     times = startup.line_times([sys.executable, "-c", SLOW_PRINTER], "")
     assert len(times) == 2
-    assert times[1] - times[0] >= 0.05   # the sleep is between them, whatever the load
+    # the sleep is between them: this reader may note the first late, by less than 0.2 s
+    assert times[1] - times[0] >= 0.3
     assert startup.gaps(times) == [times[1] - times[0]]
     assert startup.gaps(times[:1]) == []
 
 
 def test_judged_times_are_the_referees_stamps_of_a_whole_match(tmp_path):
-    # a bot that reads the board, then prints two lines 150 ms apart: past CodinGame's
+    # a bot that reads the board, then prints two lines 300 ms apart: past CodinGame's
     # limit, and still every line is seen
     bot = tmp_path / "slow.py"
     bot.write_text("import sys, time\nfor _ in range(3): sys.stdin.readline()\n"
-                   "print('0 0 2 0 1', flush=True)\ntime.sleep(0.15)\n"
+                   "print('0 0 2 0 1', flush=True)\ntime.sleep(0.3)\n"
                    "print('2 0 2 2 1', flush=True)\n")
     board = ROOT / "puzzles" / "public" / "01_simplest.txt"
     times = startup.judged_times([sys.executable, str(bot)], board)
     assert len(times) == 2
-    assert startup.gaps(times)[0] >= 0.15
+    assert startup.gaps(times)[0] >= 0.2   # (a stamp at normal priority may come late)
 
 
 def test_the_stress_boards_are_those_up_to_30x30():
@@ -45,11 +46,13 @@ def test_the_stress_boards_are_those_up_to_30x30():
 
 
 def test_the_load_report_names_the_board_with_the_largest_gap():
-    rows = [{"board": Path("a.txt"), "lines": [3, 3], "first": [0.2, 0.3], "gaps": [0.01, 0.02]},
-            {"board": Path("b.txt"), "lines": [5], "first": [0.1], "gaps": [0.03, 0.12]}]
+    rows = [{"board": Path("a.txt"), "lines": [3, 3], "first": [0.2, 0.3], "gaps": [0.01, 0.02],
+             "over": 0},
+            {"board": Path("b.txt"), "lines": [5], "first": [0.1], "gaps": [0.03, 0.12], "over": 1}]
     report = startup.load_report(rows)
-    assert report[-1] == "largest gap: 120.0 ms (p99 120.0 ms) on b.txt, OVER CodinGame's 100 ms"
+    assert report[-2] == "largest gap: 120.0 ms (p99 120.0 ms) on b.txt, OVER CodinGame's 100 ms"
     assert report[1].split()[:4] == ["a.txt", "2", "3", "300.0"]
+    assert report[-1] == "runs with a gap over 100 ms: 1 of 3"
 
 
 @pytest.mark.slow
