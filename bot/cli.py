@@ -4,7 +4,6 @@ Exit status: 0 solved, 1 no solution, 2 malformed input, a grid with no island i
 (one line on stderr each time).
 """
 
-import os
 import select
 import sys
 import time
@@ -25,13 +24,14 @@ def read_puzzle(stream):
     already. CodinGame keeps stdin open, so never wait for EOF; but what a file has after
     the grid is seen, and refused as the referee refuses it. Never raises: a byte that is
     not UTF-8 becomes a character the parser refuses at its line."""
-    try:
-        fd = stream.fileno()
-    except (OSError, ValueError):   # an in-memory stream: all of it is there already
+    try:   # its file, read unbuffered (`os.read` would import `os`, at start-up's cost)
+        raw = stream.buffer.raw
+        fd = raw.fileno()
+    except (AttributeError, OSError, ValueError):   # an in-memory stream: all of it is there
         return stream.read()
     data, lines, wanted = bytearray(), 0, None
     while wanted is None or lines < wanted:
-        chunk = os.read(fd, READ_BYTES)
+        chunk = raw.read(READ_BYTES)
         if not chunk:
             break
         data += chunk
@@ -43,7 +43,7 @@ def read_puzzle(stream):
         if len(data) > MAX_INPUT_BYTES:
             break
     while len(data) <= MAX_INPUT_BYTES and select.select([fd], [], [], 0)[0]:
-        chunk = os.read(fd, READ_BYTES)
+        chunk = raw.read(READ_BYTES)
         if not chunk:
             break
         data += chunk

@@ -1,12 +1,12 @@
 #!/usr/bin/env python3
 # spoon2's bot for CodinGame's There Is No Spoon - Episode 2, built by build.py from bot/.
-# The solver's options, one a line with its default: FIELDS in bot/options.py, line 64.
+# The solver's options, one a line with its default: FIELDS in bot/options.py, line 65.
 # To change the bot for good, edit bot/ in the project and rebuild: python build.py (make build).
 # Below: MODULES, each module's source; then BundleImporter, which imports them from memory.
 MODULES={
 'bot/__init__.py':'',
 'bot/cli.py':r'''
-import os,select,sys,time
+import select,sys,time
 from bot.options import DEFAULT
 from bot.pacing import Pacer
 from bot.puzzle import PuzzleError,side_value
@@ -17,12 +17,13 @@ READ_BYTES=1<<16
 MAX_INPUT_BYTES=1<<24
 def read_puzzle(stream):
 	try:
-		fd=stream.fileno()
-	except(OSError,ValueError):
+		raw=stream.buffer.raw
+		fd=raw.fileno()
+	except(AttributeError,OSError,ValueError):
 		return stream.read()
 	data,lines,wanted=bytearray(),0,None
 	while wanted is None or lines<wanted:
-		chunk=os.read(fd,READ_BYTES)
+		chunk=raw.read(READ_BYTES)
 		if not chunk:
 			break
 		data+=chunk
@@ -34,7 +35,7 @@ def read_puzzle(stream):
 		if len(data)>MAX_INPUT_BYTES:
 			break
 	while len(data)<=MAX_INPUT_BYTES and select.select([fd],[],[],0)[0]:
-		chunk=os.read(fd,READ_BYTES)
+		chunk=raw.read(READ_BYTES)
 		if not chunk:
 			break
 		data+=chunk
@@ -109,10 +110,9 @@ class Options:
 DEFAULT=Options()
 ''',
 'bot/pacing.py':r'''
-import os,select,sys,time
+import time
 FIRST_AT=.5
 EVERY=.07
-SWITCH=.001
 LEAD=.02
 class LineSchedule:
 	def __init__(self,start,first_at,every,clock=time.monotonic):
@@ -154,7 +154,8 @@ class Pacer:
 			self.known[pair]=max(known,n)
 		if units and not self.stopped:
 			if self.printer is None:
-				self.printer=_printer(self.out,self.schedule)
+				from bot.printers import printer
+				self.printer=printer(self.out,self.schedule)
 			self.printer.queue(units)
 			now=self.clock()
 			for _ in units:
@@ -173,7 +174,12 @@ class Pacer:
 	def stop(self):
 		self.stopped=True
 		return self.printer.stop()if self.printer is not None else{}
-class _ThreadPrinter:
+''',
+'bot/printers.py':r'''
+import os,select,sys
+from bot.pacing import line
+SWITCH=.001
+class ThreadPrinter:
 	def __init__(self,out,schedule):
 		import threading
 		self.out=out
@@ -207,12 +213,12 @@ class _ThreadPrinter:
 					self.out.flush()
 				except(BrokenPipeError,ValueError):
 					return
-def _printer(out,schedule):
+def printer(out,schedule):
 	try:
-		return _ChildPrinter(out.fileno(),out,schedule)
+		return ChildPrinter(out.fileno(),out,schedule)
 	except(AttributeError,OSError,ValueError):
-		return _ThreadPrinter(out,schedule)
-class _ChildPrinter:
+		return ThreadPrinter(out,schedule)
+class ChildPrinter:
 	def __init__(self,fd,out,schedule):
 		out.flush()
 		self.schedule=schedule
@@ -2559,8 +2565,7 @@ def _walked(sources,reached,owner,lead,finished,running):
 # with its module (build.py, lazy_bodies).
 LAZY={
 'bot/options.py':'1323 43 43 45 45 ',
-'bot/pacing.py':('4451 100 103 146 154 156 172 14 16 18 21 38 50 52 52 67 74 76 78 80 85 87 98 106 121 123 124 '
-	'126 144 '),
+'bot/pacing.py':'1749 13 15 17 20 37 50 52 52 ',
 'bot/puzzle.py':'3459 89 91 ',
 'bot/assumption.py':'5617 7 9 11 31 33 37 39 61 63 76 78 96 98 104 106 108 110 113 168 185 132 138 ',
 'bot/branching.py':'4506 32 35 38 44 46 57 59 79 81 84 87 95 13 18 25 26 99 106 108 116 120 123 125 135 137 137 ',
@@ -2604,7 +2609,7 @@ def lazy_stubs(namespace,lines,line,bodies):
 		return namespace['__lazy__'](n,arguments)
 	return first
 # The line of this file that opens LAZY_CODE: its tracebacks count from it.
-LAZY_CODE_LINE=2608
+LAZY_CODE_LINE=2613
 LAZY_CODE=r'''
 def shifted(code,lines):
 	# `code`, and the code it defines, `lines` further down this file.
