@@ -56,11 +56,10 @@ class Options:
     __slots__ = tuple(name for name, _ in FIELDS)
 
     def __init__(self, **values):
-        unknown = values.keys() - set(self.__slots__)
-        if unknown:
-            raise ValueError(f"not an option: {', '.join(sorted(unknown))}")
         for name, default in FIELDS:
-            object.__setattr__(self, name, values.get(name, default))
+            object.__setattr__(self, name, values.pop(name, default))
+        if values:
+            raise ValueError(f"not an option: {', '.join(values)}")
 
     def __setattr__(self, name, value):
         raise AttributeError("options are one value: make another with replace()")

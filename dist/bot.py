@@ -98,11 +98,10 @@ FIELDS=(('region_walk',60),
 class Options:
 	__slots__=tuple(name for(name,_)in FIELDS)
 	def __init__(self,**values):
-		unknown=values.keys()-set(self.__slots__)
-		if unknown:
-			raise ValueError(f"not an option: {', '.join(sorted(unknown))}")
 		for(name,default)in FIELDS:
-			object.__setattr__(self,name,values.get(name,default))
+			object.__setattr__(self,name,values.pop(name,default))
+		if values:
+			raise ValueError(f"not an option: {', '.join(values)}")
 	def __setattr__(self,name,value):
 		raise AttributeError('options are one value: make another with replace()')
 	def replace(self,**changes):
@@ -2564,7 +2563,7 @@ def _walked(sources,reached,owner,lead,finished,running):
 # Compiling is most of the bot's start; what it runs on a board its rules solve is compiled
 # with its module (build.py, lazy_bodies).
 LAZY={
-'bot/options.py':'1323 43 43 45 45 ',
+'bot/options.py':'1269 42 42 44 44 ',
 'bot/pacing.py':'1749 13 15 17 20 37 50 52 52 ',
 'bot/puzzle.py':'3459 89 91 ',
 'bot/assumption.py':'5617 7 9 11 31 33 37 39 61 63 76 78 96 98 104 106 108 110 113 168 185 132 138 ',
@@ -2609,7 +2608,7 @@ def lazy_stubs(namespace,lines,line,bodies):
 		return namespace['__lazy__'](n,arguments)
 	return first
 # The line of this file that opens LAZY_CODE: its tracebacks count from it.
-LAZY_CODE_LINE=2613
+LAZY_CODE_LINE=2612
 LAZY_CODE=r'''
 def shifted(code,lines):
 	# `code`, and the code it defines, `lines` further down this file.
