@@ -25,7 +25,7 @@ def read_puzzle(stream):
     the grid is seen, and refused as the referee refuses it. Never raises: a byte that is
     not UTF-8 becomes a character the parser refuses at its line."""
     try:   # its file, read unbuffered (`os.read` would import `os`, at start-up's cost)
-        raw = stream.buffer.raw
+        raw = getattr(stream, "buffer", stream).raw   # (a text stream's, or a binary one's)
         fd = raw.fileno()
     except (AttributeError, OSError, ValueError):   # an in-memory stream: all of it is there
         return stream.read()

@@ -17,7 +17,7 @@ READ_BYTES=1<<16
 MAX_INPUT_BYTES=1<<24
 def read_puzzle(stream):
 	try:
-		raw=stream.buffer.raw
+		raw=getattr(stream,'buffer',stream).raw
 		fd=raw.fileno()
 	except(AttributeError,OSError,ValueError):
 		return stream.read()
