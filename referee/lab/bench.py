@@ -56,7 +56,7 @@ figures pool every (puzzle, seed) pair. The bundle's matches keep the bundle's o
 as on CodinGame.
 
 --clock cpu times each solve by the CPU time of the solving thread, and --timeout is then
-CPU seconds too (an ITIMER_VIRTUAL alarm, which counts the process's time: a solve whose
+CPU seconds too (an ITIMER_PROF alarm, which counts the process's time: a solve whose
 thread's time is over --timeout counts as over it, rung or not; the bundle's matches keep
 the wall clock, as CodinGame does): other work on the machine then neither lengthens a
 solve nor turns it into a timeout. Compare two solvers that way; judge against

@@ -92,7 +92,7 @@ def test_a_solve_timed_over_the_limit_is_over_it_with_no_alarm():
 
 
 def test_a_cpu_timed_solve_over_the_limit_is_over_it_though_the_alarm_did_not_ring():
-    # ITIMER_VIRTUAL counts the process's user time in ticks: a short solve passes under it.
+    # ITIMER_PROF counts the process's time in ticks: a short solve passes under it.
     run = measure("s", "a", EXPERT, 1, 0.000001, clock="cpu")
     assert not run.solved and run.error == "over 1e-06 s of CPU"
 
