@@ -18,6 +18,12 @@ rules' cursors and the search's memory are their owners' (`bot.rules.Rules`), no
 """
 
 
+class Mark(tuple):
+    """A point `Grid.revert` goes back to (`Grid.mark`): only the grid reads what it holds.
+    A bare tuple underneath: a mark is made at every probe and branch."""
+    __slots__ = ()
+
+
 class Contradiction(Exception):
     """The state admits no solution. Every rule signals a dead end this one way; its
     arguments, where given, are the node it was met at and the rule that met it (`REGION`,
@@ -85,7 +91,7 @@ class Grid:
         """A point to `revert` to. It keeps the nodes still queued for the node rules: a
         mark taken before the first propagation (every node queued) must give them back,
         or the rules never look at the nodes nothing changed since."""
-        return len(self.trail), self.joined, self.cut, tuple(self.dirty)
+        return Mark((len(self.trail), self.joined, self.cut, tuple(self.dirty)))
 
     def revert(self, mark):
         """Undo every change made since `mark`."""
@@ -122,6 +128,11 @@ class Grid:
             if not queued[i]:
                 queued[i] = 1
                 dirty.append(i)
+
+    def mark_at(self, length):
+        """A mark at trail `length`, earlier than now, with no node queued and both flags
+        set: nothing is known there of what the rules would find."""
+        return Mark((length, True, True, ()))
 
     def drop_pending(self):
         """Forget the nodes queued for the node rules."""

@@ -816,6 +816,8 @@ def bound_facts(grid,top,e,lows=True,highs=True):
 	return facts
 ''',
 'bot/grid.py':r'''
+class Mark(tuple):
+	__slots__=()
 class Contradiction(Exception):
 	pass
 REGION,CUT,SLACK,CLOSED='region','cut','slack','closed'
@@ -843,7 +845,7 @@ class Grid:
 		self.spare=sum(value)//2-(len(puzzle)-1)
 		self.waste=0
 	def mark(self):
-		return len(self.trail),self.joined,self.cut,tuple(self.dirty)
+		return Mark((len(self.trail),self.joined,self.cut,tuple(self.dirty)))
 	def revert(self,mark):
 		trail,lo,hi,got,cap,ends=self.trail,self.lo,self.hi,self.got,self.cap,self.ends
 		parent,size,next_member,joins=self.parent,self.size,self.next_member,self.joins
@@ -876,6 +878,8 @@ class Grid:
 			if not queued[i]:
 				queued[i]=1
 				dirty.append(i)
+	def mark_at(self,length):
+		return Mark((length,True,True,()))
 	def drop_pending(self):
 		for i in self.dirty:
 			self.queued[i]=0
@@ -1062,15 +1066,14 @@ class Rules:
 		self.spanning=None
 		self.spanned=0
 	def mark(self):
-		return self.grid.mark(),self.balanced,self.isolated,self.connected,self.slackened,self.slack_left
+		return self.grid.mark(),len(self.grid.trail),self.balanced,self.isolated,self.connected,self.slackened,self.slack_left
 	def revert(self,mark):
-		board=mark[0]
-		self.balanced,self.isolated,self.connected,self.slackened,self.slack_left=mark[1:]
+		board,length,self.balanced,self.isolated,self.connected,self.slackened,self.slack_left=mark
 		if self.memory is not None:
-			self.memory.reverted(board[0],self.grid.trail,self.grid.ends)
+			self.memory.reverted(length,self.grid.trail,self.grid.ends)
 		self.grid.revert(board)
 	def undo(self,length):
-		self.revert(((length,True,True,()),-1,-1,-1,-1,None))
+		self.revert((self.grid.mark_at(length),length,-1,-1,-1,-1,None))
 	def blame(self,i):
 		if self.memory is not None:
 			self.memory.blame(i,[j for(_,j)in self.grid.puzzle.node_edges[i]])
@@ -2052,8 +2055,7 @@ class Learner:
 		if level>=self.level:
 			return
 		grid,levels=self.grid,self.levels
-		mark=levels.marks[level]
-		length=mark[0][0]
+		mark,length=levels.marks[level],levels.starts[level]
 		levels.forget(length,self.phases.phase)
 		if len(grid.trail)>=length:
 			self.rules.revert(mark)
@@ -2572,8 +2574,8 @@ LAZY={
 'bot/assumption.py':'5598 7 9 11 31 33 37 39 61 63 76 78 96 98 104 106 108 110 113 168 185 132 138 ',
 'bot/branching.py':'4506 32 35 38 44 46 57 59 79 81 84 87 95 13 18 25 26 99 106 108 116 120 123 125 135 137 137 ',
 'bot/facts.py':'1009 15 16 21 24 26 30 32 34 36 42 ',
-'bot/grid.py':'5528 198 219 66 69 ',
-'bot/rules/engine.py':'3077 33 33 35 36 67 74 76 94 ',
+'bot/grid.py':'5633 202 223 70 73 ',
+'bot/rules/engine.py':'3100 32 32 34 35 66 73 75 93 ',
 'bot/rules/balance.py':'2801 19 20 22 24 26 48 70 80 82 88 ',
 'bot/rules/connect.py':'4037 24 38 40 59 61 68 70 86 131 136 138 146 148 167 ',
 'bot/rules/groups.py':('6372 42 69 71 87 104 123 125 137 139 146 148 173 175 192 194 197 199 202 204 205 207 225 '
@@ -2611,7 +2613,7 @@ def lazy_stubs(namespace,lines,line,bodies):
 		return namespace['__lazy__'](n,arguments)
 	return first
 # The line of this file that opens LAZY_CODE: its tracebacks count from it.
-LAZY_CODE_LINE=2615
+LAZY_CODE_LINE=2617
 LAZY_CODE=r'''
 def shifted(code,lines):
 	# `code`, and the code it defines, `lines` further down this file.

@@ -64,23 +64,22 @@ class Rules:
         self.spanned = 0      # how many edges it holds
 
     def mark(self):
-        """A point to `revert` to: the grid's, with the cursors."""
-        return (self.grid.mark(), self.balanced, self.isolated, self.connected,
-                self.slackened, self.slack_left)
+        """A point to `revert` to: the grid's, with its trail length and the cursors."""
+        return (self.grid.mark(), len(self.grid.trail), self.balanced, self.isolated,
+                self.connected, self.slackened, self.slack_left)
 
     def revert(self, mark):
         """Undo every change made since `mark`, the cursors with the bounds."""
-        board = mark[0]
-        (self.balanced, self.isolated, self.connected, self.slackened,
-         self.slack_left) = mark[1:]
+        (board, length, self.balanced, self.isolated, self.connected, self.slackened,
+         self.slack_left) = mark
         if self.memory is not None:
-            self.memory.reverted(board[0], self.grid.trail, self.grid.ends)
+            self.memory.reverted(length, self.grid.trail, self.grid.ends)
         self.grid.revert(board)
 
     def undo(self, length):
         """Go back to trail `length`, forgetting where the rules looked (a trace reads the
         state there; the level's mark gives the cursors back when the search jumps)."""
-        self.revert(((length, True, True, ()), -1, -1, -1, -1, None))
+        self.revert((self.grid.mark_at(length), length, -1, -1, -1, -1, None))
 
     def blame(self, i):
         """Count a dead end against node i and its neighbours, where a search listens."""
