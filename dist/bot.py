@@ -545,9 +545,7 @@ def _replay(rules,bounds):
 	for(e,low,high)in bounds:
 		grid.raise_lo(e,low)
 		grid.lower_hi(e,high)
-	grid.drop_pending()
-	grid.joined=False
-	rules.isolated=rules.balanced=len(grid.trail)
+	rules.caught_up()
 def _completed(grid,i,edges,counts):
 	chosen=dict(zip(edges,counts))
 	lo=grid.lo
@@ -839,18 +837,15 @@ class Grid:
 		self.need=list(value)
 		self.next_member=list(range(len(puzzle)))
 		self.joins=[]
-		self.dirty=list(range(len(puzzle)))
-		self.queued=bytearray([1])*len(puzzle)
-		self.joined=self.cut=True
 		self.spare=sum(value)//2-(len(puzzle)-1)
 		self.waste=0
 	def mark(self):
-		return Mark((len(self.trail),self.joined,self.cut,tuple(self.dirty)))
+		return Mark((len(self.trail),))
 	def revert(self,mark):
 		trail,lo,hi,got,cap,ends=self.trail,self.lo,self.hi,self.got,self.cap,self.ends
 		parent,size,next_member,joins=self.parent,self.size,self.next_member,self.joins
 		need=self.need
-		length,self.joined,self.cut,pending=mark
+		length,=mark
 		for _ in range(len(trail)-length):
 			e,old_lo,old_hi=trail.pop()
 			a,b=ends[e]
@@ -872,18 +867,8 @@ class Grid:
 				hi[e]=old_hi
 				cap[a]-=d
 				cap[b]-=d
-		self.drop_pending()
-		queued,dirty=self.queued,self.dirty
-		for i in pending:
-			if not queued[i]:
-				queued[i]=1
-				dirty.append(i)
 	def mark_at(self,length):
-		return Mark((length,True,True,()))
-	def drop_pending(self):
-		for i in self.dirty:
-			self.queued[i]=0
-		self.dirty.clear()
+		return Mark((length,))
 	def changed_since(self,position):
 		if position<0:
 			return range(len(self.puzzle))
@@ -897,18 +882,10 @@ class Grid:
 			raise Contradiction()
 		self.trail.append((e,old,self.hi[e]))
 		self.lo[e]=n
-		self.joined=True
 		a,b=self.ends[e]
 		got,value=self.got,self.value
 		got[a]+=n-old
 		got[b]+=n-old
-		queued=self.queued
-		if not queued[a]:
-			queued[a]=1
-			self.dirty.append(a)
-		if not queued[b]:
-			queued[b]=1
-			self.dirty.append(b)
 		parent,size,need=self.parent,self.size,self.need
 		root=a
 		while parent[root]!=root:
@@ -948,19 +925,10 @@ class Grid:
 			raise Contradiction()
 		self.trail.append((e,self.lo[e],old))
 		self.hi[e]=n
-		if n==0:
-			self.cut=True
 		a,b=self.ends[e]
 		cap,value=self.cap,self.value
 		cap[a]-=old-n
 		cap[b]-=old-n
-		queued=self.queued
-		if not queued[a]:
-			queued[a]=1
-			self.dirty.append(a)
-		if not queued[b]:
-			queued[b]=1
-			self.dirty.append(b)
 		if cap[a]<value[a]:
 			raise Contradiction(a)
 		if cap[b]<value[b]:
@@ -1059,6 +1027,9 @@ class Rules:
 		self.grid=grid
 		self.options=options
 		self.memory=None
+		self.dirty=dict.fromkeys(range(len(grid.puzzle)))
+		self.joined=self.cut=True
+		self.seen=0
 		self.balanced=self.isolated=self.connected=self.slackened=-1
 		self.slack_left=None
 		self.completed=[]
@@ -1066,14 +1037,36 @@ class Rules:
 		self.spanning=None
 		self.spanned=0
 	def mark(self):
-		return self.grid.mark(),len(self.grid.trail),self.balanced,self.isolated,self.connected,self.slackened,self.slack_left
+		self.note_changes()
+		cursors=self.balanced,self.isolated,self.connected,self.slackened,self.slack_left
+		return self.grid.mark(),self.seen,tuple(self.dirty),self.joined,self.cut,cursors
 	def revert(self,mark):
-		board,length,self.balanced,self.isolated,self.connected,self.slackened,self.slack_left=mark
+		board,length,pending,self.joined,self.cut,cursors=mark
+		self.balanced,self.isolated,self.connected,self.slackened,self.slack_left=cursors
 		if self.memory is not None:
 			self.memory.reverted(length,self.grid.trail,self.grid.ends)
 		self.grid.revert(board)
+		self.seen=length
+		self.dirty=dict.fromkeys(pending)
 	def undo(self,length):
-		self.revert((self.grid.mark_at(length),length,-1,-1,-1,-1,None))
+		self.revert((self.grid.mark_at(length),length,(),True,True,(-1,-1,-1,-1,None)))
+	def note_changes(self):
+		grid=self.grid
+		trail,ends,lo,hi=grid.trail,grid.ends,grid.lo,grid.hi
+		dirty=self.dirty
+		for(e,old_lo,_)in trail[self.seen:]:
+			if lo[e]!=old_lo:
+				self.joined=True
+			elif not hi[e]:
+				self.cut=True
+			a,b=ends[e]
+			dirty[a]=dirty[b]=None
+		self.seen=len(trail)
+	def caught_up(self):
+		self.note_changes()
+		self.dirty.clear()
+		self.joined=False
+		self.isolated=self.balanced=self.seen
 	def blame(self,i):
 		if self.memory is not None:
 			self.memory.blame(i,[j for(_,j)in self.grid.puzzle.node_edges[i]])
@@ -1084,12 +1077,12 @@ class Rules:
 				stats.round()
 			nodes.settle(self)
 			if not schedule.whole:
-				if grid.solved()and grid.cut:
-					grid.cut=False
+				if grid.solved()and self.cut:
+					self.cut=False
 					connect.connect(self)
 				return
-			if grid.joined and not grid.solved():
-				grid.joined=False
+			if self.joined and not grid.solved():
+				self.joined=False
 				changed=groups.isolate(self)
 				if schedule.slack and grid.waste+1>=grid.spare:
 					changed|=groups.slack(self)
@@ -1097,8 +1090,8 @@ class Rules:
 					continue
 			if not schedule.sweeps:
 				return
-			if grid.cut and(not schedule.probing or grid.solved()):
-				grid.cut=False
+			if self.cut and(not schedule.probing or grid.solved()):
+				self.cut=False
 				if connect.connect(self):
 					continue
 			if not schedule.probing:
@@ -1636,13 +1629,16 @@ from bot.facts import at_least,at_most,bound,bound_facts,edge,is_lower
 from bot.grid import Contradiction
 def settle(rules):
 	grid=rules.grid
-	dirty,queued,completed=grid.dirty,grid.queued,rules.completed
+	dirty,completed=rules.dirty,rules.completed
 	got,cap,value=grid.got,grid.cap,grid.value
-	lo,hi,edges_at=grid.lo,grid.hi,grid.puzzle.edges_at
+	lo,hi,edges_at,trail=grid.lo,grid.hi,grid.puzzle.edges_at,grid.trail
 	raise_lo,lower_hi=grid.raise_lo,grid.lower_hi
-	while dirty:
-		i=dirty.pop()
-		queued[i]=0
+	while True:
+		if rules.seen!=len(trail):
+			rules.note_changes()
+		if not dirty:
+			return
+		i,_=dirty.popitem()
 		try:
 			if got[i]==cap[i]:
 				if got[i]!=value[i]:
@@ -2571,16 +2567,16 @@ def _walked(sources,reached,owner,lead,finished,running):
 LAZY={
 'bot/pacing.py':'4796 19 22 52 52 66 71 73 74 76 78 80 85 87 98 ',
 'bot/puzzle.py':'3459 89 91 ',
-'bot/assumption.py':'5598 7 9 11 31 33 37 39 61 63 76 78 96 98 104 106 108 110 113 168 185 132 138 ',
+'bot/assumption.py':'5530 7 9 11 31 33 37 39 61 63 76 78 96 98 102 104 106 108 111 166 183 130 136 ',
 'bot/branching.py':'4506 32 35 38 44 46 57 59 79 81 84 87 95 13 18 25 26 99 106 108 116 120 123 125 135 137 137 ',
 'bot/facts.py':'1009 15 16 21 24 26 30 32 34 36 42 ',
-'bot/grid.py':'5633 202 223 70 73 ',
-'bot/rules/engine.py':'3100 32 32 34 35 66 73 75 93 ',
+'bot/grid.py':'4897 172 193 57 60 ',
+'bot/rules/engine.py':'3803 40 40 54 57 59 60 91 98 100 118 ',
 'bot/rules/balance.py':'2801 19 20 22 24 26 48 70 80 82 88 ',
 'bot/rules/connect.py':'4037 24 38 40 59 61 68 70 86 131 136 138 146 148 167 ',
 'bot/rules/groups.py':('6372 42 69 71 87 104 123 125 137 139 146 148 173 175 192 194 197 199 202 204 205 207 225 '
 	'227 233 '),
-'bot/rules/nodes.py':'2611 36 43 45 54 56 65 67 69 71 85 ',
+'bot/rules/nodes.py':'2680 39 46 48 57 59 68 70 72 74 88 ',
 'bot/work.py':'860 22 24 ',
 }
 import gc,sys
@@ -2613,7 +2609,7 @@ def lazy_stubs(namespace,lines,line,bodies):
 		return namespace['__lazy__'](n,arguments)
 	return first
 # The line of this file that opens LAZY_CODE: its tracebacks count from it.
-LAZY_CODE_LINE=2617
+LAZY_CODE_LINE=2613
 LAZY_CODE=r'''
 def shifted(code,lines):
 	# `code`, and the code it defines, `lines` further down this file.
