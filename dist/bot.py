@@ -1037,33 +1037,26 @@ class Rules:
 		self.spanning=None
 		self.spanned=0
 	def mark(self):
-		self.note_changes()
 		cursors=self.balanced,self.isolated,self.connected,self.slackened,self.slack_left
-		return self.grid.mark(),self.seen,tuple(self.dirty),self.joined,self.cut,cursors
+		state=self.seen,tuple(self.dirty),self.joined,self.cut,cursors
+		return self.grid.mark(),len(self.grid.trail),state
 	def revert(self,mark):
-		board,length,pending,self.joined,self.cut,cursors=mark
+		board,length,(self.seen,pending,self.joined,self.cut,cursors)=mark
 		self.balanced,self.isolated,self.connected,self.slackened,self.slack_left=cursors
 		if self.memory is not None:
 			self.memory.reverted(length,self.grid.trail,self.grid.ends)
 		self.grid.revert(board)
-		self.seen=length
 		self.dirty=dict.fromkeys(pending)
 	def undo(self,length):
-		self.revert((self.grid.mark_at(length),length,(),True,True,(-1,-1,-1,-1,None)))
-	def note_changes(self):
-		grid=self.grid
-		trail,ends,lo,hi=grid.trail,grid.ends,grid.lo,grid.hi
-		dirty=self.dirty
-		for(e,old_lo,_)in trail[self.seen:]:
-			if lo[e]!=old_lo:
-				self.joined=True
-			elif not hi[e]:
-				self.cut=True
-			a,b=ends[e]
-			dirty[a]=dirty[b]=None
-		self.seen=len(trail)
+		forgotten=length,(),True,True,(-1,-1,-1,-1,None)
+		self.revert((self.grid.mark_at(length),length,forgotten))
 	def caught_up(self):
-		self.note_changes()
+		grid=self.grid
+		lo,hi=grid.lo,grid.hi
+		for(e,old_lo,_)in grid.trail[self.seen:]:
+			if lo[e]==old_lo and not hi[e]:
+				self.cut=True
+		self.seen=len(grid.trail)
 		self.dirty.clear()
 		self.joined=False
 		self.isolated=self.balanced=self.seen
@@ -1633,9 +1626,17 @@ def settle(rules):
 	got,cap,value=grid.got,grid.cap,grid.value
 	lo,hi,edges_at,trail=grid.lo,grid.hi,grid.puzzle.edges_at,grid.trail
 	raise_lo,lower_hi=grid.raise_lo,grid.lower_hi
+	ends=grid.ends
 	while True:
 		if rules.seen!=len(trail):
-			rules.note_changes()
+			for(e,old_lo,_)in trail[rules.seen:]:
+				if lo[e]!=old_lo:
+					rules.joined=True
+				elif not hi[e]:
+					rules.cut=True
+				a,b=ends[e]
+				dirty[a]=dirty[b]=None
+			rules.seen=len(trail)
 		if not dirty:
 			return
 		i,_=dirty.popitem()
@@ -2571,12 +2572,12 @@ LAZY={
 'bot/branching.py':'4506 32 35 38 44 46 57 59 79 81 84 87 95 13 18 25 26 99 106 108 116 120 123 125 135 137 137 ',
 'bot/facts.py':'1009 15 16 21 24 26 30 32 34 36 42 ',
 'bot/grid.py':'4897 172 193 57 60 ',
-'bot/rules/engine.py':'3803 40 40 54 57 59 60 91 98 100 118 ',
+'bot/rules/engine.py':'3683 39 40 42 50 52 53 84 91 93 111 ',
 'bot/rules/balance.py':'2801 19 20 22 24 26 48 70 80 82 88 ',
 'bot/rules/connect.py':'4037 24 38 40 59 61 68 70 86 131 136 138 146 148 167 ',
 'bot/rules/groups.py':('6372 42 69 71 87 104 123 125 137 139 146 148 173 175 192 194 197 199 202 204 205 207 225 '
 	'227 233 '),
-'bot/rules/nodes.py':'2680 39 46 48 57 59 68 70 72 74 88 ',
+'bot/rules/nodes.py':'2866 47 54 56 65 67 76 78 80 82 96 ',
 'bot/work.py':'860 22 24 ',
 }
 import gc,sys
@@ -2609,7 +2610,7 @@ def lazy_stubs(namespace,lines,line,bodies):
 		return namespace['__lazy__'](n,arguments)
 	return first
 # The line of this file that opens LAZY_CODE: its tracebacks count from it.
-LAZY_CODE_LINE=2613
+LAZY_CODE_LINE=2614
 LAZY_CODE=r'''
 def shifted(code,lines):
 	# `code`, and the code it defines, `lines` further down this file.

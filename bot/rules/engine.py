@@ -12,7 +12,7 @@ global rule makes. Which rules run is a named `Schedule`:
   the two that sweep the board (`connect`, `balance`); each has a `_NO_SLACK` twin for boards
   where `slack`'s reasons span too much of the board to prune.
 
-The engine reads what changed off the grid's trail (`note_changes`): the nodes at the ends
+The engine reads what changed off the grid's trail (`nodes.settle`): the nodes at the ends
 of each changed edge are queued for the node rules, and two flags tell the global rules
 whether they can find anything new: `joined` (some `lo` rose, so groups or their needs
 changed) and `cut` (some `hi` fell to 0, so the possible links lost a connection). A global
@@ -46,7 +46,8 @@ class Rules:
     last looked.
 
     `dirty` holds the nodes queued for the node rules, in the order they were queued (a dict
-    as an ordered set: a node queued again keeps its place), as of trail position `seen`;
+    as an ordered set: a node queued again keeps its place), as of trail position `seen`
+    (the changes after it are noted when the node rules next look);
     `joined` and `cut` are the global rules' flags. The cursors are trail positions up to
     which `balance`, `isolate`, `connect` and `slack` have looked (-1: nothing yet), and the
     slack left at `slack`'s last look. `mark` keeps the queue, flags and cursors beside the
@@ -76,46 +77,37 @@ class Rules:
         self.spanned = 0      # how many edges it holds
 
     def mark(self):
-        """A point to `revert` to: the grid's, with the queue, flags and cursors."""
-        self.note_changes()
+        """A point to `revert` to: the grid's, its trail length, and the queue, flags and
+        cursors. The queue and flags are kept as last noted: the changes since are still on
+        the trail after a revert to the mark, and are noted then."""
         cursors = self.balanced, self.isolated, self.connected, self.slackened, self.slack_left
-        return self.grid.mark(), self.seen, tuple(self.dirty), self.joined, self.cut, cursors
+        state = self.seen, tuple(self.dirty), self.joined, self.cut, cursors
+        return self.grid.mark(), len(self.grid.trail), state
 
     def revert(self, mark):
         """Undo every change made since `mark`, with the queue, flags and cursors."""
-        board, length, pending, self.joined, self.cut, cursors = mark
+        board, length, (self.seen, pending, self.joined, self.cut, cursors) = mark
         self.balanced, self.isolated, self.connected, self.slackened, self.slack_left = cursors
         if self.memory is not None:
             self.memory.reverted(length, self.grid.trail, self.grid.ends)
         self.grid.revert(board)
-        self.seen = length
         self.dirty = dict.fromkeys(pending)
 
     def undo(self, length):
         """Go back to trail `length`, forgetting where the rules looked (a trace reads the
         state there; the level's mark gives the cursors back when the search jumps)."""
-        self.revert((self.grid.mark_at(length), length, (), True, True, (-1, -1, -1, -1, None)))
-
-    def note_changes(self):
-        """Queue the ends of each edge changed since trail position `seen`, and set the
-        flags: `joined` if its low bound rose, `cut` if its high one fell to 0. The
-        present bounds tell which (a later change on the edge is noted with it)."""
-        grid = self.grid
-        trail, ends, lo, hi = grid.trail, grid.ends, grid.lo, grid.hi
-        dirty = self.dirty
-        for e, old_lo, _ in trail[self.seen:]:
-            if lo[e] != old_lo:
-                self.joined = True
-            elif not hi[e]:
-                self.cut = True
-            a, b = ends[e]
-            dirty[a] = dirty[b] = None
-        self.seen = len(trail)
+        forgotten = length, (), True, True, (-1, -1, -1, -1, None)
+        self.revert((self.grid.mark_at(length), length, forgotten))
 
     def caught_up(self):
         """The rules but `connect` have nothing left to find in the present state (as at a
         probe's end, replayed): no node queued, `joined` clear, isolate and balance looked."""
-        self.note_changes()  # (`cut` stays as the changes left it)
+        grid = self.grid
+        lo, hi = grid.lo, grid.hi
+        for e, old_lo, _ in grid.trail[self.seen:]:  # (as `nodes.settle` notes them)
+            if lo[e] == old_lo and not hi[e]:
+                self.cut = True  # (the rest of the changes' notes is dropped)
+        self.seen = len(grid.trail)
         self.dirty.clear()
         self.joined = False
         self.isolated = self.balanced = self.seen
