@@ -1626,17 +1626,17 @@ def settle(rules):
 	got,cap,value=grid.got,grid.cap,grid.value
 	lo,hi,edges_at,trail=grid.lo,grid.hi,grid.puzzle.edges_at,grid.trail
 	raise_lo,lower_hi=grid.raise_lo,grid.lower_hi
-	ends=grid.ends
+	ends,seen=grid.ends,rules.seen
 	while True:
-		if rules.seen!=len(trail):
-			for(e,old_lo,_)in trail[rules.seen:]:
+		if seen!=len(trail):
+			for(e,old_lo,_)in trail[seen:]:
 				if lo[e]!=old_lo:
 					rules.joined=True
 				elif not hi[e]:
 					rules.cut=True
 				a,b=ends[e]
 				dirty[a]=dirty[b]=None
-			rules.seen=len(trail)
+			rules.seen=seen=len(trail)
 		if not dirty:
 			return
 		i,_=dirty.popitem()
@@ -2577,7 +2577,7 @@ LAZY={
 'bot/rules/connect.py':'4037 24 38 40 59 61 68 70 86 131 136 138 146 148 167 ',
 'bot/rules/groups.py':('6372 42 69 71 87 104 123 125 137 139 146 148 173 175 192 194 197 199 202 204 205 207 225 '
 	'227 233 '),
-'bot/rules/nodes.py':'2866 47 54 56 65 67 76 78 80 82 96 ',
+'bot/rules/nodes.py':'2875 47 54 56 65 67 76 78 80 82 96 ',
 'bot/work.py':'860 22 24 ',
 }
 import gc,sys
