@@ -85,10 +85,9 @@ BREAKS = ({","}, {"or"}, {"and"}, {"if", "else", "for"},
            "<=", ">=", "in", "not", "is"})
 LAZY_MIN_CHARS = 50   # a shorter body costs less to compile with its module than alone
 LAZY_COMMENT = """\
-# The bodies compiled when their function is first called, not with their module: the
-# module's length, then the lines first and last of each in MODULES[file].split('\\n').
-# Compiling is most of the bot's start; what it runs on a board its rules solve is compiled
-# with its module (build.py, lazy_bodies).
+# Bodies compiled at their function's first call, not with their module (compiling is most
+# of the start; build.py, lazy_bodies): the module's length, then each body's first and
+# last line in MODULES[file].split('\\n').
 """
 # Run in the shipped copy of bot/ on SMOKE_PUZZLE: what the bot calls there, and its child
 # printer (which ends at os._exit), one line each to stderr.
@@ -120,13 +119,13 @@ ModuleSpec=type(sys.__spec__)
 # The line of this file that opens MODULES: tracebacks count from it.
 MODULES_LINE={modules_line}
 def module_file(name):
-\t# bot.cli is MODULES['bot/cli.py'], the package bot.rules MODULES['bot/rules/__init__.py'].
+\t# bot.cli is MODULES['bot/cli.py'], a package its __init__.py.
 \tbase=name.replace('.','/')
 \tfor file in (base+'.py',base+'/__init__.py'):
 \t\tif file in MODULES:
 \t\t\treturn file
 def module_line(file):
-\t# The line of this file before the one where MODULES[file] begins (all counted once).
+\t# The line before MODULES[file]'s first (all counted once).
 \tif not MODULE_LINES:
 \t\tline=MODULES_LINE
 \t\tfor key,source in MODULES.items():
@@ -205,9 +204,9 @@ class LazyBodies:
 \t\treturn shifted(code,self.line+head-2)
 '''
 class BundleImporter:
-\t# Finds and runs the modules of MODULES: nothing is written to disk, nothing left behind.
+\t# Finds and runs the modules of MODULES: nothing is written to disk.
 \t@staticmethod
-\tdef find_spec(name,path=None,target=None):
+\tdef find_spec(name,*_):
 \t\tfile=module_file(name)
 \t\tif file:
 \t\t\treturn ModuleSpec(name,BundleImporter,origin=file,is_package=file.endswith('__init__.py'))
@@ -216,8 +215,8 @@ class BundleImporter:
 \t\treturn None
 \t@staticmethod
 \tdef exec_module(module):
-\t\t# Run at the lines where it stands: a traceback's "<string>", line N is line N of this
-\t\t# file. exec of the text, not of compile(): the first compile() call costs milliseconds.
+\t\t# Run at its lines: a traceback's "<string>", line N is this file's line N. exec of
+\t\t# the text, not compile(): the first compile() call costs milliseconds.
 \t\tfile=module.__spec__.origin
 \t\tline=module_line(file)
 \t\tlines=MODULES[file].split('\\n')
@@ -230,7 +229,7 @@ class BundleImporter:
 \t\t\t\ttabs=len(lines[first])-len(lines[first].lstrip('\\t'))
 \t\t\t\tlines[first:last+1]=['\\t'*tabs+'return __lazy__(%d,locals())'%n]+['']*(last-first)
 \t\tsource='\\n'*line+'\\n'.join(lines)
-\t\t# No garbage collection meanwhile: what compiling and running a module makes lives on.
+\t\t# No garbage collection meanwhile: what a module makes lives on.
 \t\tcollecting=gc.isenabled()
 \t\tgc.disable()
 \t\ttry:

@@ -168,9 +168,7 @@ def replay(rules, bounds):
     for e, low, high in bounds:
         grid.raise_lo(e, low)
         grid.lower_hi(e, high)
-    grid.drop_pending()
-    grid.joined = False
-    rules.isolated = rules.balanced = len(grid.trail)
+    rules.caught_up()
 
 
 def completed_node(grid, i, edges, counts):

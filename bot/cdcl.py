@@ -279,8 +279,7 @@ class Learner:
         if level >= self.level:
             return
         grid, levels = self.grid, self.levels
-        mark = levels.marks[level]
-        length = mark[0][0]
+        mark, length = levels.marks[level], levels.starts[level]
         levels.forget(length, self.phases.phase)  # (`scanned` kept, but not past `length`)
         if len(grid.trail) >= length:
             # What the root left unscanned below a level `impose` opened stays unscanned:

@@ -5,17 +5,19 @@ Edge `e` holds between `lo[e]` and `hi[e]` links (0..2); a solution is reached w
 Every change is recorded on a trail, so `revert(mark)` undoes back to a saved point without
 copying the state; `clone` makes an independent copy.
 
-Every change is also announced to the rules: the nodes whose edges changed are queued
-(`dirty`), and two flags tell the global rules whether they can find anything new: `joined`
-(some `lo` rose, so groups or their needs changed) and `cut` (some `hi` fell to 0, so the
-possible links lost a connection).
-
 The grid also keeps the groups of nodes that drawn links join (`parent`, `next_member`), and
 refuses at once a bound that leaves a node unable to reach its value, and a link that
 finishes a group smaller than the puzzle, which could then never join the rest. The
-`Contradiction` then names the node (an end of the link), so the search blames it. The
-rules' cursors and the search's memory are their owners' (`bot.rules.Rules`), not the grid's.
+`Contradiction` then names the node (an end of the link), so the search blames it. What
+the rules make of the changes (their queue, flags and cursors) and the search's memory are
+their owners' (`bot.rules.Rules`), read off the trail, not the grid's.
 """
+
+
+class Mark(tuple):
+    """A point `Grid.revert` goes back to (`Grid.mark`): only the grid reads what it holds.
+    A bare tuple underneath: a mark is made at every probe and branch."""
+    __slots__ = ()
 
 
 class Contradiction(Exception):
@@ -59,10 +61,6 @@ class Grid:
         self.need = list(value)
         self.next_member = list(range(len(puzzle)))
         self.joins = []
-        # Nodes whose edges changed since the node rule last looked at them.
-        self.dirty = list(range(len(puzzle)))
-        self.queued = bytearray([1]) * len(puzzle)
-        self.joined = self.cut = True
         self.spare = sum(value) // 2 - (len(puzzle) - 1)
         self.waste = 0
 
@@ -76,23 +74,19 @@ class Grid:
         other.trail = []
         other.parent, other.size, other.need = self.parent[:], self.size[:], self.need[:]
         other.next_member, other.joins = self.next_member[:], []
-        other.dirty, other.queued = self.dirty[:], bytearray(self.queued)
-        other.joined, other.cut = self.joined, self.cut
         other.spare, other.waste = self.spare, self.waste
         return other
 
     def mark(self):
-        """A point to `revert` to. It keeps the nodes still queued for the node rules: a
-        mark taken before the first propagation (every node queued) must give them back,
-        or the rules never look at the nodes nothing changed since."""
-        return len(self.trail), self.joined, self.cut, tuple(self.dirty)
+        """A point to `revert` to."""
+        return Mark((len(self.trail),))
 
     def revert(self, mark):
         """Undo every change made since `mark`."""
         trail, lo, hi, got, cap, ends = self.trail, self.lo, self.hi, self.got, self.cap, self.ends
         parent, size, next_member, joins = self.parent, self.size, self.next_member, self.joins
         need = self.need
-        length, self.joined, self.cut, pending = mark
+        length, = mark
         # Each entry undoes one change: `raise_lo` moved only lo, `lower_hi` only hi.
         for _ in range(len(trail) - length):
             e, old_lo, old_hi = trail.pop()
@@ -116,18 +110,10 @@ class Grid:
                 hi[e] = old_hi
                 cap[a] -= d
                 cap[b] -= d
-        self.drop_pending()  # it belonged to the abandoned state...
-        queued, dirty = self.queued, self.dirty
-        for i in pending:  # ...but what was queued at the mark is queued again
-            if not queued[i]:
-                queued[i] = 1
-                dirty.append(i)
 
-    def drop_pending(self):
-        """Forget the nodes queued for the node rules."""
-        for i in self.dirty:
-            self.queued[i] = 0
-        self.dirty.clear()
+    def mark_at(self, length):
+        """A mark at trail `length`, earlier than now."""
+        return Mark((length,))
 
     def changed_since(self, position):
         """The nodes at either end of an edge whose bounds changed after trail `position`;
@@ -151,20 +137,10 @@ class Grid:
             raise Contradiction()
         self.trail.append((e, old, self.hi[e]))
         self.lo[e] = n
-        self.joined = True
         a, b = self.ends[e]
         got, value = self.got, self.value
         got[a] += n - old
         got[b] += n - old
-        # Queue both ends for the node rules (written out here and in `lower_hi`: this is
-        # the hottest path of a solve).
-        queued = self.queued
-        if not queued[a]:
-            queued[a] = 1
-            self.dirty.append(a)
-        if not queued[b]:
-            queued[b] = 1
-            self.dirty.append(b)
         parent, size, need = self.parent, self.size, self.need
         root = a
         while parent[root] != root:
@@ -208,19 +184,10 @@ class Grid:
             raise Contradiction()
         self.trail.append((e, self.lo[e], old))
         self.hi[e] = n
-        if n == 0:
-            self.cut = True
         a, b = self.ends[e]
         cap, value = self.cap, self.value
         cap[a] -= old - n
         cap[b] -= old - n
-        queued = self.queued
-        if not queued[a]:
-            queued[a] = 1
-            self.dirty.append(a)
-        if not queued[b]:
-            queued[b] = 1
-            self.dirty.append(b)
         if cap[a] < value[a]:
             raise Contradiction(a)
         if cap[b] < value[b]:

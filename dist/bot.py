@@ -539,9 +539,7 @@ def replay(rules,bounds):
 	for(e,low,high)in bounds:
 		grid.raise_lo(e,low)
 		grid.lower_hi(e,high)
-	grid.drop_pending()
-	grid.joined=False
-	rules.isolated=rules.balanced=len(grid.trail)
+	rules.caught_up()
 def completed_node(grid,i,edges,counts):
 	chosen=dict(zip(edges,counts))
 	lo=grid.lo
@@ -810,6 +808,8 @@ def bound_facts(grid,top,e,lows=True,highs=True):
 	return facts
 ''',
 'bot/grid.py':r'''
+class Mark(tuple):
+	__slots__=()
 class Contradiction(Exception):
 	pass
 REGION,CUT,SLACK,CLOSED='region','cut','slack','closed'
@@ -831,18 +831,15 @@ class Grid:
 		self.need=list(value)
 		self.next_member=list(range(len(puzzle)))
 		self.joins=[]
-		self.dirty=list(range(len(puzzle)))
-		self.queued=bytearray([1])*len(puzzle)
-		self.joined=self.cut=True
 		self.spare=sum(value)//2-(len(puzzle)-1)
 		self.waste=0
 	def mark(self):
-		return len(self.trail),self.joined,self.cut,tuple(self.dirty)
+		return Mark((len(self.trail),))
 	def revert(self,mark):
 		trail,lo,hi,got,cap,ends=self.trail,self.lo,self.hi,self.got,self.cap,self.ends
 		parent,size,next_member,joins=self.parent,self.size,self.next_member,self.joins
 		need=self.need
-		length,self.joined,self.cut,pending=mark
+		length,=mark
 		for _ in range(len(trail)-length):
 			e,old_lo,old_hi=trail.pop()
 			a,b=ends[e]
@@ -864,16 +861,8 @@ class Grid:
 				hi[e]=old_hi
 				cap[a]-=d
 				cap[b]-=d
-		self.drop_pending()
-		queued,dirty=self.queued,self.dirty
-		for i in pending:
-			if not queued[i]:
-				queued[i]=1
-				dirty.append(i)
-	def drop_pending(self):
-		for i in self.dirty:
-			self.queued[i]=0
-		self.dirty.clear()
+	def mark_at(self,length):
+		return Mark((length,))
 	def changed_since(self,position):
 		if position<0:
 			return range(len(self.puzzle))
@@ -887,18 +876,10 @@ class Grid:
 			raise Contradiction()
 		self.trail.append((e,old,self.hi[e]))
 		self.lo[e]=n
-		self.joined=True
 		a,b=self.ends[e]
 		got,value=self.got,self.value
 		got[a]+=n-old
 		got[b]+=n-old
-		queued=self.queued
-		if not queued[a]:
-			queued[a]=1
-			self.dirty.append(a)
-		if not queued[b]:
-			queued[b]=1
-			self.dirty.append(b)
 		parent,size,need=self.parent,self.size,self.need
 		root=a
 		while parent[root]!=root:
@@ -938,19 +919,10 @@ class Grid:
 			raise Contradiction()
 		self.trail.append((e,self.lo[e],old))
 		self.hi[e]=n
-		if n==0:
-			self.cut=True
 		a,b=self.ends[e]
 		cap,value=self.cap,self.value
 		cap[a]-=old-n
 		cap[b]-=old-n
-		queued=self.queued
-		if not queued[a]:
-			queued[a]=1
-			self.dirty.append(a)
-		if not queued[b]:
-			queued[b]=1
-			self.dirty.append(b)
 		if cap[a]<value[a]:
 			raise Contradiction(a)
 		if cap[b]<value[b]:
@@ -1051,6 +1023,9 @@ class Rules:
 		self.grid=grid
 		self.options=options
 		self.memory=None
+		self.dirty=dict.fromkeys(range(len(grid.puzzle)))
+		self.joined=self.cut=True
+		self.seen=0
 		self.balanced=self.isolated=self.connected=self.slackened=-1
 		self.slack_left=None
 		self.completed=[]
@@ -1058,15 +1033,29 @@ class Rules:
 		self.spanning=None
 		self.spanned=0
 	def mark(self):
-		return self.grid.mark(),self.balanced,self.isolated,self.connected,self.slackened,self.slack_left
+		cursors=self.balanced,self.isolated,self.connected,self.slackened,self.slack_left
+		state=self.seen,tuple(self.dirty),self.joined,self.cut,cursors
+		return self.grid.mark(),len(self.grid.trail),state
 	def revert(self,mark):
-		board=mark[0]
-		self.balanced,self.isolated,self.connected,self.slackened,self.slack_left=mark[1:]
+		board,length,(self.seen,pending,self.joined,self.cut,cursors)=mark
+		self.balanced,self.isolated,self.connected,self.slackened,self.slack_left=cursors
 		if self.memory is not None:
-			self.memory.reverted(board[0],self.grid.trail,self.grid.ends)
+			self.memory.reverted(length,self.grid.trail,self.grid.ends)
 		self.grid.revert(board)
+		self.dirty=dict.fromkeys(pending)
 	def undo(self,length):
-		self.revert(((length,True,True,()),-1,-1,-1,-1,None))
+		forgotten=length,(),True,True,(-1,-1,-1,-1,None)
+		self.revert((self.grid.mark_at(length),length,forgotten))
+	def caught_up(self):
+		grid=self.grid
+		lo,hi=grid.lo,grid.hi
+		for(e,old_lo,_)in grid.trail[self.seen:]:
+			if lo[e]==old_lo and not hi[e]:
+				self.cut=True
+		self.seen=len(grid.trail)
+		self.dirty.clear()
+		self.joined=False
+		self.isolated=self.balanced=self.seen
 	def blame(self,i):
 		if self.memory is not None:
 			self.memory.blame(i,[j for(_,j)in self.grid.puzzle.node_edges[i]])
@@ -1077,12 +1066,12 @@ class Rules:
 				stats.round()
 			nodes.settle(self)
 			if not schedule.whole:
-				if grid.solved()and grid.cut:
-					grid.cut=False
+				if grid.solved()and self.cut:
+					self.cut=False
 					connect.connect(self)
 				return
-			if grid.joined and not grid.solved():
-				grid.joined=False
+			if self.joined and not grid.solved():
+				self.joined=False
 				changed=groups.isolate(self)
 				if schedule.slack and grid.waste+1>=grid.spare:
 					changed|=groups.slack(self)
@@ -1090,8 +1079,8 @@ class Rules:
 					continue
 			if not schedule.sweeps:
 				return
-			if grid.cut and(not schedule.probing or grid.solved()):
-				grid.cut=False
+			if self.cut and(not schedule.probing or grid.solved()):
+				self.cut=False
 				if connect.connect(self):
 					continue
 			if not schedule.probing:
@@ -1629,13 +1618,24 @@ from bot.facts import at_least,at_most,bound,bound_facts,edge,is_lower
 from bot.grid import Contradiction
 def settle(rules):
 	grid=rules.grid
-	dirty,queued,completed=grid.dirty,grid.queued,rules.completed
+	dirty,completed=rules.dirty,rules.completed
 	got,cap,value=grid.got,grid.cap,grid.value
-	lo,hi,edges_at=grid.lo,grid.hi,grid.puzzle.edges_at
+	lo,hi,edges_at,trail=grid.lo,grid.hi,grid.puzzle.edges_at,grid.trail
 	raise_lo,lower_hi=grid.raise_lo,grid.lower_hi
-	while dirty:
-		i=dirty.pop()
-		queued[i]=0
+	ends,seen=grid.ends,rules.seen
+	while True:
+		if seen!=len(trail):
+			for(e,old_lo,_)in trail[seen:]:
+				if lo[e]!=old_lo:
+					rules.joined=True
+				elif not hi[e]:
+					rules.cut=True
+				a,b=ends[e]
+				dirty[a]=dirty[b]=None
+			rules.seen=seen=len(trail)
+		if not dirty:
+			return
+		i,_=dirty.popitem()
 		try:
 			if got[i]==cap[i]:
 				if got[i]!=value[i]:
@@ -2048,8 +2048,7 @@ class Learner:
 		if level>=self.level:
 			return
 		grid,levels=self.grid,self.levels
-		mark=levels.marks[level]
-		length=mark[0][0]
+		mark,length=levels.marks[level],levels.starts[level]
 		levels.forget(length,self.phases.phase)
 		if len(grid.trail)>=length:
 			self.rules.revert(mark)
@@ -2558,24 +2557,23 @@ def _walked(sources,reached,owner,lead,finished,running):
 	return list(parts.values()),rest
 ''',
 }
-# The bodies compiled when their function is first called, not with their module: the
-# module's length, then the lines first and last of each in MODULES[file].split('\n').
-# Compiling is most of the bot's start; what it runs on a board its rules solve is compiled
-# with its module (build.py, lazy_bodies).
+# Bodies compiled at their function's first call, not with their module (compiling is most
+# of the start; build.py, lazy_bodies): the module's length, then each body's first and
+# last line in MODULES[file].split('\n').
 LAZY={
 'bot/options.py':'1269 42 42 44 44 ',
 'bot/pacing.py':'1749 13 15 17 20 37 50 52 52 ',
 'bot/puzzle.py':'3459 89 91 ',
-'bot/assumption.py':'5617 7 9 11 31 33 37 39 61 63 76 78 96 98 104 106 108 110 113 168 185 132 138 ',
+'bot/assumption.py':'5549 7 9 11 31 33 37 39 61 63 76 78 96 98 102 104 106 108 111 166 183 130 136 ',
 'bot/branching.py':'4506 32 35 38 44 46 57 59 79 81 84 87 95 13 18 25 26 99 106 108 116 120 123 125 135 137 137 ',
 'bot/facts.py':'1009 15 16 21 24 26 30 32 34 36 42 ',
-'bot/grid.py':'5528 198 219 66 69 ',
-'bot/rules/engine.py':'3156 35 35 37 38 69 76 78 96 ',
+'bot/grid.py':'4897 172 193 57 60 ',
+'bot/rules/engine.py':'3762 41 42 44 52 54 55 86 93 95 113 ',
 'bot/rules/balance.py':'2801 19 20 22 24 26 48 70 80 82 88 ',
 'bot/rules/connect.py':'4037 24 38 40 59 61 68 70 86 131 136 138 146 148 167 ',
 'bot/rules/groups.py':('6372 42 69 71 87 104 123 125 137 139 146 148 173 175 192 194 197 199 202 204 205 207 225 '
 	'227 233 '),
-'bot/rules/nodes.py':'2611 36 43 45 54 56 65 67 69 71 85 ',
+'bot/rules/nodes.py':'2875 47 54 56 65 67 76 78 80 82 96 ',
 'bot/work.py':'860 22 24 ',
 }
 import gc,sys
@@ -2584,13 +2582,13 @@ ModuleSpec=type(sys.__spec__)
 # The line of this file that opens MODULES: tracebacks count from it.
 MODULES_LINE=6
 def module_file(name):
-	# bot.cli is MODULES['bot/cli.py'], the package bot.rules MODULES['bot/rules/__init__.py'].
+	# bot.cli is MODULES['bot/cli.py'], a package its __init__.py.
 	base=name.replace('.','/')
 	for file in (base+'.py',base+'/__init__.py'):
 		if file in MODULES:
 			return file
 def module_line(file):
-	# The line of this file before the one where MODULES[file] begins (all counted once).
+	# The line before MODULES[file]'s first (all counted once).
 	if not MODULE_LINES:
 		line=MODULES_LINE
 		for key,source in MODULES.items():
@@ -2608,7 +2606,7 @@ def lazy_stubs(namespace,lines,line,bodies):
 		return namespace['__lazy__'](n,arguments)
 	return first
 # The line of this file that opens LAZY_CODE: its tracebacks count from it.
-LAZY_CODE_LINE=2612
+LAZY_CODE_LINE=2610
 LAZY_CODE=r'''
 def shifted(code,lines):
 	# `code`, and the code it defines, `lines` further down this file.
@@ -2669,9 +2667,9 @@ class LazyBodies:
 		return shifted(code,self.line+head-2)
 '''
 class BundleImporter:
-	# Finds and runs the modules of MODULES: nothing is written to disk, nothing left behind.
+	# Finds and runs the modules of MODULES: nothing is written to disk.
 	@staticmethod
-	def find_spec(name,path=None,target=None):
+	def find_spec(name,*_):
 		file=module_file(name)
 		if file:
 			return ModuleSpec(name,BundleImporter,origin=file,is_package=file.endswith('__init__.py'))
@@ -2680,8 +2678,8 @@ class BundleImporter:
 		return None
 	@staticmethod
 	def exec_module(module):
-		# Run at the lines where it stands: a traceback's "<string>", line N is line N of this
-		# file. exec of the text, not of compile(): the first compile() call costs milliseconds.
+		# Run at its lines: a traceback's "<string>", line N is this file's line N. exec of
+		# the text, not compile(): the first compile() call costs milliseconds.
 		file=module.__spec__.origin
 		line=module_line(file)
 		lines=MODULES[file].split('\n')
@@ -2694,7 +2692,7 @@ class BundleImporter:
 				tabs=len(lines[first])-len(lines[first].lstrip('\t'))
 				lines[first:last+1]=['\t'*tabs+'return __lazy__(%d,locals())'%n]+['']*(last-first)
 		source='\n'*line+'\n'.join(lines)
-		# No garbage collection meanwhile: what compiling and running a module makes lives on.
+		# No garbage collection meanwhile: what a module makes lives on.
 		collecting=gc.isenabled()
 		gc.disable()
 		try:

@@ -12,13 +12,18 @@ global rule makes. Which rules run is a named `Schedule`:
   the two that sweep the board (`connect`, `balance`); each has a `_NO_SLACK` twin for boards
   where `slack`'s reasons span too much of the board to prune.
 
-A global rule runs only when its input changed since it last ran (`Grid.joined`,
-`Grid.cut`): it is the costly part of a round, and most rounds change neither.
+The engine reads what changed off the grid's trail (`nodes.settle`): the nodes at the ends
+of each changed edge are queued for the node rules, and two flags tell the global rules
+whether they can find anything new: `joined` (some `lo` rose, so groups or their needs
+changed) and `cut` (some `hi` fell to 0, so the possible links lost a connection). A global
+rule runs only when its flag is set: it is the costly part of a round, and most rounds
+change neither.
 """
 
 from bot.grid import CLOSED, CUT, REGION, SLACK
 from bot.options import DEFAULT
 from bot.rules import balance, connect, groups, nodes
+
 
 class Schedule:
     """Which rules one propagation runs: `whole`, the global rules (else the node rules
@@ -42,14 +47,20 @@ LEARN_CHEAP_NO_SLACK = Schedule(slack=False, sweeps=False)
 
 
 class Rules:
-    """The rule engine over one grid: its options, and where each rule last looked.
+    """The rule engine over one grid: its options, its queue and flags, and where each rule
+    last looked.
 
-    The cursors are trail positions up to which `balance`, `isolate`, `connect` and `slack`
-    have looked (-1: nothing yet), and the slack left at `slack`'s last look; `mark` keeps
-    them with the grid's mark and `revert` gives them back, so the rules look again only at
-    what the revert undid. `completed` lists the nodes `settle` found complete (a probe
-    clears it first). `spanning` is `connect`'s certificate of connection, true for every
-    state back to where it was made (going back only makes edges possible again).
+    `dirty` holds the nodes queued for the node rules, in the order they were queued (a dict
+    as an ordered set: a node queued again keeps its place), as of trail position `seen`
+    (the changes after it are noted when the node rules next look);
+    `joined` and `cut` are the global rules' flags. The cursors are trail positions up to
+    which `balance`, `isolate`, `connect` and `slack` have looked (-1: nothing yet), and the
+    slack left at `slack`'s last look. `mark` keeps the queue, flags and cursors beside the
+    grid's mark and `revert` gives them back, so the rules look again only at what the
+    revert undid: a mark taken before the first propagation (every node queued) gives every
+    node back. `completed` lists the nodes `settle` found complete (a probe clears it
+    first). `spanning` is `connect`'s certificate of connection, true for every state back
+    to where it was made (going back only makes edges possible again).
     `parity_looks` and `parity_hits` count `balance`'s looks in probes and the
     contradictions they found: learned, so kept across revert. `memory`, where a search
     keeps one (`bot.branching.Memory`), hears of every dead end the node rules meet and of
@@ -60,6 +71,9 @@ class Rules:
         self.grid = grid
         self.options = options
         self.memory = None
+        self.dirty = dict.fromkeys(range(len(grid.puzzle)))  # (every node: nothing looked at)
+        self.joined = self.cut = True
+        self.seen = 0
         self.balanced = self.isolated = self.connected = self.slackened = -1
         self.slack_left = None
         self.completed = []
@@ -68,23 +82,40 @@ class Rules:
         self.spanned = 0      # how many edges it holds
 
     def mark(self):
-        """A point to `revert` to: the grid's, with the cursors."""
-        return (self.grid.mark(), self.balanced, self.isolated, self.connected,
-                self.slackened, self.slack_left)
+        """A point to `revert` to: the grid's, its trail length, and the queue, flags and
+        cursors. The queue and flags are kept as last noted: the changes since are still on
+        the trail after a revert to the mark, and are noted then."""
+        cursors = self.balanced, self.isolated, self.connected, self.slackened, self.slack_left
+        state = self.seen, tuple(self.dirty), self.joined, self.cut, cursors
+        return self.grid.mark(), len(self.grid.trail), state
 
     def revert(self, mark):
-        """Undo every change made since `mark`, the cursors with the bounds."""
-        board = mark[0]
-        (self.balanced, self.isolated, self.connected, self.slackened,
-         self.slack_left) = mark[1:]
+        """Undo every change made since `mark`, with the queue, flags and cursors."""
+        board, length, (self.seen, pending, self.joined, self.cut, cursors) = mark
+        self.balanced, self.isolated, self.connected, self.slackened, self.slack_left = cursors
         if self.memory is not None:
-            self.memory.reverted(board[0], self.grid.trail, self.grid.ends)
+            self.memory.reverted(length, self.grid.trail, self.grid.ends)
         self.grid.revert(board)
+        self.dirty = dict.fromkeys(pending)
 
     def undo(self, length):
         """Go back to trail `length`, forgetting where the rules looked (a trace reads the
         state there; the level's mark gives the cursors back when the search jumps)."""
-        self.revert(((length, True, True, ()), -1, -1, -1, -1, None))
+        forgotten = length, (), True, True, (-1, -1, -1, -1, None)
+        self.revert((self.grid.mark_at(length), length, forgotten))
+
+    def caught_up(self):
+        """The rules but `connect` have nothing left to find in the present state (as at a
+        probe's end, replayed): no node queued, `joined` clear, isolate and balance looked."""
+        grid = self.grid
+        lo, hi = grid.lo, grid.hi
+        for e, old_lo, _ in grid.trail[self.seen:]:  # (as `nodes.settle` notes them)
+            if lo[e] == old_lo and not hi[e]:
+                self.cut = True  # (the rest of the changes' notes is dropped)
+        self.seen = len(grid.trail)
+        self.dirty.clear()
+        self.joined = False
+        self.isolated = self.balanced = self.seen
 
     def blame(self, i):
         """Count a dead end against node i and its neighbours, where a search listens."""
@@ -99,12 +130,12 @@ class Rules:
                 stats.round()
             nodes.settle(self)
             if not schedule.whole:
-                if grid.solved() and grid.cut:
-                    grid.cut = False
+                if grid.solved() and self.cut:
+                    self.cut = False
                     connect.connect(self)
                 return
-            if grid.joined and not grid.solved():
-                grid.joined = False
+            if self.joined and not grid.solved():
+                self.joined = False
                 changed = groups.isolate(self)
                 if schedule.slack and grid.waste + 1 >= grid.spare:
                     changed |= groups.slack(self)  # (it has nothing to do with more left)
@@ -112,8 +143,8 @@ class Rules:
                     continue
             if not schedule.sweeps:
                 return
-            if grid.cut and (not schedule.probing or grid.solved()):
-                grid.cut = False
+            if self.cut and (not schedule.probing or grid.solved()):
+                self.cut = False
                 if connect.connect(self):
                     continue
             if not schedule.probing:

@@ -538,9 +538,9 @@ def test_propagate_in_part_leaves_the_global_rules_their_flags():
     g = Grid(parse("3\n3\n2.2\n...\n2.2\n"))
     rules = Rules(g)
     rules.propagate(NODES)
-    assert g.hi == [2, 2, 2, 2] and g.joined and g.cut
+    assert g.hi == [2, 2, 2, 2] and rules.joined and rules.cut
     rules.propagate(FULL)
-    assert g.solved() and g.lo == [1, 1, 1, 1] and not g.cut
+    assert g.solved() and g.lo == [1, 1, 1, 1] and not rules.cut
 
 
 def test_propagate_in_part_still_checks_a_finished_board_is_connected():
@@ -557,3 +557,28 @@ def test_propagate_stops_short_on_a_puzzle_with_several_solutions():
     g = Grid(parse((PUBLIC / "09_multiple_solutions_1.txt").read_text()))
     Rules(g).propagate(FULL)
     assert not g.solved() and g.valid()
+
+
+def test_the_engine_reads_its_queue_and_flags_off_the_trail_and_its_mark_gives_them_back():
+    # The grid is the board alone: the node rules' queue and the global rules' flags are
+    # the engine's, noted from the grid's trail and kept in the engine's own mark.
+    p = parse("3\n3\n2.2\n...\n2.2\n")
+    g = Grid(p)
+    rules = Rules(g)
+    before = rules.mark()  # before the first look: every node queued, both flags set
+    rules.propagate(FULL)
+    assert g.solved() and not rules.dirty and not rules.cut
+    rules.revert(before)
+    assert g.lo == [0, 0, 0, 0] and sorted(rules.dirty) == list(range(len(p)))
+    assert rules.joined and rules.cut
+    rules.caught_up()
+    rules.cut = False
+    quiet = rules.mark()
+    top = edge(p, (0, 0), (2, 0))
+    g.lower_hi(top, 1)  # the grid alone moves a bound...
+    assert not rules.dirty and not rules.joined
+    rules.propagate(NODES)  # ...the engine notes it off the trail when its rules look
+    assert rules.joined and not rules.cut  # (magicVal drew the links the top cannot carry)
+    rules.revert(quiet)
+    assert (g.lo, g.hi) == ([0, 0, 0, 0], [2, 2, 2, 2])
+    assert not rules.dirty and not rules.joined and not rules.cut
