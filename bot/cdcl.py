@@ -5,11 +5,10 @@ the nogoods it learned, watched two facts each; every contradiction is traced ba
 the facts each rule read, to the first point of the latest decision's consequences that all
 of it passes through, and the facts found become a nogood. The interface a strategy drives:
 
-- `propagate()`: the rules and the nogoods to a fixed point; the conflict's facts, or None;
-- `decide()`: open a level with one fact at the most constrained node;
-- `analyse(conflict)`: learn from it, jump back and assert what was learned (False once no
-  solution is left);
-- `backjump(level)`, `restart()` (when `restart_due()`), and `rule_out()` a solution found;
+- `search(conflicts, stop)`: propagate, learn, restart and decide until SOLVED, REFUTED or
+  UNDECIDED (paused: `conflicts` more conflicts met, or `stop()` at a fixed point);
+- its steps: `propagate()`, `decide()`, `analyse(conflict)` (learn, jump back, assert what
+  was learned), `backjump(level)`, `restart()`, and `rule_out()` a solution found;
 - at the root: `assume` a fact to settle it, `hold` a guess, `impose` an answer found apart.
 
 Its parts: `Levels` (where and at which level each fact became true), `Nogoods` (what it
@@ -32,6 +31,8 @@ from bot.rules.engine import LEARN, LEARN_CHEAP, LEARN_CHEAP_NO_SLACK, LEARN_NO_
 from bot.rules.nodes import node_reason
 
 DECISION = -1  # `why` of a decision
+# How `Learner.search` ends, as minisat's l_True, l_False and l_Undef.
+SOLVED, REFUTED, UNDECIDED = True, False, None
 
 
 class Levels:
@@ -48,11 +49,6 @@ class Levels:
         self.marks = []   # the rules' mark just before each level's decision
         self.why = {}     # trail position -> the nogood that set it, or DECISION
         self.scanned = len(grid.trail)
-
-    @property
-    def level(self):
-        """The decision level: 0 at the root."""
-        return len(self.starts)
 
     def open(self, mark):
         """Open a level at the trail's end, `mark` the rules' mark there."""
@@ -102,20 +98,18 @@ class Levels:
         if self.scanned > length:
             self.scanned = length
 
-    def decision(self, level):
-        """The fact decided at `level` (counted from 0 here)."""
-        grid = self.grid
-        trail = grid.trail
-        position = self.starts[level]
-        e, old_lo, old_hi = trail[position]
-        # The edge's bounds right after the decision: the next change's old bounds, or now.
-        new_lo, new_hi = next(((lo, hi) for f, lo, hi in trail[position + 1:] if f == e),
-                              (grid.lo[e], grid.hi[e]))
-        return made_true(e, old_lo, old_hi, new_lo, new_hi)[0]
-
     def decisions(self):
         """Every decision's fact, the root's first."""
-        return [self.decision(level) for level in range(len(self.starts))]
+        grid = self.grid
+        trail = grid.trail
+        facts = []
+        for position in self.starts:
+            e, old_lo, old_hi = trail[position]
+            # The edge's bounds right after the decision: the next change's old bounds, or now.
+            new_lo, new_hi = next(((lo, hi) for f, lo, hi in trail[position + 1:] if f == e),
+                                  (grid.lo[e], grid.hi[e]))
+            facts.append(made_true(e, old_lo, old_hi, new_lo, new_hi)[0])
+        return facts
 
 
 class Nogoods:
@@ -225,6 +219,31 @@ class Learner:
         """The conflicts met so far."""
         return self.restarts.conflicts
 
+    def search(self, conflicts, stop):
+        """Propagate, learn from each conflict, restart when due and decide, until a
+        solution is on the grid (SOLVED), none is left (REFUTED), or a pause (UNDECIDED):
+        `conflicts` more conflicts learned from, or `stop()` true. `stop` is asked at each
+        fixed point without conflict, before the restart, the solution and the decision;
+        it may read the state (the links drawn at the root), not change it. A pause leaves
+        the engine where it is (what a conflict taught asserted, not yet propagated): the
+        next call goes on from there."""
+        limit = self.conflicts + conflicts
+        while True:
+            conflict = self.propagate()
+            if conflict is not None:
+                if not self.analyse(conflict):
+                    return REFUTED
+                if self.conflicts >= limit:
+                    return UNDECIDED
+            elif stop():
+                return UNDECIDED
+            elif self.level and self.restarts.due():
+                self.restart()
+            elif self.grid.solved():
+                return SOLVED
+            elif not self.analyse(self.decide()):
+                return REFUTED
+
     def propagate(self):
         """Run the rules and the nogoods to a fixed point; the conflict's facts, or None.
 
@@ -290,10 +309,6 @@ class Learner:
         del levels.starts[level:]
         del levels.marks[level:]
 
-    def restart_due(self):
-        """Whether the latest nogoods have grown poor enough for a restart."""
-        return self.level > 0 and self.restarts.due()
-
     def restart(self):
         """Back to the root with the nodes' weights shaken, so the next descent takes
         another path; what was learned is kept, and the target phases still guide it."""
@@ -332,20 +347,18 @@ class Learner:
     def assume(self, fact):
         """From the root, assume `fact` and propagate; learn from any conflict met, and go
         back to the root. Whether a conflict was met; None if no solution is left."""
+        conflicts = self.conflicts
         self.levels.open(self.rules.mark())
         try:
             enforce(self.grid, fact)
         except Contradiction as dead:
-            conflict = self._diagnose(dead)
-        else:
-            conflict = self.propagate()
-        met = conflict is not None
-        while conflict is not None:  # (the conflict, then any the root meets after it)
-            if not self.analyse(conflict):
+            if not self.analyse(self._diagnose(dead)):
                 return None
-            conflict = self.propagate()
+        # Learning to a fixed point, where the search pauses: it decides nothing.
+        if self.search(float("inf"), lambda: True) is REFUTED:
+            return None
         self.backjump(0)
-        return met
+        return self.conflicts > conflicts
 
     def hold(self, fact):
         """Make `fact` hold at the root, as if every solution held it (a guess); what is
@@ -358,10 +371,10 @@ class Learner:
         return True
 
     def impose(self, counts):
-        """Open a level that sets every edge to its count in `counts` (an answer found
-        apart), to be read and taken off (`backjump`) with nothing run on it. False, the
-        level taken off, if the bounds refuse it."""
-        level = self.level
+        """From the root, open a level that sets every edge to its count in `counts` (an
+        answer found apart), to be read and taken off (`backjump`) with nothing run on it.
+        False, back at the root, if the bounds refuse it."""
+        self.backjump(0)
         self.levels.open(self.rules.mark())
         grid = self.grid
         try:
@@ -369,7 +382,7 @@ class Learner:
                 grid.raise_lo(e, n)
                 grid.lower_hi(e, n)
         except Contradiction:
-            self.backjump(level)
+            self.backjump(0)
             return False
         return True
 
@@ -416,12 +429,8 @@ class Learner:
         index = self.nogoods.add(uip + others)
         if len(uip) != 1:
             return None
-        self.levels.why[len(grid.trail)] = index
-        try:
-            enforce(grid, negate(uip[0]))
-        except Contradiction as dead:
-            return self._diagnose(dead)
-        return None
+        # Its other facts hold still: assert it as watching fires a nogood.
+        return self._fire(index, uip[0])
 
     def _trace(self, conflict):
         """The conflict's facts traced back through the present level's changes: the facts

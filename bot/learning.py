@@ -14,7 +14,7 @@ finds answers, the engine decides and proves.
 import time
 
 from bot.assumption import probe
-from bot.cdcl import Learner
+from bot.cdcl import REFUTED, SOLVED, Learner
 from bot.facts import negate
 from bot.grid import Contradiction
 from bot.local import Walk, filled
@@ -64,7 +64,7 @@ def make_root(rules, stats):
 
 
 class Turns:
-    """The engine's loop, with the turns around it.
+    """The turns around the engine's search (`Learner.search`), taken between its calls.
 
     `sure`, if given, hears the links drawn at the root (in every solution), each time they
     grow, until the first solution. `press`, given with `sure`, says when the caller is
@@ -75,53 +75,54 @@ class Turns:
 
     def __init__(self, engine, sure=None, walk=None, press=None):
         self.engine, self.grid, self.options = engine, engine.grid, engine.options
-        self.phases = engine.phases  # where the engine decides: the walk steers it
         self.walk = walk  # a `bot.local.Walk`, or None
         self.walk_at = self.options.walk_after  # the conflict count of the walk's next turn
         self.refilled = None   # the engine's fullest state as the walk last filled from it
         self.sure = sure
         self.told = -1  # trail length at the root when `sure` last heard
         self.press = press  # the caller's clock for lines to print (`due`), or None
+        self.asked = None  # the links to prove or guess when the press paused the search
 
     def solutions(self):
         """Yield the grid at each solution, ruled out before the next is looked for."""
         engine, grid = self.engine, self.grid
         while True:
-            conflict = engine.propagate()
-            if conflict is not None:
-                if not engine.analyse(conflict):
-                    return
-                if self.walk is not None and self._walk_turn():
-                    yield grid
-                    engine.backjump(0)  # the walk's answer off: the search goes on from the root
-                continue  # what was learned is asserted: propagate it before anything else
-            if not engine.level:
-                self._tell_sure()
-            elif self.press is not None and self.press.due():
-                answered = self.answer_press(engine.drawn_above_root())
-                if answered is not None:
-                    if not answered:
-                        return  # no solution is left (with the guesses made)
-                    continue
-            if engine.restart_due():
-                engine.restart()
-                continue
-            if grid.solved():
+            conflicts = self.walk_at - engine.conflicts if self.walk is not None else float("inf")
+            outcome = engine.search(conflicts, self._paused)
+            if outcome is REFUTED:
+                return
+            if outcome is SOLVED:
                 self.sure = None  # past a solution the root holds what rules it out
                 yield grid
                 if not engine.rule_out():
                     return
-                continue
-            if not engine.analyse(engine.decide()):
-                return
+            elif self.asked:
+                facts, self.asked = self.asked, None
+                if not self.answer_press(facts):
+                    return  # no solution is left (with the guesses made)
+            else:
+                yield from self._walk_turn()
+
+    def _paused(self):
+        """At each fixed point of the search: at the root, tell `sure` the links; above it,
+        pause when the press is due and a link is drawn above the root to prove or guess.
+        (Telling does not pause: going on needs no new propagation, and one would count.)"""
+        engine = self.engine
+        told = len(self.grid.trail)
+        if not engine.level and self.sure is not None and told > self.told:
+            self.told = told  # (the links drawn at the root are in every solution)
+            self.sure(self.grid.links())
+        self.asked = (engine.level and self.press is not None and self.press.due()
+                      and engine.drawn_above_root())
+        return bool(self.asked)
 
     def _walk_turn(self):
-        """The walk's turn, when one is due. If it finds an answer, put the answer on the
-        grid from the root and return True. Otherwise restart, and let the next descent
-        follow the fewest groups the walk has met (its counts become the target phases)."""
-        engine, phases = self.engine, self.phases
-        if engine.conflicts < self.walk_at:
-            return False
+        """The walk's turn (the search paused at its conflicts). If it finds an answer,
+        yield the grid with the answer on it from the root, then take it off. Otherwise
+        restart, and let the next descent follow the fewest groups the walk has met (its
+        counts become the target phases)."""
+        engine = self.engine
+        phases = engine.phases  # where the engine decides: the walk steers it
         self.walk_at = engine.conflicts + self.options.walk_every
         if phases.fullest is not self.refilled:
             # The engine got further since the walk last filled: the walk starts over there.
@@ -132,32 +133,21 @@ class Turns:
             if self.walk.best is not None:
                 phases.follow(self.walk.best[:])
                 engine.restart()
-            return False
-        engine.backjump(0)
-        if not engine.impose(counts):
+        elif engine.impose(counts):
+            self.sure = None  # the answer's links are not sure ones
+            yield self.grid
+            engine.backjump(0)  # the answer off: the search goes on from the root
+        else:
             # (Not met: the walk checks its answer, and the root holds only what every
             # answer does.) Search on from the root without the walk.
             self.walk = None
-            return False
-        self.sure = None  # the answer's links are not sure ones
-        return True
-
-    def _tell_sure(self):
-        """At the root, the drawn links are in every solution: say so when there are more."""
-        trail = self.grid.trail
-        if self.sure is not None and len(trail) > self.told:
-            self.told = len(trail)
-            self.sure(self.grid.links())
 
     def answer_press(self, facts):
         """The caller must print a link it cannot prove: first try, for up to
         `Options.prove_for` seconds, to settle the likeliest `facts` from the root, each
         assumed false and then true (a conflict puts what it teaches at the root: a link
         proved, or a wrong guess ruled out); if no link was drawn at the root by it, guess
-        the likeliest fact still open. False if no solution is left; None if no link is
-        drawn above the root (nothing to prove or guess)."""
-        if not facts:
-            return None
+        the likeliest fact still open. False if no solution is left."""
         engine, grid = self.engine, self.grid
         until = time.monotonic() + self.options.prove_for
         engine.backjump(0)
@@ -173,8 +163,10 @@ class Turns:
                     return True  # proved: the root tells `sure`
                 if met:
                     break
-        still = [fact for fact in facts if engine.is_open(fact)]
-        return self.guess(still[0]) if still else True
+        for fact in facts:
+            if engine.is_open(fact):
+                return self.guess(fact)
+        return True
 
     def guess(self, fact):
         """Make `fact` hold at the root, as if every solution held it: the caller prints it.
@@ -186,7 +178,7 @@ class Turns:
             return False
         if self.walk is not None:
             stop = self.walk.stop
-            self.walk = Walk(self.grid, self.phases.seed(), self.options)
+            self.walk = Walk(self.grid, self.engine.phases.seed(), self.options)
             self.walk.stop = stop
             self.refilled = None
         return True

@@ -1739,7 +1739,7 @@ class Stats:
 'bot/learning.py':r'''
 import time
 from bot.assumption import probe
-from bot.cdcl import Learner
+from bot.cdcl import REFUTED,SOLVED,Learner
 from bot.facts import negate
 from bot.grid import Contradiction
 from bot.local import Walk,filled
@@ -1774,47 +1774,42 @@ def make_root(rules,stats):
 class Turns:
 	def __init__(self,engine,sure=None,walk=None,press=None):
 		self.engine,self.grid,self.options=engine,engine.grid,engine.options
-		self.phases=engine.phases
 		self.walk=walk
 		self.walk_at=self.options.walk_after
 		self.refilled=None
 		self.sure=sure
 		self.told=-1
 		self.press=press
+		self.asked=None
 	def solutions(self):
 		engine,grid=self.engine,self.grid
 		while True:
-			conflict=engine.propagate()
-			if conflict is not None:
-				if not engine.analyse(conflict):
-					return
-				if self.walk is not None and self._walk_turn():
-					yield grid
-					engine.backjump(0)
-				continue
-			if not engine.level:
-				self._tell_sure()
-			elif self.press is not None and self.press.due():
-				answered=self.answer_press(engine.drawn_above_root())
-				if answered is not None:
-					if not answered:
-						return
-					continue
-			if engine.restart_due():
-				engine.restart()
-				continue
-			if grid.solved():
+			conflicts=self.walk_at-engine.conflicts if self.walk is not None else float('inf')
+			outcome=engine.search(conflicts,self._paused)
+			if outcome is REFUTED:
+				return
+			if outcome is SOLVED:
 				self.sure=None
 				yield grid
 				if not engine.rule_out():
 					return
-				continue
-			if not engine.analyse(engine.decide()):
-				return
+			elif self.asked:
+				facts,self.asked=self.asked,None
+				if not self.answer_press(facts):
+					return
+			else:
+				yield from self._walk_turn()
+	def _paused(self):
+		engine=self.engine
+		told=len(self.grid.trail)
+		if not engine.level and self.sure is not None and told>self.told:
+			self.told=told
+			self.sure(self.grid.links())
+		self.asked=engine.level and self.press is not None and self.press.due()and engine.drawn_above_root()
+		return bool(self.asked)
 	def _walk_turn(self):
-		engine,phases=self.engine,self.phases
-		if engine.conflicts<self.walk_at:
-			return False
+		engine=self.engine
+		phases=engine.phases
 		self.walk_at=engine.conflicts+self.options.walk_every
 		if phases.fullest is not self.refilled:
 			self.refilled=phases.fullest
@@ -1824,21 +1819,13 @@ class Turns:
 			if self.walk.best is not None:
 				phases.follow(self.walk.best[:])
 				engine.restart()
-			return False
-		engine.backjump(0)
-		if not engine.impose(counts):
+		elif engine.impose(counts):
+			self.sure=None
+			yield self.grid
+			engine.backjump(0)
+		else:
 			self.walk=None
-			return False
-		self.sure=None
-		return True
-	def _tell_sure(self):
-		trail=self.grid.trail
-		if self.sure is not None and len(trail)>self.told:
-			self.told=len(trail)
-			self.sure(self.grid.links())
 	def answer_press(self,facts):
-		if not facts:
-			return
 		engine,grid=self.engine,self.grid
 		until=time.monotonic()+self.options.prove_for
 		engine.backjump(0)
@@ -1854,15 +1841,17 @@ class Turns:
 					return True
 				if met:
 					break
-		still=[fact for fact in facts if engine.is_open(fact)]
-		return self.guess(still[0])if still else True
+		for fact in facts:
+			if engine.is_open(fact):
+				return self.guess(fact)
+		return True
 	def guess(self,fact):
 		self.press.guessed()
 		if not self.engine.hold(fact):
 			return False
 		if self.walk is not None:
 			stop=self.walk.stop
-			self.walk=Walk(self.grid,self.phases.seed(),self.options)
+			self.walk=Walk(self.grid,self.engine.phases.seed(),self.options)
 			self.walk.stop=stop
 			self.refilled=None
 		return True
@@ -1876,6 +1865,7 @@ from bot.restarts import Restarts
 from bot.rules.engine import LEARN,LEARN_CHEAP,LEARN_CHEAP_NO_SLACK,LEARN_NO_SLACK
 from bot.rules.nodes import node_reason
 DECISION=-1
+SOLVED,REFUTED,UNDECIDED=True,False,None
 class Levels:
 	def __init__(self,grid):
 		edges=len(grid.puzzle.ends)
@@ -1886,9 +1876,6 @@ class Levels:
 		self.marks=[]
 		self.why={}
 		self.scanned=len(grid.trail)
-	@property
-	def level(self):
-		return len(self.starts)
 	def open(self,mark):
 		length=len(self.grid.trail)
 		self.marks.append(mark)
@@ -1926,15 +1913,15 @@ class Levels:
 			why.pop(position,None)
 		if self.scanned>length:
 			self.scanned=length
-	def decision(self,level):
+	def decisions(self):
 		grid=self.grid
 		trail=grid.trail
-		position=self.starts[level]
-		e,old_lo,old_hi=trail[position]
-		new_lo,new_hi=next(((lo,hi)for(f,lo,hi)in trail[position+1:]if f==e),(grid.lo[e],grid.hi[e]))
-		return made_true(e,old_lo,old_hi,new_lo,new_hi)[0]
-	def decisions(self):
-		return[self.decision(level)for level in range(len(self.starts))]
+		facts=[]
+		for position in self.starts:
+			e,old_lo,old_hi=trail[position]
+			new_lo,new_hi=next(((lo,hi)for(f,lo,hi)in trail[position+1:]if f==e),(grid.lo[e],grid.hi[e]))
+			facts.append(made_true(e,old_lo,old_hi,new_lo,new_hi)[0])
+		return facts
 class Nogoods:
 	def __init__(self,facts):
 		self.lists=[]
@@ -2008,6 +1995,23 @@ class Learner:
 	@property
 	def conflicts(self):
 		return self.restarts.conflicts
+	def search(self,conflicts,stop):
+		limit=self.conflicts+conflicts
+		while True:
+			conflict=self.propagate()
+			if conflict is not None:
+				if not self.analyse(conflict):
+					return REFUTED
+				if self.conflicts>=limit:
+					return UNDECIDED
+			elif stop():
+				return UNDECIDED
+			elif self.level and self.restarts.due():
+				self.restart()
+			elif self.grid.solved():
+				return SOLVED
+			elif not self.analyse(self.decide()):
+				return REFUTED
 	def propagate(self):
 		grid,stats,rules,levels=self.grid,self.stats,self.rules,self.levels
 		sweeps=False
@@ -2056,8 +2060,6 @@ class Learner:
 			levels.scanned=len(grid.trail)
 		del levels.starts[level:]
 		del levels.marks[level:]
-	def restart_due(self):
-		return self.level>0 and self.restarts.due()
 	def restart(self):
 		self.restarts.restarted()
 		self.phases.shake(self.rules)
@@ -2081,20 +2083,17 @@ class Learner:
 		lo,hi=self.grid.lo,self.grid.hi
 		return not holds(lo,hi,fact)and not holds(lo,hi,negate(fact))
 	def assume(self,fact):
+		conflicts=self.conflicts
 		self.levels.open(self.rules.mark())
 		try:
 			enforce(self.grid,fact)
 		except Contradiction as dead:
-			conflict=self._diagnose(dead)
-		else:
-			conflict=self.propagate()
-		met=conflict is not None
-		while conflict is not None:
-			if not self.analyse(conflict):
+			if not self.analyse(self._diagnose(dead)):
 				return
-			conflict=self.propagate()
+		if self.search(float('inf'),lambda:True)is REFUTED:
+			return
 		self.backjump(0)
-		return met
+		return self.conflicts>conflicts
 	def hold(self,fact):
 		self.backjump(0)
 		try:
@@ -2103,7 +2102,7 @@ class Learner:
 			return False
 		return True
 	def impose(self,counts):
-		level=self.level
+		self.backjump(0)
 		self.levels.open(self.rules.mark())
 		grid=self.grid
 		try:
@@ -2111,7 +2110,7 @@ class Learner:
 				grid.raise_lo(e,n)
 				grid.lower_hi(e,n)
 		except Contradiction:
-			self.backjump(level)
+			self.backjump(0)
 			return False
 		return True
 	def _diagnose(self,dead):
@@ -2148,11 +2147,7 @@ class Learner:
 		index=self.nogoods.add(uip+others)
 		if len(uip)!=1:
 			return
-		self.levels.why[len(grid.trail)]=index
-		try:
-			enforce(grid,negate(uip[0]))
-		except Contradiction as dead:
-			return self._diagnose(dead)
+		return self._fire(index,uip[0])
 	def _trace(self,conflict):
 		trail,fact_pos,fact_level=self.grid.trail,self.levels.fact_pos,self.levels.fact_level
 		level=self.level
@@ -2606,7 +2601,7 @@ def lazy_stubs(namespace,lines,line,bodies):
 		return namespace['__lazy__'](n,arguments)
 	return first
 # The line of this file that opens LAZY_CODE: its tracebacks count from it.
-LAZY_CODE_LINE=2610
+LAZY_CODE_LINE=2605
 LAZY_CODE=r'''
 def shifted(code,lines):
 	# `code`, and the code it defines, `lines` further down this file.

@@ -8,7 +8,7 @@ import pytest
 import bot
 import bot.rules.groups
 from bot.branching import Phases
-from bot.cdcl import Learner, Levels, Nogoods
+from bot.cdcl import REFUTED, SOLVED, UNDECIDED, Learner, Levels, Nogoods
 from bot.facts import (AT_LEAST_1, AT_LEAST_2, AT_MOST_0, AT_MOST_1, at_least, at_most, bound,
                        bound_facts, edge, every_fact, fact_count, is_lower, made_true, negate)
 from bot.facts import holds as fact_holds
@@ -442,6 +442,55 @@ def test_the_level_noted_for_each_fact_is_the_level_its_trail_position_lies_in(
     assert count_without_fill(text, limit=3) >= 1
     assert max(looked) > 1
     assert len(shaken) >= restarts
+
+
+# -- the engine's search: paused, refuted, solved ------------------------------------------
+
+UNIQUE = ROOT / "puzzles" / "hard30" / "30x30_hard_unique_s1_002.txt"  # about 25 conflicts
+
+
+def rooted_engine(text, stats):
+    """An engine over the board's root, as the search that learns starts it."""
+    rules = Rules(Grid(parse(text)), LEARNING_ONLY)
+    assert make_root(rules, stats)
+    return Learner(rules, stats)
+
+
+def never():
+    return False
+
+
+def test_a_search_paused_at_its_conflicts_goes_on_to_the_same_answer():
+    text = UNIQUE.read_text()
+    whole = rooted_engine(text, Stats())
+    assert whole.search(float("inf"), never) is SOLVED
+    stats = Stats()
+    engine = rooted_engine(text, stats)
+    pauses = 0
+    while (outcome := engine.search(5, never)) is UNDECIDED:
+        pauses += 1
+        assert engine.conflicts >= 5 * pauses
+    assert outcome is SOLVED and pauses >= 2
+    assert engine.grid.valid() and engine.grid.lo == whole.grid.lo
+    assert engine.conflicts == whole.conflicts
+
+
+def test_a_search_asks_stop_at_its_first_fixed_point_and_pauses_there():
+    engine = rooted_engine(UNIQUE.read_text(), Stats())
+    asked = []
+    assert engine.search(float("inf"), lambda: not asked.append(engine.level)) is UNDECIDED
+    assert asked == [0] and engine.conflicts == 0
+
+
+def test_a_search_refutes_a_board_held_to_a_link_its_only_answer_lacks():
+    text = UNIQUE.read_text()
+    solved = rooted_engine(text, Stats())
+    assert solved.search(float("inf"), never) is SOLVED
+    engine = rooted_engine(text, Stats())
+    e, n = next((e, n) for e, n in enumerate(solved.grid.lo)
+                if n and engine.is_open(at_least(e, n)))
+    assert engine.hold(negate(at_least(e, n)))  # the root alone does not refuse it
+    assert engine.search(float("inf"), never) is REFUTED
 
 
 @pytest.mark.parametrize("seed", range(40))
