@@ -189,7 +189,10 @@ def missing_interpreter(program: Path) -> str:
 
 def real_path(name: str | Path) -> Path:
     """The path with every symlink followed, to compare two arguments: a symlink loop is
-    followed as far as it goes (Path.resolve raises on one)."""
+    followed as far as it goes (Path.resolve raises on one). A usage error for a name no
+    file can have (a NUL byte in it)."""
+    if "\0" in str(name):
+        raise UsageError(f"{str(name)!r} is no file's name: it holds a NUL byte")
     return Path(os.path.realpath(name))
 
 

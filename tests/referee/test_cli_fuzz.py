@@ -99,7 +99,8 @@ def test_random_files_and_arguments_never_give_a_traceback(command, data, conten
             args = [*QUICK[command], *args, str(puzzle)]
         if command == "show":
             args = [str(puzzle), *args[:-1]]
-        check([command, *args])
+        with contextlib.chdir(tmp):   # a random output name lands in the scratch folder
+            check([command, *args])
 
 
 @pytest.mark.slow
@@ -155,3 +156,11 @@ def test_control_characters_in_a_file_name_are_escaped(tmp_path):
         assert status in (1, 2)
         assert "\x1b" not in out + err and "\x07" not in out + err and "\r" not in out + err
         assert "\\e" in out + err
+
+
+@pytest.mark.parametrize("flag", ["--json", "--csv", "--html", "--out"])
+def test_an_output_named_with_a_nul_byte_is_a_usage_error(flag):
+    # no command line can hold one, but main() is called with a list too
+    status, out, err = invoke(["run", "--quiet", flag, "a\0b", "puzzles/public/01_simplest.txt"])
+    assert status == 2 and out == ""
+    assert "holds a NUL byte" in err and len(err.strip().splitlines()) == 1
