@@ -70,7 +70,7 @@ def _always(rules):
 
 ISOLATE = Rule(CLOSED, _joined, groups.isolate, groups.closed_reason, groups.closed_group,
                groups.isolation_reason)
-# On the same look at the groups as `isolate`: it has nothing to do with more than one left.
+# In `isolate`'s turn, on its look at the groups (it returns at once with more than one left).
 SLACKEN = Rule(SLACK, None, groups.slack, groups.waste_facts, None, groups.slack_reason)
 CONNECT = Rule(CUT, _cut, connect.connect, connect.smallest_cut, connect.smallest_cut,
                connect.bridge_reason)
