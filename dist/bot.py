@@ -1007,17 +1007,34 @@ def components(grid,bound):
 from bot.grid import CLOSED,CUT,REGION,SLACK
 from bot.options import DEFAULT
 from bot.rules import balance,connect,groups,nodes
-class Schedule:
-	__slots__='whole','probing','slack','sweeps'
-	def __init__(self,whole=True,probing=False,slack=True,sweeps=True):
-		self.whole,self.probing,self.slack,self.sweeps=whole,probing,slack,sweeps
-FULL=Schedule()
-NODES=Schedule(whole=False)
-PROBE=Schedule(probing=True)
+class Rule:
+	def __init__(self,tag,due,run,met=None,finds=None,reason=None):
+		self.tag,self.due,self.run,self.met,self.finds,self.reason=tag,due,run,met,finds,reason
+def _joined(rules):
+	if rules.joined and not rules.grid.solved():
+		rules.joined=False
+		return True
+def _cut(rules):
+	if rules.cut:
+		rules.cut=False
+		return True
+def _cut_decided(rules):
+	return rules.grid.solved()and _cut(rules)
+def _always(rules):
+	return True
+ISOLATE=Rule(CLOSED,_joined,groups.isolate,groups.closed_reason,groups.closed_group,groups.isolation_reason)
+SLACKEN=Rule(SLACK,None,groups.slack,groups.waste_facts,None,groups.slack_reason)
+CONNECT=Rule(CUT,_cut,connect.connect,connect.smallest_cut,connect.smallest_cut,connect.bridge_reason)
+BALANCE=Rule(REGION,_always,balance.balance,balance.unbalanced_region,balance.unbalanced_region)
+CONNECT_DECIDED=Rule(CUT,_cut_decided,connect.connect)
+BALANCE_IN_PROBE=Rule(REGION,balance.due_in_probe,balance.balance_in_probe)
+FULL=ISOLATE,SLACKEN,CONNECT,BALANCE
+NODES=CONNECT_DECIDED,
+PROBE=ISOLATE,SLACKEN,CONNECT_DECIDED,BALANCE_IN_PROBE
 LEARN=FULL
-LEARN_CHEAP=Schedule(sweeps=False)
-LEARN_NO_SLACK=Schedule(slack=False)
-LEARN_CHEAP_NO_SLACK=Schedule(slack=False,sweeps=False)
+LEARN_CHEAP=ISOLATE,SLACKEN
+LEARN_NO_SLACK=ISOLATE,CONNECT,BALANCE
+LEARN_CHEAP_NO_SLACK=ISOLATE,
 class Rules:
 	def __init__(self,grid,options=DEFAULT):
 		self.grid=grid
@@ -1060,63 +1077,39 @@ class Rules:
 		if self.memory is not None:
 			self.memory.blame(i,[j for(_,j)in self.grid.puzzle.node_edges[i]])
 	def propagate(self,schedule=FULL,stats=None):
-		grid=self.grid
 		while True:
 			if stats is not None:
 				stats.round()
 			nodes.settle(self)
-			if not schedule.whole:
-				if grid.solved()and self.cut:
-					self.cut=False
-					connect.connect(self)
+			ran=moved=False
+			for rule in schedule:
+				if rule.due:
+					if moved:
+						break
+					ran=rule.due(self)
+					moved=ran and rule.run(self)
+				elif ran:
+					moved|=rule.run(self)
+			if not moved:
 				return
-			if self.joined and not grid.solved():
-				self.joined=False
-				changed=groups.isolate(self)
-				if schedule.slack and grid.waste+1>=grid.spare:
-					changed|=groups.slack(self)
-				if changed:
-					continue
-			if not schedule.sweeps:
-				return
-			if self.cut and(not schedule.probing or grid.solved()):
-				self.cut=False
-				if connect.connect(self):
-					continue
-			if not schedule.probing:
-				balance.balance(self)
-			elif balance.due_in_probe(self):
-				balance.balance_in_probe(self)
-			return
 	def reason(self,top,e,new_lo,new_hi,drawn=None):
 		grid=self.grid
-		if new_lo>grid.lo[e]:
-			return connect.bridge_reason(grid,e)if new_lo==1 else None
-		if new_hi==0:
-			found=nodes.crossing_reason(grid,e)
-			if found is not None:
-				return found
-		return groups.isolation_reason(grid,top,e,new_hi)or groups.slack_reason(grid,e,new_hi,drawn)
+		found=None if new_hi else nodes.crossing_reason(grid,e)
+		for rule in FULL:
+			if found is None and rule.reason:
+				found=rule.reason(grid,top,e,new_lo,new_hi,drawn)
+		return found
 	def diagnose(self,top,hint=None,rule=None):
-		grid=self.grid
-		if rule==SLACK:
-			return groups.waste_facts(grid)
-		if rule==CLOSED:
-			return groups.closed_reason(grid,top,hint)
-		if rule==REGION:
-			found=balance.unbalanced_region(grid,top)
-			if found is not None:
-				return found
-		elif rule==CUT:
-			found=connect.smallest_cut(grid)
-			if found is not None:
-				return found
-		found=nodes.dead_node(grid,top,hint)
+		grid,found=self.grid,None
+		for each in FULL:
+			if each.tag==rule:
+				found=each.met(grid,top,hint)
 		if found is None:
-			found=groups.closed_group(grid,top)
-		if found is None and len(grid.puzzle)>1:
-			found=connect.smallest_cut(grid)
-		return found if found is not None else balance.unbalanced_region(grid,top)
+			found=nodes.dead_node(grid,top,hint)
+		for each in FULL:
+			if found is None and each.finds:
+				found=each.finds(grid,top)
+		return found
 ''',
 'bot/rules/balance.py':r'''
 from bot.facts import bound_facts
@@ -1187,7 +1180,7 @@ def balance_in_probe(rules):
 	except Contradiction:
 		rules.parity_hits+=1
 		raise
-def unbalanced_region(grid,top):
+def unbalanced_region(grid,top,hint=None):
 	p=grid.puzzle
 	got,cap,value=grid.got,grid.cap,p.value
 	seen,side=bytearray(len(p)),bytearray(len(p))
@@ -1338,7 +1331,9 @@ def bridges_from(node_edges,bound,root,order,low,clock,tree=None):
 				if low[i]>order[parent]:
 					bridges.append(via)
 	return bridges,clock
-def bridge_reason(grid,e):
+def bridge_reason(grid,top,e,new_lo,new_hi,drawn):
+	if new_lo!=1 or grid.lo[e]:
+		return
 	p=grid.puzzle
 	a,b=p.ends[e]
 	side=reachable(grid.hi,p.node_edges,a,e)
@@ -1355,7 +1350,7 @@ def reachable(bound,node_edges,start,without):
 				seen.add(y)
 				stack.append(y)
 	return seen
-def smallest_cut(grid):
+def smallest_cut(grid,top,hint=None):
 	p=grid.puzzle
 	hi,node_edges=grid.hi,p.node_edges
 	label=[-1]*len(p)
@@ -1480,7 +1475,7 @@ def joined_since(grid,position):
 		return range(len(grid.puzzle))
 	lo,ends=grid.lo,grid.ends
 	return{ends[e][0]for(e,old_lo,_)in grid.trail[position:]if lo[e]!=old_lo}
-def isolation_reason(grid,top,e,new_hi):
+def isolation_reason(grid,top,e,new_lo,new_hi,drawn):
 	p=grid.puzzle
 	lo,parent,need,size=grid.lo,grid.parent,grid.need,grid.size
 	a,b=p.ends[e]
@@ -1490,23 +1485,23 @@ def isolation_reason(grid,top,e,new_hi):
 	while parent[rb]!=rb:
 		rb=parent[rb]
 	joined,total=(size[ra],need[ra])if ra==rb else(size[ra]+size[rb],need[ra]+need[rb])
-	if joined==len(p)or total<=0 or total%2 or lo[e]+total//2-1>new_hi:
+	if new_lo>lo[e]or joined==len(p)or total<=0 or total%2 or lo[e]+total//2-1>new_hi:
 		return
 	members=group_of(grid,a)
 	if b not in members:
 		members|=group_of(grid,b)
 	ends=[fact for x in{a,b}for f in p.edges_at[x]if f!=e for fact in bound_facts(grid,top,f,highs=False)]
-	drawn=_drawn_facts(grid,members)
+	area=_drawn_facts(grid,members)
 	shut=_shut(grid,top,members,(a,b))
-	if shut is None or len(drawn)<=len(ends)+len(shut):
-		return drawn
+	if shut is None or len(area)<=len(ends)+len(shut):
+		return area
 	return ends+shut
-def slack_reason(grid,e,new_hi,drawn=None):
+def slack_reason(grid,top,e,new_lo,new_hi,drawn=None):
 	left=grid.spare-grid.waste
 	if left>1:
 		return
 	low=grid.lo[e]
-	if new_hi<low+left:
+	if new_hi<low+left or new_lo>low:
 		return
 	waste=waste_facts(grid)if drawn is None else drawn.get(len(grid.joins))
 	if waste is None:
@@ -1515,7 +1510,7 @@ def slack_reason(grid,e,new_hi,drawn=None):
 		return waste
 	path=drawn_path(grid,*grid.ends[e])
 	return None if path is None else waste+path
-def waste_facts(grid):
+def waste_facts(grid,top=None,hint=None):
 	lo=grid.lo
 	doubled=lo.count(2)
 	facts=[]
@@ -2563,11 +2558,10 @@ LAZY={
 'bot/branching.py':'4506 32 35 38 44 46 57 59 79 81 84 87 95 13 18 25 26 99 106 108 116 120 123 125 135 137 137 ',
 'bot/facts.py':'1009 15 16 21 24 26 30 32 34 36 42 ',
 'bot/grid.py':'4897 172 193 57 60 ',
-'bot/rules/engine.py':'3762 41 42 44 52 54 55 86 93 95 113 ',
-'bot/rules/balance.py':'2801 19 20 22 24 26 48 70 80 82 88 ',
-'bot/rules/connect.py':'4037 24 38 40 59 61 68 70 86 131 136 138 146 148 167 ',
-'bot/rules/groups.py':('6372 42 69 71 87 104 123 125 137 139 146 148 173 175 192 194 197 199 202 204 205 207 225 '
-	'227 233 '),
+'bot/rules/engine.py':'3676 58 59 61 69 71 72 90 95 97 106 ',
+'bot/rules/balance.py':'2811 19 20 22 24 26 48 70 80 82 88 ',
+'bot/rules/connect.py':'4113 24 38 40 59 61 68 70 86 131 138 140 148 150 169 ',
+'bot/rules/groups.py':'6441 71 87 104 123 125 137 139 146 148 173 175 192 194 197 199 202 204 205 207 225 227 233 ',
 'bot/rules/nodes.py':'2875 47 54 56 65 67 76 78 80 82 96 ',
 'bot/work.py':'860 22 24 ',
 }
@@ -2601,7 +2595,7 @@ def lazy_stubs(namespace,lines,line,bodies):
 		return namespace['__lazy__'](n,arguments)
 	return first
 # The line of this file that opens LAZY_CODE: its tracebacks count from it.
-LAZY_CODE_LINE=2605
+LAZY_CODE_LINE=2599
 LAZY_CODE=r'''
 def shifted(code,lines):
 	# `code`, and the code it defines, `lines` further down this file.

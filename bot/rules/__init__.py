@@ -9,12 +9,15 @@ the diagnosis of a dead state it detects:
 - `connect`: the possible links reach every node; a bridge among them is drawn;
 - `balance`: each region of undecided edges can pair up its missing links.
 
-`engine` runs them in a named `Schedule` and owns their cursors (`Rules`). A rule that meets
-a dead end raises `Contradiction`.
+`engine` makes each global rule a `Rule` (its tag, when it is due, its run, reason and
+diagnoses), runs them in a named schedule (a tuple of rules) and owns their cursors
+(`Rules`). A rule that meets a dead end raises `Contradiction`.
 """
 
-from bot.rules.engine import (FULL, LEARN, LEARN_CHEAP, LEARN_CHEAP_NO_SLACK, LEARN_NO_SLACK,
-                              NODES, PROBE, Rules, Schedule)
+from bot.rules.engine import (BALANCE, BALANCE_IN_PROBE, CONNECT, CONNECT_DECIDED, FULL,
+                              ISOLATE, LEARN, LEARN_CHEAP, LEARN_CHEAP_NO_SLACK, LEARN_NO_SLACK,
+                              NODES, PROBE, SLACKEN, Rule, Rules)
 
-__all__ = ["FULL", "LEARN", "LEARN_CHEAP", "LEARN_CHEAP_NO_SLACK", "LEARN_NO_SLACK", "NODES",
-           "PROBE", "Rules", "Schedule"]
+__all__ = ["BALANCE", "BALANCE_IN_PROBE", "CONNECT", "CONNECT_DECIDED", "FULL", "ISOLATE",
+           "LEARN", "LEARN_CHEAP", "LEARN_CHEAP_NO_SLACK", "LEARN_NO_SLACK", "NODES", "PROBE",
+           "SLACKEN", "Rule", "Rules"]

@@ -116,11 +116,12 @@ def balance_in_probe(rules):
 
 # -- diagnosis -------------------------------------------------------------------------------
 
-def unbalanced_region(grid, top):
+def unbalanced_region(grid, top, hint=None):
     """The facts behind the region of undecided edges, with the fewest, that `balance`
     refutes: where its edges split it in two sides, the decided edges that leave it or join
     two nodes of one side (a link between the sides counts for both alike); otherwise the
-    decided edges around it, its missing total being odd. None if every region balances."""
+    decided edges around it, its missing total being odd. None if every region balances.
+    (`Rule.met`'s arguments.)"""
     p = grid.puzzle
     got, cap, value = grid.got, grid.cap, p.value
     seen, side = bytearray(len(p)), bytearray(len(p))

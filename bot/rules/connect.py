@@ -173,9 +173,11 @@ def bridges_from(node_edges, bound, root, order, low, clock, tree=None):
 
 # -- reasons ---------------------------------------------------------------------------------
 
-def bridge_reason(grid, e):
+def bridge_reason(grid, top, e, new_lo, new_hi, drawn):
     """Why edge e must carry a link: every other way out of one end's side is cut. None if
-    e is no bridge."""
+    e is no bridge, or the change is not its first link (`Rule.reason`'s arguments)."""
+    if new_lo != 1 or grid.lo[e]:
+        return None
     p = grid.puzzle
     a, b = p.ends[e]
     side = reachable(grid.hi, p.node_edges, a, e)
@@ -198,8 +200,9 @@ def reachable(bound, node_edges, start, without):
     return seen
 
 
-def smallest_cut(grid):
-    """If the possible links fall apart: the cut edges around the part with the fewest."""
+def smallest_cut(grid, top, hint=None):
+    """If the possible links fall apart: the cut edges around the part with the fewest.
+    (`Rule.met`'s arguments.)"""
     p = grid.puzzle
     hi, node_edges = grid.hi, p.node_edges
     label = [-1] * len(p)

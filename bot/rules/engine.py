@@ -1,10 +1,13 @@
 """The rule engine: the rules' own state beside a grid, and the schedules that run them.
 
-Rules run cheapest first to a fixed point, going back to the node rules after any change a
-global rule makes. Which rules run is a named `Schedule`:
+Each global rule is a `Rule`: its tag, when it is due, what it runs, its reason and its
+diagnoses. A schedule is an ordered tuple of rules, cheapest first. `Rules.propagate` runs
+the node rules to a fixed point, then each of the schedule's rules that is due, in order,
+and goes back to the node rules after any that moved a bound. The named schedules:
 
-- `FULL`: every rule, as at the root of a search;
-- `NODES`: the node rules only (and `connect` once every edge is decided); the global rules'
+- `FULL`: every rule, as at the root of a search (`isolate`, `slack`, `connect`,
+  `balance`);
+- `NODES`: the node rules, and `connect` once every edge is decided; the global rules'
   flags stay set, so the next full propagation catches up;
 - `PROBE`: as `FULL`, but `connect` waits until every edge is decided and `balance` until a
   probe has moved enough bounds (probes gain the least from them);
@@ -15,9 +18,9 @@ global rule makes. Which rules run is a named `Schedule`:
 The engine reads what changed off the grid's trail (`nodes.settle`): the nodes at the ends
 of each changed edge are queued for the node rules, and two flags tell the global rules
 whether they can find anything new: `joined` (some `lo` rose, so groups or their needs
-changed) and `cut` (some `hi` fell to 0, so the possible links lost a connection). A global
-rule runs only when its flag is set: it is the costly part of a round, and most rounds
-change neither.
+changed) and `cut` (some `hi` fell to 0, so the possible links lost a connection). A rule
+that waits on a flag is due only when it is set, and takes it: the global rules are the
+costly part of a round, and most rounds change neither.
 """
 
 from bot.grid import CLOSED, CUT, REGION, SLACK
@@ -25,25 +28,65 @@ from bot.options import DEFAULT
 from bot.rules import balance, connect, groups, nodes
 
 
-class Schedule:
-    """Which rules one propagation runs: `whole`, the global rules (else the node rules
-    alone); `probing`, connect waits for a decided board and balance for enough changes;
-    `slack`, the slack rule; `sweeps`, connect and balance (the rules that sweep the board).
-    (Not a named tuple: the bot starts without importing `collections`.)"""
+class Rule:
+    """A global rule as a schedule runs it and the engine asks it.
 
-    __slots__ = ("whole", "probing", "slack", "sweeps")
+    `tag`: the rule a Contradiction it raises names; `due(rules)`: whether a round runs it
+    now (taking the flag it waits on), or None for a rule that runs whenever the rule before
+    it in the schedule does; `run(rules)`: True if it moved a bound; `met(grid, top, hint)`:
+    the facts behind a contradiction it raised; `finds(grid, top)`: those behind one it sees
+    in the state, None if none; `reason(grid, top, e, new_lo, new_hi, drawn)`: the facts it
+    read to move edge e's bounds there, None if it did not. (Not a named tuple: the bot
+    starts without importing `collections`.)"""
 
-    def __init__(self, whole=True, probing=False, slack=True, sweeps=True):
-        self.whole, self.probing, self.slack, self.sweeps = whole, probing, slack, sweeps
+    def __init__(self, tag, due, run, met=None, finds=None, reason=None):
+        self.tag, self.due, self.run, self.met, self.finds, self.reason = (tag, due, run, met,
+                                                                            finds, reason)
 
 
-FULL = Schedule()
-NODES = Schedule(whole=False)
-PROBE = Schedule(probing=True)
+def _joined(rules):
+    """Groups changed on a board not yet decided (a decided one keeps the flag)."""
+    if rules.joined and not rules.grid.solved():
+        rules.joined = False
+        return True
+
+
+def _cut(rules):
+    """The possible links lost a connection."""
+    if rules.cut:
+        rules.cut = False
+        return True
+
+
+def _cut_decided(rules):
+    """As `_cut`, on a board whose every edge is decided."""
+    return rules.grid.solved() and _cut(rules)
+
+
+def _always(rules):
+    """(`balance` keeps its own cursor.)"""
+    return True
+
+
+ISOLATE = Rule(CLOSED, _joined, groups.isolate, groups.closed_reason, groups.closed_group,
+               groups.isolation_reason)
+# In `isolate`'s turn, on its look at the groups (it returns at once with more than one left).
+SLACKEN = Rule(SLACK, None, groups.slack, groups.waste_facts, None, groups.slack_reason)
+CONNECT = Rule(CUT, _cut, connect.connect, connect.smallest_cut, connect.smallest_cut,
+               connect.bridge_reason)
+BALANCE = Rule(REGION, _always, balance.balance, balance.unbalanced_region,
+               balance.unbalanced_region)
+# The probes' variants (their reasons and diagnoses are the rules' above, in `FULL`).
+CONNECT_DECIDED = Rule(CUT, _cut_decided, connect.connect)
+BALANCE_IN_PROBE = Rule(REGION, balance.due_in_probe, balance.balance_in_probe)
+
+FULL = ISOLATE, SLACKEN, CONNECT, BALANCE
+NODES = CONNECT_DECIDED,
+PROBE = ISOLATE, SLACKEN, CONNECT_DECIDED, BALANCE_IN_PROBE
 LEARN = FULL  # (a whole round of the search that learns runs every rule)
-LEARN_CHEAP = Schedule(sweeps=False)
-LEARN_NO_SLACK = Schedule(slack=False)
-LEARN_CHEAP_NO_SLACK = Schedule(slack=False, sweeps=False)
+LEARN_CHEAP = ISOLATE, SLACKEN
+LEARN_NO_SLACK = ISOLATE, CONNECT, BALANCE
+LEARN_CHEAP_NO_SLACK = ISOLATE,
 
 
 class Rules:
@@ -123,75 +166,53 @@ class Rules:
             self.memory.blame(i, [j for _, j in self.grid.puzzle.node_edges[i]])
 
     def propagate(self, schedule=FULL, stats=None):
-        """Apply the `schedule`'s rules until none finds more (or raise Contradiction)."""
-        grid = self.grid
+        """Run the node rules to a fixed point, then each rule of the `schedule` that is due,
+        in order; start again after a rule that moved a bound, until none does (or raise
+        Contradiction)."""
         while True:
             if stats is not None:
                 stats.round()
             nodes.settle(self)
-            if not schedule.whole:
-                if grid.solved() and self.cut:
-                    self.cut = False
-                    connect.connect(self)
+            ran = moved = False
+            for rule in schedule:
+                if rule.due:
+                    if moved:
+                        break
+                    ran = rule.due(self)
+                    moved = ran and rule.run(self)
+                elif ran:  # (in the turn of the rule before it)
+                    moved |= rule.run(self)
+            if not moved:
                 return
-            if self.joined and not grid.solved():
-                self.joined = False
-                changed = groups.isolate(self)
-                if schedule.slack and grid.waste + 1 >= grid.spare:
-                    changed |= groups.slack(self)  # (it has nothing to do with more left)
-                if changed:
-                    continue
-            if not schedule.sweeps:
-                return
-            if self.cut and (not schedule.probing or grid.solved()):
-                self.cut = False
-                if connect.connect(self):
-                    continue
-            if not schedule.probing:
-                balance.balance(self)
-            elif balance.due_in_probe(self):
-                balance.balance_in_probe(self)
-            return
 
     def reason(self, top, e, new_lo, new_hi, drawn=None):
         """Why a rule other than the node rules (whose reasons `nodes.node_reason` reads off
         any later state) moved edge e's bounds to (new_lo, new_hi), in the grid's state just
         before: the facts that rule read there, or None if no such rule's premises hold.
+        The grid's own cut of a crossing edge is asked first, then each rule of `FULL`.
         `drawn` caches what was worked out of the drawn links (see `groups.slack_reason`)."""
         grid = self.grid
-        if new_lo > grid.lo[e]:
-            return connect.bridge_reason(grid, e) if new_lo == 1 else None
-        if new_hi == 0:
-            found = nodes.crossing_reason(grid, e)
-            if found is not None:
-                return found
-        return (groups.isolation_reason(grid, top, e, new_hi)
-                or groups.slack_reason(grid, e, new_hi, drawn))
+        found = None if new_hi else nodes.crossing_reason(grid, e)
+        for rule in FULL:
+            if found is None and rule.reason:
+                found = rule.reason(grid, top, e, new_lo, new_hi, drawn)
+        return found
 
     def diagnose(self, top, hint=None, rule=None):
         """The facts behind a contradiction visible in the grid's state, or None if none is.
 
-        `hint` is the node where a rule met it, `rule` the rule that did, if it names
-        itself: a global rule runs once the node rules have nothing left, and a link that
-        closes its group is refused before anything else moves, so the checks before
-        theirs would find nothing, and are skipped."""
-        grid = self.grid
-        if rule == SLACK:
-            return groups.waste_facts(grid)
-        if rule == CLOSED:
-            return groups.closed_reason(grid, top, hint)
-        if rule == REGION:
-            found = balance.unbalanced_region(grid, top)
-            if found is not None:
-                return found
-        elif rule == CUT:
-            found = connect.smallest_cut(grid)
-            if found is not None:
-                return found
-        found = nodes.dead_node(grid, top, hint)
+        `hint` is the node where a rule met it, `rule` the tag of the rule that did, if it
+        names itself: that rule's own diagnosis comes first (a global rule runs once the
+        node rules have nothing left, and a link that closes its group is refused before
+        anything else moves, so the checks before theirs would find nothing). Then the
+        grid's own checks, and what each rule of `FULL` finds, in order."""
+        grid, found = self.grid, None
+        for each in FULL:
+            if each.tag == rule:
+                found = each.met(grid, top, hint)
         if found is None:
-            found = groups.closed_group(grid, top)
-        if found is None and len(grid.puzzle) > 1:
-            found = connect.smallest_cut(grid)
-        return found if found is not None else balance.unbalanced_region(grid, top)
-
+            found = nodes.dead_node(grid, top, hint)
+        for each in FULL:
+            if found is None and each.finds:
+                found = each.finds(grid, top)
+        return found

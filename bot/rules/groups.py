@@ -142,10 +142,10 @@ def joined_since(grid, position):
 
 # -- reasons ---------------------------------------------------------------------------------
 
-def isolation_reason(grid, top, e, new_hi):
+def isolation_reason(grid, top, e, new_lo, new_hi, drawn):
     """The facts behind `isolate` capping edge e at new_hi: at new_hi + 1 links both ends
     would be full, and every other way out of their group(s) is already shut. None if the
-    group(s) do not cap e there."""
+    group(s) do not cap e there, or the low bound moved (`Rule.reason`'s arguments)."""
     p = grid.puzzle
     lo, parent, need, size = grid.lo, grid.parent, grid.need, grid.size
     a, b = p.ends[e]
@@ -155,7 +155,8 @@ def isolation_reason(grid, top, e, new_hi):
     while parent[rb] != rb:
         rb = parent[rb]
     joined, total = (size[ra], need[ra]) if ra == rb else (size[ra] + size[rb], need[ra] + need[rb])
-    if joined == len(p) or total <= 0 or total % 2 or lo[e] + total // 2 - 1 > new_hi:
+    if (new_lo > lo[e] or joined == len(p) or total <= 0 or total % 2
+            or lo[e] + total // 2 - 1 > new_hi):
         return None
     members = group_of(grid, a)
     if b not in members:
@@ -163,24 +164,25 @@ def isolation_reason(grid, top, e, new_hi):
     # Past the sieve's cap, the lack is all at the two ends: their other links say so.
     ends = [fact for x in {a, b} for f in p.edges_at[x] if f != e
             for fact in bound_facts(grid, top, f, highs=False)]
-    drawn = _drawn_facts(grid, members)
+    area = _drawn_facts(grid, members)
     shut = _shut(grid, top, members, (a, b))
-    if shut is None or len(drawn) <= len(ends) + len(shut):
-        return drawn
+    if shut is None or len(area) <= len(ends) + len(shut):
+        return area
     return ends + shut
 
 
-def slack_reason(grid, e, new_hi, drawn=None):
+def slack_reason(grid, top, e, new_lo, new_hi, drawn=None):
     """The facts behind `slack` capping edge e at new_hi: the links drawn that join no two
     groups (`waste_facts`), and where the cap counts e's ends as one group, a path of links
     between them. None if the slack left does not cap e there. `drawn`, a dict the caller
     keeps while it only takes changes back, holds the waste by how many rises of a low bound
-    the trail holds (the same count there means the same links drawn)."""
+    the trail holds (the same count there means the same links drawn). None too if the low
+    bound moved."""
     left = grid.spare - grid.waste
     if left > 1:
         return None
     low = grid.lo[e]
-    if new_hi < low + left:
+    if new_hi < low + left or new_lo > low:
         return None
     waste = waste_facts(grid) if drawn is None else drawn.get(len(grid.joins))
     if waste is None:
@@ -191,10 +193,10 @@ def slack_reason(grid, e, new_hi, drawn=None):
     return None if path is None else waste + path
 
 
-def waste_facts(grid):
+def waste_facts(grid, top=None, hint=None):
     """Facts that make the drawn links hold `Grid.waste` links that join no two groups: a
     second link on each doubled edge, and the edges on cycles of the drawn links (the
-    others, bridges among them, each joined two groups)."""
+    others, bridges among them, each joined two groups). (`Rule.met`'s arguments.)"""
     lo = grid.lo
     doubled = lo.count(2)
     facts = []

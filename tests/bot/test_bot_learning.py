@@ -16,7 +16,7 @@ from bot.grid import CLOSED, CUT, REGION, Contradiction, Grid, components
 from bot.learning import Turns, learned_solutions, make_root
 from bot.options import DEFAULT
 from bot.puzzle import parse
-from bot.rules import FULL, Rules
+from bot.rules import CONNECT, FULL, Rules
 from bot.rules.balance import balance
 from bot.rules.connect import connect
 from bot.rules.groups import cycle_edges
@@ -375,7 +375,7 @@ def test_the_learning_search_walks_the_board_only_once_its_nogoods_have_nothing_
     propagate, behind = Rules.propagate, []
 
     def walked(self, schedule=FULL, stats=None):
-        if not schedule.sweeps:
+        if CONNECT not in schedule:
             return propagate(self, schedule, stats)
         before = len(self.grid.trail) - engine.levels.scanned
         try:

@@ -7,10 +7,12 @@ import pytest
 import bot
 import bot.rules.balance
 from bot.work import Stats
-from bot.grid import REGION, SLACK, Contradiction, Grid
+from bot.grid import CLOSED, CUT, REGION, SLACK, Contradiction, Grid
 from bot.options import DEFAULT
 from bot.puzzle import parse
-from bot.rules import FULL, NODES, PROBE, Rules
+from bot.rules import (BALANCE, BALANCE_IN_PROBE, CONNECT, CONNECT_DECIDED, FULL, ISOLATE,
+                       LEARN, LEARN_CHEAP, LEARN_CHEAP_NO_SLACK, LEARN_NO_SLACK, NODES, PROBE,
+                       SLACKEN, Rule, Rules)
 from bot.rules.balance import balance, balance_in_probe, due_in_probe
 from bot.rules.connect import connect
 from bot.rules.groups import isolate, slack
@@ -486,6 +488,70 @@ def test_a_full_board_off_by_two_is_refuted_at_once():
 
 
 # -- the engine: schedules -------------------------------------------------------------------
+
+def test_each_named_schedule_is_a_tuple_of_rules_cheapest_first():
+    assert FULL == (ISOLATE, SLACKEN, CONNECT, BALANCE) and LEARN is FULL
+    assert NODES == (CONNECT_DECIDED,)
+    assert PROBE == (ISOLATE, SLACKEN, CONNECT_DECIDED, BALANCE_IN_PROBE)
+    assert LEARN_CHEAP == (ISOLATE, SLACKEN) and LEARN_CHEAP_NO_SLACK == (ISOLATE,)
+    assert LEARN_NO_SLACK == (ISOLATE, CONNECT, BALANCE)
+    # A probe's variant is the same rule on its own turn: it names itself alike.
+    assert [rule.tag for rule in PROBE] == [CLOSED, SLACK, CUT, REGION]
+    assert [rule.tag for rule in FULL] == [CLOSED, SLACK, CUT, REGION]
+
+
+def schedule_of(*names, moves=()):
+    """Rules that note each run in `ran`, due every round; those in `moves` move a bound
+    on their first run."""
+    ran = []
+
+    def run_of(name):
+        return lambda rules: ran.append(name) or (name in moves and ran.count(name) == 1)
+    return tuple(Rule(name, lambda rules: True, run_of(name)) for name in names), ran
+
+
+def test_a_round_runs_the_due_rules_in_order_and_starts_again_after_one_that_moves_a_bound():
+    schedule, ran = schedule_of("first", "second", "third", moves=("second",))
+    stats = Stats()
+    Rules(Grid(parse("3\n1\n2.2\n"))).propagate(schedule, stats)
+    assert ran == ["first", "second", "first", "second", "third"] and stats.rounds == 2
+
+
+def test_a_rule_without_a_turn_of_its_own_runs_in_the_turn_of_the_rule_before_it():
+    # As `slack` does on `isolate`'s look at the groups, even after the look moved a bound.
+    ran, turns = [], iter([True, False])  # the lead is due in the first round only
+    lead = Rule("lead", lambda rules: next(turns), lambda rules: not ran.append("lead"))
+    follower = Rule("follower", None, lambda rules: ran.append("follower") or False)
+    Rules(Grid(parse("3\n1\n2.2\n"))).propagate((lead, follower))
+    assert ran == ["lead", "follower"]
+
+
+def test_a_schedule_without_a_rule_never_runs_it():
+    # Each global rule marks where it looked the moment it runs: -1 is a rule that never ran.
+    text = (PUBLIC / "12_multiple_solutions_2.txt").read_text()
+    rules = Rules(Grid(parse(text)))
+    rules.propagate(NODES)
+    assert (rules.isolated, rules.connected, rules.balanced) == (-1, -1, -1)
+    rules.propagate(LEARN_CHEAP)
+    assert rules.isolated >= 0 and (rules.connected, rules.balanced) == (-1, -1) and rules.cut
+    rules.propagate(LEARN_NO_SLACK)
+    assert rules.connected >= 0 and rules.balanced >= 0 and not rules.cut
+
+
+def test_reason_and_diagnose_ask_the_rules_of_the_full_schedule():
+    # 2-2 over 2-2, the left vertical cut: the right one is a bridge, which only `connect`
+    # explains; with both cut, the board falls apart, which `connect` diagnoses.
+    grid = Grid(parse("2\n2\n22\n22\n"))
+    p = grid.puzzle
+    top = [min(2, grid.value[a], grid.value[b]) for a, b in p.ends]
+    left, right = p.edge_between(0, 2), p.edge_between(1, 3)
+    grid.lower_hi(left, 0)
+    move = grid, top, right, 1, grid.hi[right], None
+    assert [rule.reason(*move) is not None for rule in FULL if rule.reason] == [False, False, True]
+    assert Rules(grid).reason(*move[1:]) == CONNECT.reason(*move) is not None
+    grid.hi[right] = 0
+    assert Rules(grid).diagnose(top, None, CUT) == CONNECT.met(grid, top, None) is not None
+
 
 def test_propagate_for_a_probe_leaves_connect_to_the_end():
     # `connect` marks where it looked the moment it runs: -1 is a rule that never ran.
