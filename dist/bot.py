@@ -1009,7 +1009,8 @@ from bot.options import DEFAULT
 from bot.rules import balance,connect,groups,nodes
 class Rule:
 	def __init__(self,tag,due,run,met=None,finds=None,reason=None):
-		self.tag,self.due,self.run,self.met,self.finds,self.reason=tag,due,run,met,finds,reason
+		self.tag,self.due,self.run=tag,due,run
+		self.met,self.finds,self.reason=met,finds,reason
 def _joined(rules):
 	if rules.joined and not rules.grid.solved():
 		rules.joined=False
@@ -2558,7 +2559,7 @@ LAZY={
 'bot/branching.py':'4506 32 35 38 44 46 57 59 79 81 84 87 95 13 18 25 26 99 106 108 116 120 123 125 135 137 137 ',
 'bot/facts.py':'1009 15 16 21 24 26 30 32 34 36 42 ',
 'bot/grid.py':'4897 172 193 57 60 ',
-'bot/rules/engine.py':'3676 58 59 61 69 71 72 90 95 97 106 ',
+'bot/rules/engine.py':'3678 59 60 62 70 72 73 91 96 98 107 ',
 'bot/rules/balance.py':'2811 19 20 22 24 26 48 70 80 82 88 ',
 'bot/rules/connect.py':'4113 24 38 40 59 61 68 70 86 131 138 140 148 150 169 ',
 'bot/rules/groups.py':'6441 71 87 104 123 125 137 139 146 148 173 175 192 194 197 199 202 204 205 207 225 227 233 ',
@@ -2595,7 +2596,7 @@ def lazy_stubs(namespace,lines,line,bodies):
 		return namespace['__lazy__'](n,arguments)
 	return first
 # The line of this file that opens LAZY_CODE: its tracebacks count from it.
-LAZY_CODE_LINE=2599
+LAZY_CODE_LINE=2600
 LAZY_CODE=r'''
 def shifted(code,lines):
 	# `code`, and the code it defines, `lines` further down this file.

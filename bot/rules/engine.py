@@ -40,8 +40,8 @@ class Rule:
     starts without importing `collections`.)"""
 
     def __init__(self, tag, due, run, met=None, finds=None, reason=None):
-        self.tag, self.due, self.run, self.met, self.finds, self.reason = (tag, due, run, met,
-                                                                            finds, reason)
+        self.tag, self.due, self.run = tag, due, run
+        self.met, self.finds, self.reason = met, finds, reason
 
 
 def _joined(rules):
