@@ -17,18 +17,18 @@ SLOW_PRINTER = "import time\nprint(1, flush=True)\ntime.sleep(0.5)\nprint(2, flu
 def test_line_times_are_read_as_the_lines_come():
     times = startup.line_times([sys.executable, "-c", SLOW_PRINTER], "")
     assert len(times) == 2
-    # the sleep is between them: this reader may note the first late, by less than 0.2 s
-    assert times[1] - times[0] >= 0.3
+    # the sleep is between them: this reader may note the first late, by less than 0.3 s
+    assert times[1] - times[0] >= 0.2
     assert startup.gaps(times) == [times[1] - times[0]]
     assert startup.gaps(times[:1]) == []
 
 
 def test_judged_times_are_the_referees_stamps_of_a_whole_match(tmp_path):
-    # a bot that reads the board, then prints two lines 300 ms apart: past CodinGame's
+    # a bot that reads the board, then prints two lines 500 ms apart: past CodinGame's
     # limit, and still every line is seen
     bot = tmp_path / "slow.py"
     bot.write_text("import sys, time\nfor _ in range(3): sys.stdin.readline()\n"
-                   "print('0 0 2 0 1', flush=True)\ntime.sleep(0.3)\n"
+                   "print('0 0 2 0 1', flush=True)\ntime.sleep(0.5)\n"
                    "print('2 0 2 2 1', flush=True)\n")
     board = ROOT / "puzzles" / "public" / "01_simplest.txt"
     times = startup.judged_times([sys.executable, str(bot)], board)
