@@ -48,8 +48,7 @@ def changes_of(rules, edges, counts, stats, survived=None, outcome=None):
     grid = rules.grid
     start = len(grid.trail)
     mark = rules.mark()
-    completed = rules.completed
-    completed.clear()
+    completed = rules.completed = [] if survived is not None else None
     try:
         assume(grid, edges, counts)
         rules.propagate(FULL if survived is None else PROBE, stats)
@@ -64,6 +63,7 @@ def changes_of(rules, edges, counts, stats, survived=None, outcome=None):
     except Contradiction:
         return None
     finally:
+        rules.completed = None
         rules.revert(mark)
 
 

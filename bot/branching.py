@@ -9,7 +9,7 @@ turn; the search that learns fixes one bound of one of its edges, as its `Phases
 from heapq import heapify, heappop, heappush
 from itertools import product
 
-from bot.facts import at_least, at_most
+from bot.facts import at_least, at_most, edge
 from bot.options import DEFAULT
 
 
@@ -54,11 +54,11 @@ class Memory:
 
 
 def memory_of(rules):
-    """The search's memory beside `rules`, made on first use: dead ends met before it was
-    made are not counted."""
-    if rules.memory is None:
-        rules.memory = Memory(len(rules.grid.puzzle), rules.options.score_heap_from)
-    return rules.memory
+    """The search's memory, made on first use and then listening to `rules`: dead ends met
+    before it was made are not counted."""
+    if rules.listener is None:
+        rules.listener = Memory(len(rules.grid.puzzle), rules.options.score_heap_from)
+    return rules.listener
 
 
 def completions(grid, i):
@@ -96,7 +96,7 @@ def choose_node(rules, reach=None):
     search.
     """
     scores = _scores(rules)
-    learned = rules.memory
+    learned = rules.listener
     if learned.ranked is None:
         best = scores.index(min(scores))
         best_key = scores[best], best
@@ -222,7 +222,7 @@ class Phases:
         activity = self.activity
         self.bump /= self.options.activity_decay
         bump, weight = self.bump, self.options.node_weight
-        edges = {f >> 2 for group in groups for f in group}  # `edge(f)`: every fact met
+        edges = {edge(f) for group in groups for f in group}
         learned, ends = memory_of(rules), rules.grid.puzzle.ends
         for e in edges:
             activity[e] += bump

@@ -254,7 +254,6 @@ class Learner:
         sweeps = False
         try:
             while True:
-                rules.completed.clear()  # (kept for probes, which this search does not run)
                 rules.propagate(self.whole if sweeps else self.cheap, stats)
                 if levels.scanned == len(grid.trail):
                     if sweeps:

@@ -53,7 +53,7 @@ def make_root(rules, stats):
     """Make the search's root: the rules and a probe of every node. False if it is dead."""
     # The node search's weights count its own contradictions, and would outweigh this
     # search's for hundreds of conflicts: start afresh.
-    rules.memory = None
+    rules.listener = None
     try:
         rules.propagate(FULL, stats)
         if not rules.grid.solved():

@@ -101,25 +101,26 @@ class Rules:
     slack left at `slack`'s last look. `mark` keeps the queue, flags and cursors beside the
     grid's mark and `revert` gives them back, so the rules look again only at what the
     revert undid: a mark taken before the first propagation (every node queued) gives every
-    node back. `completed` lists the nodes `settle` found complete (a probe clears it
-    first). `spanning` is `connect`'s certificate of connection, true for every state back
-    to where it was made (going back only makes edges possible again).
+    node back. `spanning` is `connect`'s certificate of connection, true for every state
+    back to where it was made (going back only makes edges possible again).
     `parity_looks` and `parity_hits` count `balance`'s looks in probes and the
-    contradictions they found: learned, so kept across revert. `memory`, where a search
-    keeps one (`bot.branching.Memory`), hears of every dead end the node rules meet and of
-    every revert.
+    contradictions they found: learned, so kept across revert.
+
+    Two listeners, None where no one listens: `completed`, a list a probe lends, gets every
+    node `settle` finds complete; `listener`, a search's memory, hears of every dead end
+    the node rules meet (`blame(i, neighbours)`) and of every revert (`reverted(length,
+    trail, ends)`).
     """
 
     def __init__(self, grid, options=DEFAULT):
         self.grid = grid
         self.options = options
-        self.memory = None
+        self.listener = self.completed = None
         self.dirty = dict.fromkeys(range(len(grid.puzzle)))  # (every node: nothing looked at)
         self.joined = self.cut = True
         self.seen = 0
         self.balanced = self.isolated = self.connected = self.slackened = -1
         self.slack_left = None
-        self.completed = []
         self.parity_looks = self.parity_hits = 0
         self.spanning = None  # connect's certificate; None: to be made
         self.spanned = 0      # how many edges it holds
@@ -136,8 +137,8 @@ class Rules:
         """Undo every change made since `mark`, with the queue, flags and cursors."""
         board, length, (self.seen, pending, self.joined, self.cut, cursors) = mark
         self.balanced, self.isolated, self.connected, self.slackened, self.slack_left = cursors
-        if self.memory is not None:
-            self.memory.reverted(length, self.grid.trail, self.grid.ends)
+        if self.listener is not None:
+            self.listener.reverted(length, self.grid.trail, self.grid.ends)
         self.grid.revert(board)
         self.dirty = dict.fromkeys(pending)
 
@@ -162,8 +163,8 @@ class Rules:
 
     def blame(self, i):
         """Count a dead end against node i and its neighbours, where a search listens."""
-        if self.memory is not None:
-            self.memory.blame(i, [j for _, j in self.grid.puzzle.node_edges[i]])
+        if self.listener is not None:
+            self.listener.blame(i, [j for _, j in self.grid.puzzle.node_edges[i]])
 
     def propagate(self, schedule=FULL, stats=None):
         """Run the node rules to a fixed point, then each rule of the `schedule` that is due,

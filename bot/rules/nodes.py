@@ -23,9 +23,9 @@ def settle(rules):
     noted before each visit, in the order they were made: the ends of each changed edge
     queued, `joined` set if its low bound rose, `cut` if its high one fell to 0 (the present
     bounds tell which: a later change on the edge is noted with it). Every node visited
-    after its last edge was decided is added to `rules.completed`: each node that changes
-    is visited after its last change, so a probe learns from the list which nodes it
-    completed without walking its trail.
+    after its last edge was decided is added to `rules.completed`, where a probe lent a
+    list: each node that changes is visited after its last change, so a probe learns from
+    it which nodes it completed without walking its trail.
     """
     grid = rules.grid
     dirty, completed = rules.dirty, rules.completed
@@ -52,7 +52,8 @@ def settle(rules):
             if got[i] == cap[i]:
                 if got[i] != value[i]:  # every edge decided: only the bounds check is left
                     raise Contradiction(i)
-                completed.append(i)
+                if completed is not None:
+                    completed.append(i)
                 continue
             spare = cap[i] - value[i]  # links the node's edges can still lose
             room = value[i] - got[i]   # links the node can still gain
@@ -96,10 +97,8 @@ def _magic_reason(grid, top, fact_pos, position, x, e, new_lo):
     facts = []
     for f in grid.puzzle.edges_at[x]:
         if f != e:
-            # `at_most(f, 0)` and `at_most(f, 1)`, written out: this runs for most facts a
-            # conflict's trace explains
-            high = (0 if not hi[f] and fact_pos[4 * f + 3] < position else
-                    1 if hi[f] < 2 and fact_pos[4 * f + 2] < position else top[f])
+            high = (0 if not hi[f] and fact_pos[at_most(f, 0)] < position else
+                    1 if hi[f] < 2 and fact_pos[at_most(f, 1)] < position else top[f])
             room -= high
             if high < top[f]:
                 facts.append(at_most(f, high))
@@ -113,9 +112,8 @@ def _sieve_reason(grid, fact_pos, position, x, e, new_hi):
     facts = []
     for f in grid.puzzle.edges_at[x]:
         if f != e:
-            # `at_least(f, 2)` and `at_least(f, 1)`, written out as in `_magic_reason`
-            low = (2 if lo[f] == 2 and fact_pos[4 * f + 1] < position else
-                   1 if lo[f] and fact_pos[4 * f] < position else 0)
+            low = (2 if lo[f] == 2 and fact_pos[at_least(f, 2)] < position else
+                   1 if lo[f] and fact_pos[at_least(f, 1)] < position else 0)
             left -= low
             if low:
                 facts.append(at_least(f, low))

@@ -128,9 +128,9 @@ def test_choose_node_keeps_its_scores_true_through_changes_reverts_and_blame(hea
     marks = []
     for step in range(150):
         fresh = Rules(grid.clone(), rules.options)  # scores everything from scratch...
-        if rules.memory is not None:  # ...with the contradictions met so far
-            fresh.memory = Memory(len(grid.puzzle), heap_from)
-            fresh.memory.conflicts = rules.memory.conflicts[:]
+        if rules.listener is not None:  # ...with the contradictions met so far
+            fresh.listener = Memory(len(grid.puzzle), heap_from)
+            fresh.listener.conflicts = rules.listener.conflicts[:]
         assert choose_node(rules) == choose_node(fresh)
         if marks and rng.random() < 0.3:
             rules.revert(marks.pop())
@@ -144,7 +144,7 @@ def test_choose_node_keeps_its_scores_true_through_changes_reverts_and_blame(hea
                 rules.propagate()
             except Contradiction:
                 rules.revert(marks.pop())
-    assert (rules.memory.ranked is not None) == (heap_from == 0)  # kept on a heap, or scanned
+    assert (rules.listener.ranked is not None) == (heap_from == 0)  # kept on a heap, or scanned
 
 
 def test_choose_node_leans_to_a_node_of_great_reach():
