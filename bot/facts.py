@@ -8,11 +8,9 @@ flat lists of ints. Its kind is one of four bounds:
 
 `AT_LEAST_1` and `AT_MOST_0` are each other's negation, as are `AT_LEAST_2` and
 `AT_MOST_1`: kind k's negation is kind 3 - k. Outside this module facts are made and read
-only through these functions, but in the loops that run per fact of the search that
-learns, which write them out inline and say so: `Learner._scan`, `_visit` and `_bump`,
-the node rules' reasons (`_magic_reason`, `_sieve_reason`), `groups._drawn_facts` and
-`_shut`, `connect.smallest_cut`. Through calls, the reasons' loops cost a hard solve about
-1% more instructions, `_scan` and `_visit` about 2% more (callgrind, on
+only through these functions, but in the two loops that run per fact of the search that
+learns, which write them out inline and say so: `Levels.scan` and `Nogoods._visit`.
+Through calls, those two cost a hard solve about 2% more instructions (callgrind, on
 puzzles/stress/tree/30x30_rows_loops2_013).
 """
 

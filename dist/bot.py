@@ -452,8 +452,7 @@ def changes_of(rules,edges,counts,stats,survived=None,outcome=None):
 	grid=rules.grid
 	start=len(grid.trail)
 	mark=rules.mark()
-	completed=rules.completed
-	completed.clear()
+	completed=rules.completed=[]if survived is not None else None
 	try:
 		assume(grid,edges,counts)
 		rules.propagate(FULL if survived is None else PROBE,stats)
@@ -468,6 +467,7 @@ def changes_of(rules,edges,counts,stats,survived=None,outcome=None):
 	except Contradiction:
 		return
 	finally:
+		rules.completed=None
 		rules.revert(mark)
 def narrow(grid,edges,survivors):
 	narrowed=False
@@ -625,7 +625,7 @@ def _branch(rules,stats,depth,budget,reach):
 'bot/branching.py':r'''
 from heapq import heapify,heappop,heappush
 from itertools import product
-from bot.facts import at_least,at_most
+from bot.facts import at_least,at_most,edge
 from bot.options import DEFAULT
 class Memory:
 	def __init__(self,nodes,heap_from=DEFAULT.score_heap_from):
@@ -650,9 +650,9 @@ class Memory:
 		self.conflicts=[c*(1+amount*rng.random())for c in self.conflicts]
 		self.scored_at=-1
 def memory_of(rules):
-	if rules.memory is None:
-		rules.memory=Memory(len(rules.grid.puzzle),rules.options.score_heap_from)
-	return rules.memory
+	if rules.listener is None:
+		rules.listener=Memory(len(rules.grid.puzzle),rules.options.score_heap_from)
+	return rules.listener
 def completions(grid,i):
 	lo,hi=grid.lo,grid.hi
 	edges=[e for e in grid.puzzle.edges_at[i]if lo[e]!=hi[e]]
@@ -669,7 +669,7 @@ def _counts_adding(bounds,missing):
 	return found
 def choose_node(rules,reach=None):
 	scores=_scores(rules)
-	learned=rules.memory
+	learned=rules.listener
 	if learned.ranked is None:
 		best=scores.index(min(scores))
 		best_key=scores[best],best
@@ -750,7 +750,7 @@ class Phases:
 		activity=self.activity
 		self.bump/=self.options.activity_decay
 		bump,weight=self.bump,self.options.node_weight
-		edges={f>>2 for group in groups for f in group}
+		edges={edge(f)for group in groups for f in group}
 		learned,ends=memory_of(rules),rules.grid.puzzle.ends
 		for e in edges:
 			activity[e]+=bump
@@ -1040,13 +1040,12 @@ class Rules:
 	def __init__(self,grid,options=DEFAULT):
 		self.grid=grid
 		self.options=options
-		self.memory=None
+		self.listener=self.completed=None
 		self.dirty=dict.fromkeys(range(len(grid.puzzle)))
 		self.joined=self.cut=True
 		self.seen=0
 		self.balanced=self.isolated=self.connected=self.slackened=-1
 		self.slack_left=None
-		self.completed=[]
 		self.parity_looks=self.parity_hits=0
 		self.spanning=None
 		self.spanned=0
@@ -1057,8 +1056,8 @@ class Rules:
 	def revert(self,mark):
 		board,length,(self.seen,pending,self.joined,self.cut,cursors)=mark
 		self.balanced,self.isolated,self.connected,self.slackened,self.slack_left=cursors
-		if self.memory is not None:
-			self.memory.reverted(length,self.grid.trail,self.grid.ends)
+		if self.listener is not None:
+			self.listener.reverted(length,self.grid.trail,self.grid.ends)
 		self.grid.revert(board)
 		self.dirty=dict.fromkeys(pending)
 	def undo(self,length):
@@ -1075,8 +1074,8 @@ class Rules:
 		self.joined=False
 		self.isolated=self.balanced=self.seen
 	def blame(self,i):
-		if self.memory is not None:
-			self.memory.blame(i,[j for(_,j)in self.grid.puzzle.node_edges[i]])
+		if self.listener is not None:
+			self.listener.blame(i,[j for(_,j)in self.grid.puzzle.node_edges[i]])
 	def propagate(self,schedule=FULL,stats=None):
 		while True:
 			if stats is not None:
@@ -1368,13 +1367,13 @@ def smallest_cut(grid,top,hint=None):
 					part.append(y)
 		if len(part)==len(p):
 			return
-		cut=[4*f+3 for x in part for(f,y)in node_edges[x]if label[y]!=start]
+		cut=[at_most(f,0)for x in part for(f,y)in node_edges[x]if label[y]!=start]
 		if best is None or len(cut)<len(best):
 			best=cut
 	return best
 ''',
 'bot/rules/groups.py':r'''
-from bot.facts import at_least,bound_facts
+from bot.facts import at_least,at_most,bound_facts
 from bot.grid import SLACK,Contradiction
 from bot.rules.connect import bridges_from
 def isolate(rules):
@@ -1578,7 +1577,7 @@ def closed_reason(grid,top,x):
 	return shut if shut is not None and len(shut)<len(drawn)else drawn
 def _drawn_facts(grid,members):
 	lo,edges_at=grid.lo,grid.puzzle.edges_at
-	return list({4*f+lo[f]-1 for x in members for f in edges_at[x]if lo[f]})
+	return list({at_least(f,lo[f])for x in members for f in edges_at[x]if lo[f]})
 def _shut(grid,top,members,ends=()):
 	p=grid.puzzle
 	hi,got,value=grid.hi,grid.got,p.value
@@ -1591,7 +1590,7 @@ def _shut(grid,top,members,ends=()):
 			if y in members:
 				continue
 			if not hi[f]:
-				facts.append(4*f+3)
+				facts.append(at_most(f,0))
 			elif got[x]==value[x]:
 				if x not in full:
 					full.add(x)
@@ -1636,7 +1635,8 @@ def settle(rules):
 			if got[i]==cap[i]:
 				if got[i]!=value[i]:
 					raise Contradiction(i)
-				completed.append(i)
+				if completed is not None:
+					completed.append(i)
 				continue
 			spare=cap[i]-value[i]
 			room=value[i]-got[i]
@@ -1669,7 +1669,9 @@ def _magic_reason(grid,top,fact_pos,position,x,e,new_lo):
 	facts=[]
 	for f in grid.puzzle.edges_at[x]:
 		if f!=e:
-			high=0 if not hi[f]and fact_pos[4*f+3]<position else 1 if hi[f]<2 and fact_pos[4*f+2]<position else top[f]
+			high=(0 if not hi[f]
+				and fact_pos[at_most(f,0)]<position else 1 if hi[f]<2
+				and fact_pos[at_most(f,1)]<position else top[f])
 			room-=high
 			if high<top[f]:
 				facts.append(at_most(f,high))
@@ -1680,7 +1682,7 @@ def _sieve_reason(grid,fact_pos,position,x,e,new_hi):
 	facts=[]
 	for f in grid.puzzle.edges_at[x]:
 		if f!=e:
-			low=2 if lo[f]==2 and fact_pos[4*f+1]<position else 1 if lo[f]and fact_pos[4*f]<position else 0
+			low=2 if lo[f]==2 and fact_pos[at_least(f,2)]<position else 1 if lo[f]and fact_pos[at_least(f,1)]<position else 0
 			left-=low
 			if low:
 				facts.append(at_least(f,low))
@@ -1759,7 +1761,7 @@ def learned_solutions(rules,stats,sure=None,walk=False,press=None):
 		if found.valid():
 			yield found
 def make_root(rules,stats):
-	rules.memory=None
+	rules.listener=None
 	try:
 		rules.propagate(FULL,stats)
 		if not rules.grid.solved():
@@ -2013,7 +2015,6 @@ class Learner:
 		sweeps=False
 		try:
 			while True:
-				rules.completed.clear()
 				rules.propagate(self.whole if sweeps else self.cheap,stats)
 				if levels.scanned==len(grid.trail):
 					if sweeps:
@@ -2552,18 +2553,17 @@ def _walked(sources,reached,owner,lead,finished,running):
 # of the start; build.py, lazy_bodies): the module's length, then each body's first and
 # last line in MODULES[file].split('\n').
 LAZY={
-'bot/options.py':'1269 42 42 44 44 ',
-'bot/pacing.py':'1749 13 15 17 20 37 50 52 52 ',
+'bot/pacing.py':'1749 17 20 37 50 ',
 'bot/puzzle.py':'3459 89 91 ',
-'bot/assumption.py':'5549 7 9 11 31 33 37 39 61 63 76 78 96 98 102 104 106 108 111 166 183 130 136 ',
-'bot/branching.py':'4506 32 35 38 44 46 57 59 79 81 84 87 95 13 18 25 26 99 106 108 116 120 123 125 135 137 137 ',
-'bot/facts.py':'1009 15 16 21 24 26 30 32 34 36 42 ',
+'bot/assumption.py':'5589 11 31 33 37 39 61 63 76 78 96 98 102 104 106 108 111 166 183 130 136 ',
+'bot/branching.py':'4521 32 35 38 44 46 57 59 79 81 84 87 95 13 18 99 106 108 116 120 123 125 135 ',
+'bot/facts.py':'1009 32 34 36 42 ',
 'bot/grid.py':'4897 172 193 57 60 ',
-'bot/rules/engine.py':'3678 59 60 62 70 72 73 91 96 98 107 ',
-'bot/rules/balance.py':'2811 19 20 22 24 26 48 70 80 82 88 ',
-'bot/rules/connect.py':'4113 24 38 40 59 61 68 70 86 131 138 140 148 150 169 ',
-'bot/rules/groups.py':'6441 71 87 104 123 125 137 139 146 148 173 175 192 194 197 199 202 204 205 207 225 227 233 ',
-'bot/rules/nodes.py':'2875 47 54 56 65 67 76 78 80 82 96 ',
+'bot/rules/engine.py':'3683 58 59 61 69 71 72 90 95 97 106 ',
+'bot/rules/balance.py':'2811 26 48 70 80 82 88 ',
+'bot/rules/connect.py':'4119 24 38 40 59 61 68 70 86 131 138 140 148 150 169 ',
+'bot/rules/groups.py':'6461 71 87 104 123 125 137 139 146 148 173 175 192 194 197 199 202 204 205 207 225 227 233 ',
+'bot/rules/nodes.py':'2949 48 55 57 68 70 79 85 99 ',
 'bot/work.py':'860 22 24 ',
 }
 import gc,sys

@@ -219,8 +219,7 @@ def smallest_cut(grid, top, hint=None):
                     part.append(y)
         if len(part) == len(p):
             return None
-        # `at_most(f, 0)`, written out: a cut may hold most of the board's edges
-        cut = [4 * f + 3 for x in part for f, y in node_edges[x] if label[y] != start]
+        cut = [at_most(f, 0) for x in part for f, y in node_edges[x] if label[y] != start]
         if best is None or len(cut) < len(best):
             best = cut
     return best

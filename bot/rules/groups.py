@@ -13,7 +13,7 @@ Each rule's reason (the facts it read) and the diagnosis of a closed group stand
 The groups themselves are kept by the grid (`Grid.parent`, `Grid.need`, `Grid.next_member`).
 """
 
-from bot.facts import at_least, bound_facts
+from bot.facts import at_least, at_most, bound_facts
 from bot.grid import SLACK, Contradiction
 from bot.rules.connect import bridges_from
 
@@ -284,8 +284,7 @@ def _drawn_facts(grid, members):
     """The links drawn at `members`: with the puzzle's values they fix what each still
     lacks (the area of a group, where `_shut` gives its border)."""
     lo, edges_at = grid.lo, grid.puzzle.edges_at
-    # `at_least(f, lo[f])`, written out: every drawn link of a group, for many reasons
-    return list({4 * f + lo[f] - 1 for x in members for f in edges_at[x] if lo[f]})
+    return list({at_least(f, lo[f]) for x in members for f in edges_at[x] if lo[f]})
 
 
 def _shut(grid, top, members, ends=()):
@@ -303,7 +302,7 @@ def _shut(grid, top, members, ends=()):
             if y in members:
                 continue
             if not hi[f]:
-                facts.append(4 * f + 3)  # `at_most(f, 0)`, written out as in `_drawn_facts`
+                facts.append(at_most(f, 0))
             elif got[x] == value[x]:
                 if x not in full:
                     full.add(x)

@@ -1,5 +1,6 @@
 """The search that learns: its facts, the reasons it rebuilds, and its answers."""
 
+import ast
 import random
 from bisect import bisect_right
 
@@ -101,6 +102,37 @@ def test_a_fact_reads_back_as_the_edge_bound_and_count_it_was_made_of():
         assert [(edge(f), is_lower(f), bound(f)) for f in made] == [
             (e, False, 0), (e, False, 1), (e, True, 2), (e, True, 1)]
     assert set(range(fact_count(4))) == {f for e in range(4) for f in every_fact(e)}
+
+
+def fact_arithmetic_outside_facts_py():
+    """{'file:function'} of the functions and methods in bot/ that make or read a fact by
+    hand (`4 * e`, `fact >> 2`, `fact & 3`) rather than through bot/facts.py."""
+    found = set()
+    for path in sorted((ROOT / "bot").rglob("*.py")):
+        if path.name == "facts.py":
+            continue
+        for top in ast.parse(path.read_text()).body:
+            owner = top.name + "." if isinstance(top, ast.ClassDef) else ""
+            for node in top.body if owner else [top]:
+                if isinstance(node, ast.FunctionDef) and any(map(by_hand, ast.walk(node))):
+                    found.add(f"{path.relative_to(ROOT / 'bot')}:{owner}{node.name}")
+    return found
+
+
+def by_hand(node):
+    """Whether `node` is one of a fact's operations written out."""
+    if not isinstance(node, ast.BinOp):
+        return False
+    sides = [node.left, node.right]
+    constants = [side.value for side in sides if isinstance(side, ast.Constant)]
+    named = any(isinstance(side, ast.Name) for side in sides)
+    return (isinstance(node.op, ast.RShift) and constants == [2]
+            or isinstance(node.op, ast.BitAnd) and constants == [3]
+            or isinstance(node.op, ast.Mult) and constants == [4] and named)
+
+
+def test_facts_are_written_out_only_in_the_two_hot_loops_that_say_why():
+    assert fact_arithmetic_outside_facts_py() == {"cdcl.py:Levels.scan", "cdcl.py:Nogoods._visit"}
 
 
 def test_made_true_lists_every_bound_a_change_crossed():
@@ -232,7 +264,7 @@ def test_a_link_that_closes_its_group_names_itself_and_diagnose_goes_straight_to
     assert dead.value.args == (0, CLOSED)
     conflict = Rules(grid).diagnose(top(grid), *dead.value.args)
     assert conflict == Rules(grid).diagnose(top(grid)) and holds(grid, conflict)
-    assert {f >> 2 for f in conflict} <= {top_pair} | {e for e, _ in grid.puzzle.node_edges[0]
+    assert {edge(f) for f in conflict} <= {top_pair} | {e for e, _ in grid.puzzle.node_edges[0]
                                                        + grid.puzzle.node_edges[1]}
 
 

@@ -327,7 +327,7 @@ boom(2)
 
 
 def test_only_plain_bodies_not_run_on_the_smoke_puzzle_wait_for_a_first_call():
-    body = "[a*2 for a in range(9)]+[a*3 for a in range(9)]"   # long enough to wait
+    body = "+".join(["[a*2 for a in range(9)]"] * (build.LAZY_MIN_CHARS // 20))  # long enough
     text = build.module_text("\n".join([
         "def called(a):", f"\treturn {body}",
         "def waits(a):", f"\treturn {body}",
@@ -344,7 +344,9 @@ def test_only_plain_bodies_not_run_on_the_smoke_puzzle_wait_for_a_first_call():
     assert waiting[0] == (4, 4)
 
 
-def test_a_body_compiled_when_first_called_runs_as_written_and_names_its_lines(tmp_path):
+def test_a_body_compiled_when_first_called_runs_as_written_and_names_its_lines(tmp_path,
+                                                                              monkeypatch):
+    monkeypatch.setattr(build, "LAZY_MIN_CHARS", 0)  # every body of LAZY_MODULE waits
     modules = {"bot/__init__.py": "", "bot/options.py": "FIELDS=()\n", "bot/lazy.py": LAZY_MODULE}
     text = build.assembled(modules, LAZY_SCRIPT)
     assert len(build.lazy_bodies(build.module_text(LAZY_MODULE))) == 5   # every function and method
