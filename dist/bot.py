@@ -1618,8 +1618,10 @@ def settle(rules):
 	lo,hi,edges_at,trail=grid.lo,grid.hi,grid.puzzle.edges_at,grid.trail
 	raise_lo,lower_hi=grid.raise_lo,grid.lower_hi
 	ends,seen=grid.ends,rules.seen
+	moved=True
 	while True:
-		if seen!=len(trail):
+		if moved:
+			moved=False
 			for(e,old_lo,_)in trail[seen:]:
 				if lo[e]!=old_lo:
 					rules.joined=True
@@ -1649,8 +1651,10 @@ def settle(rules):
 				magic_val=high-spare
 				if magic_val>low:
 					raise_lo(e,magic_val)
+					moved=True
 				if low+room<high:
 					lower_hi(e,low+room)
+					moved=True
 		except Contradiction as dead:
 			rules.blame(dead.args[0]if dead.args else i)
 			raise
@@ -2563,7 +2567,7 @@ LAZY={
 'bot/rules/balance.py':'2811 26 48 70 80 82 88 ',
 'bot/rules/connect.py':'4119 24 38 40 59 61 68 70 86 131 138 140 148 150 169 ',
 'bot/rules/groups.py':'6461 71 87 104 123 125 137 139 146 148 173 175 192 194 197 199 202 204 205 207 225 227 233 ',
-'bot/rules/nodes.py':'2949 48 55 57 68 70 79 85 99 ',
+'bot/rules/nodes.py':'2997 52 59 61 72 74 83 89 103 ',
 'bot/work.py':'860 22 24 ',
 }
 import gc,sys
@@ -2596,7 +2600,7 @@ def lazy_stubs(namespace,lines,line,bodies):
 		return namespace['__lazy__'](n,arguments)
 	return first
 # The line of this file that opens LAZY_CODE: its tracebacks count from it.
-LAZY_CODE_LINE=2600
+LAZY_CODE_LINE=2604
 LAZY_CODE=r'''
 def shifted(code,lines):
 	# `code`, and the code it defines, `lines` further down this file.
