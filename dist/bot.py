@@ -2558,17 +2558,15 @@ def _walked(sources,reached,owner,lead,finished,running):
 # last line in MODULES[file].split('\n').
 LAZY={
 'bot/pacing.py':'1749 17 20 37 50 ',
-'bot/puzzle.py':'3459 89 91 ',
-'bot/assumption.py':'5589 11 31 33 37 39 61 63 76 78 96 98 102 104 106 108 111 166 183 130 136 ',
+'bot/assumption.py':'5589 11 31 33 37 39 61 63 76 78 96 108 111 166 183 130 136 ',
 'bot/branching.py':'4521 32 35 38 44 46 57 59 79 81 84 87 95 13 18 99 106 108 116 120 123 125 135 ',
 'bot/facts.py':'1009 32 34 36 42 ',
 'bot/grid.py':'4897 172 193 57 60 ',
-'bot/rules/engine.py':'3683 58 59 61 69 71 72 90 95 97 106 ',
+'bot/rules/engine.py':'3683 61 69 90 95 97 106 ',
 'bot/rules/balance.py':'2811 26 48 70 80 82 88 ',
 'bot/rules/connect.py':'4119 24 38 40 59 61 68 70 86 131 138 140 148 150 169 ',
 'bot/rules/groups.py':'6461 71 87 104 123 125 137 139 146 148 173 175 192 194 197 199 202 204 205 207 225 227 233 ',
 'bot/rules/nodes.py':'2997 52 59 61 72 74 83 89 103 ',
-'bot/work.py':'860 22 24 ',
 }
 import gc,sys
 # importlib.machinery.ModuleSpec, without importing importlib and warnings.
@@ -2600,7 +2598,7 @@ def lazy_stubs(namespace,lines,line,bodies):
 		return namespace['__lazy__'](n,arguments)
 	return first
 # The line of this file that opens LAZY_CODE: its tracebacks count from it.
-LAZY_CODE_LINE=2604
+LAZY_CODE_LINE=2602
 LAZY_CODE=r'''
 def shifted(code,lines):
 	# `code`, and the code it defines, `lines` further down this file.
