@@ -78,13 +78,22 @@ interleaved with the bot, and prints per suite both sides' answered/total, timeo
 and slowest puzzle, and the peer/bot ratios at the median and the max (see
 referee/lab/peerbench.py). Boards up to 100 cells a side are read (CodinGame stops at 30).
 
+--against DIR times another checkout's bot (DIR: its root, holding bot/) against this
+one on the same puzzles: each puzzle solved --repeat times a side, the two sides in turn,
+the first swapped every round, each in a Python of its own (referee/lab/versus.py). Per
+puzzle, both medians, the ratio new/old and whether the solver's counters agree; per
+suite, each side's median, p99, max and slowest puzzle, and the puzzles' geometric mean
+ratio with its bootstrap interval. Two versions timed so see the same machine: use it to
+judge a change to the solver on a shared machine.
+
 Progress goes to stderr (a bar on a terminal, plain lines otherwise).
 
 Exit status: 0 every puzzle solved within the limit, 1 some puzzle not solved or a
 figure over the limit (with --peer: the bot left a puzzle unanswered or answered it
-wrong; the peer's timeouts are figures), 2 usage error (missing path, bad --gen spec,
+wrong; the peer's timeouts are figures; with --against: a side left a puzzle unanswered,
+answered it wrong, or the two answered it differently), 2 usage error (missing path, bad --gen spec,
 a --compare file that cannot be read or is not a bench --json file, a --json file that
-cannot be written, a --bundle that cannot start).
+cannot be written, a --bundle that cannot start, an --against folder without bot/).
 """
 
 from __future__ import annotations
@@ -106,7 +115,7 @@ from referee.home import in_checkout
 import bot
 from referee.commands.args import (integer, number, output_path, real_path, refuse_twice,
                                    seed_list, unwritable)
-from referee.lab import bundle as lab_bundle, peerbench
+from referee.lab import bundle as lab_bundle, peerbench, versus
 from referee.lab.alarm import CLOCKS, Alarm, NoAlarm, SolveTimeout
 from referee.history.machine import load_now
 from referee.lab.comparison import compare, read_compared, timed_call
@@ -184,6 +193,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--count", type=integer(1), default=0, metavar="N",
                         help="time bot.count_solutions(limit=N) instead of bot.solve; every "
                              "solution it finds is judged (default: time bot.solve)")
+    parser.add_argument("--against", default=None, metavar="DIR",
+                        help="time another checkout's bot (DIR holds its bot/) against this "
+                             "one, solve for solve in turn, --repeat rounds a side; no "
+                             "bundle (default: this bot alone)")
     parser.add_argument("--startup-runs", type=integer(0), default=5, metavar="N",
                         help="start-up measurements, the median counts; 0 skips them and "
                              "the bundle's matches (default: 5)")
@@ -513,8 +526,19 @@ def execute(args: argparse.Namespace) -> int:
         raise UsageError("--clock cpu times the bot alone: the peer keeps the wall clock")
     if args.peer and args.compare:
         raise UsageError("--compare does not apply to --peer runs")
+    if args.against:
+        refused = [option for option, given in (
+            ("--peer", args.peer), ("--compare", args.compare), ("--count", args.count),
+            ("--jobs", args.jobs != 1), ("--dask", args.dask), ("several seeds", len(seeds) > 1))
+            if given]
+        if refused:
+            raise UsageError(f"--against takes no {refused[0]}: its solves alternate in turn")
+        against = versus.check_against(args.against)
     if args.json:
         check_writable(args.json, "--json")
+    if args.against:
+        return versus.run_versus(load_suites(args), against, args.repeat, args.timeout,
+                                 args.clock, seeds[0], args.json)
     old = read_compared(args.compare, args) if args.compare else None
     # A count is not a match: the bundle plays only where solves are timed.
     bundle = (lab_bundle.bundle_argv(args.bundle) if args.startup_runs > 0 and not args.peer

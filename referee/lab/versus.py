@@ -1,0 +1,303 @@
+"""This checkout's bot against another checkout's, on the same puzzles: `spoon2 bench
+--against DIR`.
+
+Two runs of `bench` timed one after the other see different machines: on a shared one a
+busy spell in either shifts every ratio (the same code, benched twice, gives one board
+x0.7 and then x1.6). Here both versions solve each puzzle in the same moment: each round
+solves every puzzle once with each side, the side that goes first swapped every round.
+Each side runs in a Python of its own (this interpreter, the same flags), a worker that
+imports its checkout's `bot` and nothing of the other's, and times its solves by the
+clock --clock names.
+
+Every answer is judged by the referee's rules; an `Unsolvable` answer is a refutation,
+wrong where the other side's links win. A solve over --timeout (the worker's own timer,
+on the same clock) ends that side's puzzle. Per puzzle: each side's median time, the
+ratio new/old, and whether the solver's counters (rounds, assumptions, eliminations,
+branches, depth, stage) were the same. Per suite: each side's median, p99, max and
+slowest puzzle, and the geometric mean of the puzzles' ratios with its bootstrap interval
+(`referee.bootstrap`), over the puzzles both sides answered alike.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import selectors
+import signal
+import statistics
+import subprocess
+import sys
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from referee.board import parse_board
+from referee.bootstrap import paired_ratio
+from referee.commands import UsageError
+from referee.lab.figures import percentile
+from referee.lab.stress import LAB_MAX_SIDE
+from referee.lab.walk import solution_text
+from referee.progress import Progress
+from referee.rules import judge_text
+from referee.terminal import safe
+from referee.units import ms
+
+SIDES = ("old", "new")
+SOLVED, REFUTED, TIMEOUT, WRONG, CRASH = "solved", "refuted", "timeout", "wrong", "crash"
+ANSWERED = (SOLVED, REFUTED)
+START_TIMEOUT_S = 60.0   # for a worker to import its bot and say where from
+SLACK_S = 5.0            # beyond --timeout, before a worker whose timer failed is killed
+
+# The worker: imports `bot` from the checkout in argv[1], then for each job line on stdin
+# (the puzzle's text, the timeout, the seed) solves once and prints one JSON line. Its
+# timer raises in the solve, as `bench`'s alarm does; thread_time counts the solving thread.
+WORKER = r"""
+import json, signal, sys, time
+sys.path.insert(0, sys.argv[1])
+import bot
+CLOCKS = {"wall": (time.perf_counter, signal.ITIMER_REAL, signal.SIGALRM),
+          "cpu": (time.thread_time, signal.ITIMER_PROF, signal.SIGPROF)}
+now, timer, signum = CLOCKS[sys.argv[2]]
+class Late(Exception):
+    pass
+def ring(*_):
+    raise Late()
+signal.signal(signum, ring)
+print(json.dumps({"bot": bot.__file__}), flush=True)
+for line in sys.stdin:
+    job = json.loads(line)
+    stats = bot.Stats()
+    seeded = {} if job["seed"] is None else {"seed": job["seed"]}
+    links, error, start = None, "", now()
+    signal.setitimer(timer, job["timeout"])
+    try:
+        links = bot.solve(job["text"], stats=stats, **seeded)
+    except bot.Unsolvable:
+        pass
+    except Late:
+        error = "late"
+    except Exception as exc:
+        error = type(exc).__name__ + ": " + str(exc)
+    finally:
+        signal.setitimer(timer, 0)
+    seconds = now() - start
+    if seconds > job["timeout"] and not error:
+        error = "late"
+    print(json.dumps({"seconds": seconds, "links": links, "error": error,
+                      "counters": stats.as_dict()}), flush=True)
+"""
+
+
+class WorkerError(Exception):
+    """A worker did not start, or stopped answering."""
+
+
+class Worker:
+    """One side's Python, solving the jobs it is sent, one at a time."""
+
+    def __init__(self, side: str, root: Path, clock: str):
+        self.side, self.root, self.clock = side, root, clock
+        self.process = None
+        self.start()
+
+    def start(self) -> None:
+        self.process = subprocess.Popen(
+            [sys.executable, "-c", WORKER, str(self.root), self.clock], cwd=self.root,
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+            text=True, start_new_session=True)
+        hello = self._read_line(START_TIMEOUT_S)
+        where = Path(json.loads(hello)["bot"]).resolve()
+        if not where.is_relative_to(self.root.resolve()):
+            self.stop()
+            raise WorkerError(f"the {self.side} side imported its bot from {where}, "
+                              f"not from {self.root}")
+
+    def solve(self, text: str, timeout: float, seed: int | None) -> dict:
+        """The worker's answer to one puzzle: {seconds, links, error, counters}. A worker
+        past the timeout and SLACK_S is killed and started again; its answer is `late`."""
+        self.process.stdin.write(json.dumps({"text": text, "timeout": timeout,
+                                             "seed": seed}) + "\n")
+        self.process.stdin.flush()
+        try:
+            return json.loads(self._read_line(timeout + SLACK_S))
+        except WorkerError:
+            self.stop()
+            self.start()
+            return {"seconds": timeout, "links": None, "error": "late", "counters": {}}
+
+    def _read_line(self, within: float) -> str:
+        with selectors.DefaultSelector() as selector:
+            selector.register(self.process.stdout, selectors.EVENT_READ)
+            if not selector.select(within):
+                raise WorkerError(f"the {self.side} side gave no answer in {within:g} s")
+        line = self.process.stdout.readline()
+        if not line:
+            raise WorkerError(f"the {self.side} side's worker ended "
+                              f"(exit status {self.process.wait()})")
+        return line
+
+    def stop(self) -> None:
+        """Kill the worker and whatever it started."""
+        if self.process is not None and self.process.poll() is None:
+            try:
+                os.killpg(self.process.pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        if self.process is not None:
+            self.process.wait()
+            for stream in (self.process.stdin, self.process.stdout):
+                try:
+                    stream.close()
+                except OSError:   # a pipe to a dead worker may refuse its last flush
+                    pass
+
+
+@dataclass
+class Duel:
+    """One puzzle, both sides: each side's times (one per round), outcome and counters."""
+
+    suite: str
+    name: str
+    islands: int
+    times: dict = field(default_factory=lambda: {side: [] for side in SIDES})
+    outcome: dict = field(default_factory=dict)
+    detail: dict = field(default_factory=dict)
+    counters: dict = field(default_factory=dict)
+    same_counters: bool = True
+
+    @property
+    def key(self) -> str:
+        return f"{self.suite}/{self.name}"
+
+    def seconds(self, side: str) -> float:
+        return statistics.median(self.times[side])
+
+    @property
+    def alike(self) -> bool:
+        """Both sides answered, and alike: solved both, or both said no solution."""
+        return self.outcome["old"] == self.outcome["new"] and self.outcome["old"] in ANSWERED
+
+    def ratio(self) -> float:
+        return self.seconds("new") / self.seconds("old")
+
+
+def outcome_of(board, answer: dict) -> tuple[str, str]:
+    """(outcome, detail) of one worker's answer, judged by the rules."""
+    if answer["error"] == "late":
+        return TIMEOUT, "over the timeout"
+    if answer["error"]:
+        return CRASH, answer["error"]
+    if answer["links"] is None:
+        return REFUTED, ""
+    verdict = judge_text(board, solution_text([tuple(link) for link in answer["links"]]))
+    return (SOLVED, "") if verdict.won else (WRONG, f"wrong answer: {verdict.reason}")
+
+
+def duel(suite: str, name: str, text: str, workers: dict, rounds: int, first: int,
+         timeout: float, seed: int | None) -> Duel:
+    """Solve one puzzle `rounds` times with each side, the side going first swapped every
+    round (starting with SIDES[first])."""
+    board = parse_board(text, max_side=LAB_MAX_SIDE)
+    run = Duel(suite, name, len(board.nodes))
+    for round_ in range(rounds):
+        order = SIDES if (round_ + first) % 2 == 0 else SIDES[::-1]
+        for side in order:
+            if run.outcome.get(side) in (TIMEOUT, CRASH):
+                continue   # that side is done with this puzzle
+            answer = workers[side].solve(text, timeout, seed)
+            run.times[side].append(min(answer["seconds"], timeout) if answer["error"] != "late"
+                                   else timeout)
+            outcome, detail = outcome_of(board, answer)
+            if run.outcome.get(side) in (None, SOLVED, REFUTED):
+                run.outcome[side], run.detail[side] = outcome, detail
+            run.counters.setdefault(side, answer["counters"])
+    for said, other in (("old", "new"), ("new", "old")):
+        if run.outcome[said] == REFUTED and run.outcome[other] == SOLVED:
+            run.outcome[said], run.detail[said] = WRONG, "said no solution; the other's links win"
+    run.same_counters = run.counters.get("old") == run.counters.get("new")
+    return run
+
+
+def run_versus(suites_in: list, against: Path, rounds: int, timeout: float, clock: str,
+               seed: int | None, json_path: str | None) -> int:
+    """Time both sides on every puzzle; print the report; 0 if both answered every puzzle
+    alike and right, 1 otherwise."""
+    here = Path(__file__).resolve().parents[2]
+    workers = {}
+    try:
+        workers["old"] = Worker("old", against, clock)
+        workers["new"] = Worker("new", here, clock)
+        jobs = [(suite, name, text) for suite, puzzles in suites_in for name, text in puzzles]
+        progress = Progress("bench --against", len(jobs))
+        duels = []
+        for index, (suite, name, text) in enumerate(jobs):
+            duels.append(duel(suite, name, text, workers, rounds, index % 2, timeout, seed))
+            progress.update(len(duels), duels[-1].key)
+        progress.close(f"{len(duels)} puzzles timed, {rounds} round(s) a side")
+    except WorkerError as error:
+        raise UsageError(str(error)) from None
+    finally:
+        for worker in workers.values():
+            worker.stop()
+    suites = {suite: summary([d for d in duels if d.suite == suite]) for suite, _ in suites_in}
+    print_report(suites, duels, against, here, rounds, clock)
+    if json_path:
+        data = {"against": str(against), "rounds": rounds, "clock": clock, "seed": seed,
+                "puzzles": {d.key: asdict(d) for d in duels}, "suites": suites}
+        try:
+            Path(json_path).write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
+        except OSError as error:
+            raise UsageError(f"--json {json_path}: {error.strerror}") from None
+    fine = all(d.alike and d.outcome["new"] in ANSWERED for d in duels)
+    return 0 if fine else 1
+
+
+def side_summary(duels: list[Duel], side: str) -> dict:
+    times = [d.seconds(side) for d in duels]
+    slowest = max(duels, key=lambda d: d.seconds(side))
+    return {"answered": sum(d.outcome[side] in ANSWERED for d in duels), "total": len(duels),
+            "median": statistics.median(times), "p99": percentile(times, 99),
+            "max": slowest.seconds(side), "slowest": slowest.name}
+
+
+def summary(duels: list[Duel]) -> dict:
+    """Each side's figures, the puzzles' ratio with its interval, the counters' agreement."""
+    alike = [d for d in duels if d.alike]
+    ratio = paired_ratio([(d.seconds("old"), d.seconds("new")) for d in alike])
+    return {**{side: side_summary(duels, side) for side in SIDES},
+            "ratio": None if ratio is None else {"ratio": ratio.ratio, "low": ratio.low,
+                                                 "high": ratio.high, "text": ratio.text()},
+            "compared": len(alike),
+            "same_counters": sum(d.same_counters for d in duels)}
+
+
+def print_report(suites: dict, duels: list[Duel], against: Path, here: Path, rounds: int,
+                 clock: str) -> None:
+    print(f"new: {safe(str(here))}  old: {safe(str(against))}")
+    print(f"each puzzle solved {rounds} time(s) a side, in turn, the first side swapped each "
+          f"round; times: {'CPU of the solving thread' if clock == 'cpu' else 'wall clock'}, "
+          "medians")
+    for d in duels:
+        said = "" if d.same_counters else "  counters differ"
+        outcomes = "" if d.alike else "  " + "  ".join(
+            f"{side} {d.outcome[side]}" + (f" ({safe(d.detail[side])})" if d.detail[side] else "")
+            for side in SIDES)
+        print(f"  {safe(d.key)}: {ms(d.seconds('old'))} -> {ms(d.seconds('new'))} ms"
+              f"  x{d.ratio():.2f}{said}{outcomes}")
+    for name, s in suites.items():
+        print(f"suite {safe(name)}:")
+        for side in SIDES:
+            f = s[side]
+            print(f"  {side}: answered {f['answered']}/{f['total']}  median {ms(f['median'])} ms"
+                  f"  p99 {ms(f['p99'])} ms  max {ms(f['max'])} ms  slowest {safe(f['slowest'])}")
+        said = s["ratio"]["text"] if s["ratio"] else "no puzzle answered alike by both"
+        print(f"  new/old per puzzle, geometric mean over {s['compared']} answered alike: {said}")
+        print(f"  counters the same on {s['same_counters']} of {s['old']['total']} puzzles")
+
+
+def check_against(path: str) -> Path:
+    """The other checkout's root: a folder with bot/__init__.py."""
+    root = Path(path)
+    if not (root / "bot" / "__init__.py").is_file():
+        raise UsageError(f"--against {path}: not a checkout of this project (no bot/__init__.py)")
+    return root.resolve()
