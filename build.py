@@ -83,7 +83,7 @@ OPENING, CLOSING = set("([{"), set(")]}")
 BREAKS = ({","}, {"or"}, {"and"}, {"if", "else", "for"},
           {"+", "-", "*", "/", "//", "%", "|", "&", "^", "<<", ">>", "==", "!=", "<", ">",
            "<=", ">=", "in", "not", "is"})
-LAZY_MIN_CHARS = 120   # a shorter body costs less to compile with its module than alone
+LAZY_MIN_CHARS = 80   # a shorter body costs less to compile with its module than alone
 LAZY_COMMENT = """\
 # Bodies compiled at their function's first call, not with their module (compiling is most
 # of the start; build.py, lazy_bodies): the module's length, then each body's first and

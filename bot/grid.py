@@ -8,10 +8,26 @@ copying the state; `clone` makes an independent copy.
 The grid also keeps the groups of nodes that drawn links join (`parent`, `next_member`), and
 refuses at once a bound that leaves a node unable to reach its value, and a link that
 finishes a group smaller than the puzzle, which could then never join the rest. The
-`Contradiction` then names the node (an end of the link), so the search blames it. What
-the rules make of the changes (their queue, flags and cursors) and the search's memory are
-their owners' (`bot.rules.Rules`), read off the trail, not the grid's.
+`Contradiction` then names the node (an end of the link), so the search blames it.
+
+Each change is also told, as it is made, to the grid's `changes` (see `Changes`): the rule
+engine gives its own. The grid only tells; what the rules make of it (their queue, flags
+and cursors) and the search's memory are their owners' (`bot.rules.Rules`), kept and given
+back by them, not by the grid's mark.
 """
+
+
+class Changes:
+    """What a grid tells of each change as it makes it (a listener the grid writes to, told
+    directly: the hottest path of a solve). `dirty`: the nodes at the ends of each changed
+    edge, in the order first told (a dict as an ordered set); `joined`: set when a low bound
+    rises (groups or their needs changed); `cut`: set when a high bound falls to 0 (the
+    possible links lost a connection). Whoever listens reads and clears them; a grid no one
+    listens to tells a `Changes` of its own."""
+
+    def __init__(self, nodes):
+        self.dirty = dict.fromkeys(range(nodes))  # (every node: nothing looked at yet)
+        self.joined = self.cut = True
 
 
 class Mark(tuple):
@@ -63,6 +79,7 @@ class Grid:
         self.joins = []
         self.spare = sum(value) // 2 - (len(puzzle) - 1)
         self.waste = 0
+        self.changes = Changes(len(puzzle))
 
     def clone(self):
         """An independent copy sharing only the immutable puzzle (the trail starts empty)."""
@@ -75,6 +92,7 @@ class Grid:
         other.parent, other.size, other.need = self.parent[:], self.size[:], self.need[:]
         other.next_member, other.joins = self.next_member[:], []
         other.spare, other.waste = self.spare, self.waste
+        other.changes = Changes(len(self.puzzle))
         return other
 
     def mark(self):
@@ -138,6 +156,10 @@ class Grid:
         self.trail.append((e, old, self.hi[e]))
         self.lo[e] = n
         a, b = self.ends[e]
+        changes = self.changes
+        changes.joined = True
+        dirty = changes.dirty
+        dirty[a] = dirty[b] = None
         got, value = self.got, self.value
         got[a] += n - old
         got[b] += n - old
@@ -185,6 +207,11 @@ class Grid:
         self.trail.append((e, self.lo[e], old))
         self.hi[e] = n
         a, b = self.ends[e]
+        changes = self.changes
+        if not n:
+            changes.cut = True
+        dirty = changes.dirty
+        dirty[a] = dirty[b] = None
         cap, value = self.cap, self.value
         cap[a] -= old - n
         cap[b] -= old - n

@@ -808,6 +808,10 @@ def bound_facts(grid,top,e,lows=True,highs=True):
 	return facts
 ''',
 'bot/grid.py':r'''
+class Changes:
+	def __init__(self,nodes):
+		self.dirty=dict.fromkeys(range(nodes))
+		self.joined=self.cut=True
 class Mark(tuple):
 	__slots__=()
 class Contradiction(Exception):
@@ -833,6 +837,7 @@ class Grid:
 		self.joins=[]
 		self.spare=sum(value)//2-(len(puzzle)-1)
 		self.waste=0
+		self.changes=Changes(len(puzzle))
 	def mark(self):
 		return Mark((len(self.trail),))
 	def revert(self,mark):
@@ -877,6 +882,10 @@ class Grid:
 		self.trail.append((e,old,self.hi[e]))
 		self.lo[e]=n
 		a,b=self.ends[e]
+		changes=self.changes
+		changes.joined=True
+		dirty=changes.dirty
+		dirty[a]=dirty[b]=None
 		got,value=self.got,self.value
 		got[a]+=n-old
 		got[b]+=n-old
@@ -920,6 +929,11 @@ class Grid:
 		self.trail.append((e,self.lo[e],old))
 		self.hi[e]=n
 		a,b=self.ends[e]
+		changes=self.changes
+		if not n:
+			changes.cut=True
+		dirty=changes.dirty
+		dirty[a]=dirty[b]=None
 		cap,value=self.cap,self.value
 		cap[a]-=old-n
 		cap[b]-=old-n
@@ -1043,7 +1057,7 @@ class Rules:
 		self.listener=self.completed=None
 		self.dirty=dict.fromkeys(range(len(grid.puzzle)))
 		self.joined=self.cut=True
-		self.seen=0
+		grid.changes=self
 		self.balanced=self.isolated=self.connected=self.slackened=-1
 		self.slack_left=None
 		self.parity_looks=self.parity_hits=0
@@ -1051,28 +1065,22 @@ class Rules:
 		self.spanned=0
 	def mark(self):
 		cursors=self.balanced,self.isolated,self.connected,self.slackened,self.slack_left
-		state=self.seen,tuple(self.dirty),self.joined,self.cut,cursors
+		state=tuple(self.dirty),self.joined,self.cut,cursors
 		return self.grid.mark(),len(self.grid.trail),state
 	def revert(self,mark):
-		board,length,(self.seen,pending,self.joined,self.cut,cursors)=mark
+		board,length,(pending,self.joined,self.cut,cursors)=mark
 		self.balanced,self.isolated,self.connected,self.slackened,self.slack_left=cursors
 		if self.listener is not None:
 			self.listener.reverted(length,self.grid.trail,self.grid.ends)
 		self.grid.revert(board)
 		self.dirty=dict.fromkeys(pending)
 	def undo(self,length):
-		forgotten=length,(),True,True,(-1,-1,-1,-1,None)
+		forgotten=(),True,True,(-1,-1,-1,-1,None)
 		self.revert((self.grid.mark_at(length),length,forgotten))
 	def caught_up(self):
-		grid=self.grid
-		lo,hi=grid.lo,grid.hi
-		for(e,old_lo,_)in grid.trail[self.seen:]:
-			if lo[e]==old_lo and not hi[e]:
-				self.cut=True
-		self.seen=len(grid.trail)
 		self.dirty.clear()
 		self.joined=False
-		self.isolated=self.balanced=self.seen
+		self.isolated=self.balanced=len(self.grid.trail)
 	def blame(self,i):
 		if self.listener is not None:
 			self.listener.blame(i,[j for(_,j)in self.grid.puzzle.node_edges[i]])
@@ -1615,23 +1623,9 @@ def settle(rules):
 	grid=rules.grid
 	dirty,completed=rules.dirty,rules.completed
 	got,cap,value=grid.got,grid.cap,grid.value
-	lo,hi,edges_at,trail=grid.lo,grid.hi,grid.puzzle.edges_at,grid.trail
+	lo,hi,edges_at=grid.lo,grid.hi,grid.puzzle.edges_at
 	raise_lo,lower_hi=grid.raise_lo,grid.lower_hi
-	ends,seen=grid.ends,rules.seen
-	moved=True
-	while True:
-		if moved:
-			moved=False
-			for(e,old_lo,_)in trail[seen:]:
-				if lo[e]!=old_lo:
-					rules.joined=True
-				elif not hi[e]:
-					rules.cut=True
-				a,b=ends[e]
-				dirty[a]=dirty[b]=None
-			rules.seen=seen=len(trail)
-		if not dirty:
-			return
+	while dirty:
 		i,_=dirty.popitem()
 		try:
 			if got[i]==cap[i]:
@@ -1651,10 +1645,8 @@ def settle(rules):
 				magic_val=high-spare
 				if magic_val>low:
 					raise_lo(e,magic_val)
-					moved=True
 				if low+room<high:
 					lower_hi(e,low+room)
-					moved=True
 		except Contradiction as dead:
 			rules.blame(dead.args[0]if dead.args else i)
 			raise
@@ -2557,16 +2549,19 @@ def _walked(sources,reached,owner,lead,finished,running):
 # of the start; build.py, lazy_bodies): the module's length, then each body's first and
 # last line in MODULES[file].split('\n').
 LAZY={
+'bot/options.py':'1269 44 44 ',
 'bot/pacing.py':'1749 17 20 37 50 ',
-'bot/assumption.py':'5589 11 31 33 37 39 61 63 76 78 96 108 111 166 183 130 136 ',
-'bot/branching.py':'4521 32 35 38 44 46 57 59 79 81 84 87 95 13 18 99 106 108 116 120 123 125 135 ',
-'bot/facts.py':'1009 32 34 36 42 ',
-'bot/grid.py':'4897 172 193 57 60 ',
-'bot/rules/engine.py':'3683 61 69 90 95 97 106 ',
-'bot/rules/balance.py':'2811 26 48 70 80 82 88 ',
+'bot/puzzle.py':'3459 89 91 ',
+'bot/assumption.py':'5589 11 31 33 37 39 61 63 76 78 96 98 102 104 106 108 111 166 183 130 136 ',
+'bot/branching.py':'4521 32 35 38 44 46 57 59 79 81 84 87 95 13 18 25 26 99 106 108 116 120 123 125 135 ',
+'bot/facts.py':'1009 26 30 32 34 36 42 ',
+'bot/grid.py':'5238 186 207 62 65 ',
+'bot/rules/engine.py':'3507 58 59 61 63 65 66 84 89 91 100 ',
+'bot/rules/balance.py':'2811 19 20 22 24 26 48 70 80 82 88 ',
 'bot/rules/connect.py':'4119 24 38 40 59 61 68 70 86 131 138 140 148 150 169 ',
 'bot/rules/groups.py':'6461 71 87 104 123 125 137 139 146 148 173 175 192 194 197 199 202 204 205 207 225 227 233 ',
-'bot/rules/nodes.py':'2997 52 59 61 72 74 83 89 103 ',
+'bot/rules/nodes.py':'2659 36 43 45 56 58 67 73 87 ',
+'bot/work.py':'860 22 24 ',
 }
 import gc,sys
 # importlib.machinery.ModuleSpec, without importing importlib and warnings.
@@ -2598,7 +2593,7 @@ def lazy_stubs(namespace,lines,line,bodies):
 		return namespace['__lazy__'](n,arguments)
 	return first
 # The line of this file that opens LAZY_CODE: its tracebacks count from it.
-LAZY_CODE_LINE=2602
+LAZY_CODE_LINE=2597
 LAZY_CODE=r'''
 def shifted(code,lines):
 	# `code`, and the code it defines, `lines` further down this file.

@@ -18,38 +18,19 @@ from bot.grid import Contradiction
 def settle(rules):
     """Run the node rules until no node's edges change.
 
-    A change re-queues the node, so bounds read before it are caught up on the next visit
-    (the rules are written inline: this is the hottest loop of a solve). The changes are
-    noted on entry and after each visit that moved a bound, in the order they were made:
-    the ends of each changed edge queued, `joined` set if its low bound rose, `cut` if its
-    high one fell to 0 (the present bounds tell which: a later change on the edge is noted
-    with it). Every node visited
-    after its last edge was decided is added to `rules.completed`, where a probe lent a
-    list: each node that changes is visited after its last change, so a probe learns from
-    it which nodes it completed without walking its trail.
+    A change re-queues the node (the grid queues the ends of each edge it changes,
+    `bot.grid.Changes`), so bounds read before it are caught up on the next visit (the rules
+    are written inline: this is the hottest loop of a solve). Every node visited after its
+    last edge was decided is added to `rules.completed`, where a probe lent a list: each
+    node that changes is visited after its last change, so a probe learns from it which
+    nodes it completed without walking its trail.
     """
     grid = rules.grid
     dirty, completed = rules.dirty, rules.completed
     got, cap, value = grid.got, grid.cap, grid.value
-    lo, hi, edges_at, trail = grid.lo, grid.hi, grid.puzzle.edges_at, grid.trail
+    lo, hi, edges_at = grid.lo, grid.hi, grid.puzzle.edges_at
     raise_lo, lower_hi = grid.raise_lo, grid.lower_hi
-    ends, seen = grid.ends, rules.seen
-    moved = True  # (changes made before this call wait to be noted too)
-    while True:
-        if moved:
-            # The changes noted (`Rules.caught_up` does the same), written out here: a call
-            # per visit cost 2.5% of a solve's instructions (callgrind, hard30).
-            moved = False
-            for e, old_lo, _ in trail[seen:]:
-                if lo[e] != old_lo:
-                    rules.joined = True
-                elif not hi[e]:
-                    rules.cut = True
-                a, b = ends[e]
-                dirty[a] = dirty[b] = None
-            rules.seen = seen = len(trail)
-        if not dirty:
-            return
+    while dirty:
         i, _ = dirty.popitem()
         try:
             if got[i] == cap[i]:
@@ -69,10 +50,8 @@ def settle(rules):
                 magic_val = high - spare   # magicVal: what the other edges cannot carry
                 if magic_val > low:
                     raise_lo(e, magic_val)
-                    moved = True
                 if low + room < high:
                     lower_hi(e, low + room)     # the sieve
-                    moved = True
         except Contradiction as dead:
             rules.blame(dead.args[0] if dead.args else i)
             raise

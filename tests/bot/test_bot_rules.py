@@ -625,12 +625,13 @@ def test_propagate_stops_short_on_a_puzzle_with_several_solutions():
     assert not g.solved() and g.valid()
 
 
-def test_the_engine_reads_its_queue_and_flags_off_the_trail_and_its_mark_gives_them_back():
-    # The grid is the board alone: the node rules' queue and the global rules' flags are
-    # the engine's, noted from the grid's trail and kept in the engine's own mark.
+def test_the_grid_tells_the_engine_each_change_and_the_engines_mark_gives_them_back():
+    # The grid is the board: it tells each change to its listener (the engine) as it makes
+    # it; the queue and flags are the engine's, kept in the engine's own mark.
     p = parse("3\n3\n2.2\n...\n2.2\n")
     g = Grid(p)
     rules = Rules(g)
+    assert g.changes is rules
     before = rules.mark()  # before the first look: every node queued, both flags set
     rules.propagate(FULL)
     assert g.solved() and not rules.dirty and not rules.cut
@@ -640,11 +641,26 @@ def test_the_engine_reads_its_queue_and_flags_off_the_trail_and_its_mark_gives_t
     rules.caught_up()
     rules.cut = False
     quiet = rules.mark()
-    top = edge(p, (0, 0), (2, 0))
-    g.lower_hi(top, 1)  # the grid alone moves a bound...
-    assert not rules.dirty and not rules.joined
-    rules.propagate(NODES)  # ...the engine notes it off the trail when its rules look
-    assert rules.joined and not rules.cut  # (magicVal drew the links the top cannot carry)
+    top, bottom = edge(p, (0, 0), (2, 0)), edge(p, (0, 2), (2, 2))
+    g.lower_hi(top, 1)  # the grid alone moves a bound, and tells the engine at once
+    assert list(rules.dirty) == list(p.ends[top]) and not rules.joined and not rules.cut
+    g.lower_hi(bottom, 0)  # a high bound down to 0: the possible links lost a connection
+    assert list(rules.dirty) == [*p.ends[top], *p.ends[bottom]] and rules.cut
     rules.revert(quiet)
     assert (g.lo, g.hi) == ([0, 0, 0, 0], [2, 2, 2, 2])
     assert not rules.dirty and not rules.joined and not rules.cut
+
+
+def test_a_grid_no_engine_listens_to_tells_its_own_changes_and_a_clone_its_own():
+    p = parse("3\n3\n2.2\n...\n2.2\n")
+    g = Grid(p)
+    g.changes.dirty.clear()
+    g.changes.joined = g.changes.cut = False
+    top = edge(p, (0, 0), (2, 0))
+    g.raise_lo(top, 1)
+    assert list(g.changes.dirty) == list(p.ends[top]) and g.changes.joined
+    copy = g.clone()
+    rules = Rules(copy)
+    copy.raise_lo(edge(p, (0, 2), (2, 2)), 1)
+    assert list(g.changes.dirty) == list(p.ends[top])   # the original heard nothing of it
+    assert copy.changes is rules and rules.joined
