@@ -97,15 +97,16 @@ class Rules:
 
     The engine is its grid's `changes` (`bot.grid.Changes`): `dirty` holds the nodes queued
     for the node rules, in the order they were queued (a dict as an ordered set: a node
-    queued again keeps its place); `joined` and `cut` are the global rules' flags. The cursors are trail positions up to
-    which `balance`, `isolate`, `connect` and `slack` have looked (-1: nothing yet), and the
-    slack left at `slack`'s last look. `mark` keeps the queue, flags and cursors beside the
-    grid's mark and `revert` gives them back, so the rules look again only at what the
-    revert undid: a mark taken before the first propagation (every node queued) gives every
-    node back. `spanning` is `connect`'s certificate of connection, true for every state
-    back to where it was made (going back only makes edges possible again).
-    `parity_looks` and `parity_hits` count `balance`'s looks in probes and the
-    contradictions they found: learned, so kept across revert.
+    queued again keeps its place); `joined` and `cut` are the global rules' flags. The
+    cursors are trail positions up to which `balance`, `isolate`, `connect` and `slack` have
+    looked (-1: nothing yet), and the slack left at `slack`'s last look. `mark` keeps the
+    queue, flags and cursors beside the grid's mark and `revert` gives them back, so the
+    rules look again only at what the revert undid: a mark taken before the first
+    propagation (every node queued) gives every node back. `spanning` is `connect`'s
+    certificate of connection, true for every state back to where it was made (going back
+    only makes edges possible again). `parity_looks` and `parity_hits` count `balance`'s
+    looks in probes and the contradictions they found: the engine's measure of what that
+    rule is worth on this board, learned, so kept across revert.
 
     Two listeners, None where no one listens: `completed`, a list a probe lends, gets every
     node `settle` finds complete; `listener`, a search's memory, hears of every dead end
