@@ -50,8 +50,8 @@ def solve(text, stats=None, within=None, sure=None, seed=None, press=None, optio
     """Solve CodinGame puzzle text; return its links as (x1, y1, x2, y2, n) tuples.
 
     Raises PuzzleError for malformed text and Unsolvable when no solution exists (to stop
-    at an earlier stage, see `bot.stages.solve_to`). Pass a Stats to collect counters, and a Limit as `within` to
-    bound the work (OverLimit past it). `sure`, if given, is called with the links known to
+    at an earlier stage, see `bot.stages.solve_to`). Pass a Stats to collect counters, and
+    a Limit as `within` to bound the work (OverLimit past it). `sure`, if given, is called with the links known to
     be in every solution (as the answer's tuples), each time the search proves more.
     `seed` (else `options.seed`) draws the search's restarts: another seed takes another
     path, and the answer may be another solution. `press`, given with `sure`, is the

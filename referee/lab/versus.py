@@ -49,10 +49,12 @@ START_TIMEOUT_S = 60.0   # for a worker to import its bot and say where from
 SLACK_S = 5.0            # beyond --timeout, before a worker whose timer failed is killed
 
 # The worker: imports `bot` from the checkout in argv[1], then for each job line on stdin
-# (the puzzle's text, the timeout, the seed) solves once and prints one JSON line. Its
+# (the puzzle's text, the timeout, the seed) solves once and writes one JSON line. Its
 # timer raises in the solve, as `bench`'s alarm does; thread_time counts the solving thread.
+# What the bot prints goes to stderr (discarded): stdout carries the answers alone.
 WORKER = r"""
 import json, signal, sys, time
+answers, sys.stdout = sys.stdout, sys.stderr
 sys.path.insert(0, sys.argv[1])
 import bot
 CLOCKS = {"wall": (time.perf_counter, signal.ITIMER_REAL, signal.SIGALRM),
@@ -63,7 +65,7 @@ class Late(Exception):
 def ring(*_):
     raise Late()
 signal.signal(signum, ring)
-print(json.dumps({"bot": bot.__file__}), flush=True)
+print(json.dumps({"bot": bot.__file__}), file=answers, flush=True)
 for line in sys.stdin:
     job = json.loads(line)
     stats = bot.Stats()
@@ -84,7 +86,8 @@ for line in sys.stdin:
     if seconds > job["timeout"] and not error:
         error = "late"
     print(json.dumps({"seconds": seconds, "links": links, "error": error,
-                      "counters": stats.as_dict()}), flush=True)
+                      "counters": stats.as_dict() if hasattr(stats, "as_dict") else {}}),
+          file=answers, flush=True)
 """
 
 
@@ -105,8 +108,11 @@ class Worker:
             [sys.executable, "-c", WORKER, str(self.root), self.clock], cwd=self.root,
             stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
             text=True, start_new_session=True)
-        hello = self._read_line(START_TIMEOUT_S)
-        where = Path(json.loads(hello)["bot"]).resolve()
+        try:
+            where = Path(json.loads(self._read_line(START_TIMEOUT_S))["bot"]).resolve()
+        except (ValueError, KeyError, TypeError):
+            self.stop()
+            raise WorkerError(f"the {self.side} side's worker did not start as one") from None
         if not where.is_relative_to(self.root.resolve()):
             self.stop()
             raise WorkerError(f"the {self.side} side imported its bot from {where}, "
@@ -114,16 +120,19 @@ class Worker:
 
     def solve(self, text: str, timeout: float, seed: int | None) -> dict:
         """The worker's answer to one puzzle: {seconds, links, error, counters}. A worker
-        past the timeout and SLACK_S is killed and started again; its answer is `late`."""
-        self.process.stdin.write(json.dumps({"text": text, "timeout": timeout,
-                                             "seed": seed}) + "\n")
-        self.process.stdin.flush()
+        past the timeout and SLACK_S is killed, one that ended or answered garbage is done
+        with; either is started again, its answer `late` or the reason it failed."""
         try:
+            self.process.stdin.write(json.dumps({"text": text, "timeout": timeout,
+                                                 "seed": seed}) + "\n")
+            self.process.stdin.flush()
             return json.loads(self._read_line(timeout + SLACK_S))
-        except WorkerError:
+        except (WorkerError, OSError, ValueError) as failure:
+            late = isinstance(failure, WorkerError) and self.process.poll() is None
             self.stop()
             self.start()
-            return {"seconds": timeout, "links": None, "error": "late", "counters": {}}
+            error = "late" if late else f"the worker failed: {failure}"
+            return {"seconds": timeout, "links": None, "error": error, "counters": {}}
 
     def _read_line(self, within: float) -> str:
         with selectors.DefaultSelector() as selector:
@@ -189,7 +198,10 @@ def outcome_of(board, answer: dict) -> tuple[str, str]:
         return CRASH, answer["error"]
     if answer["links"] is None:
         return REFUTED, ""
-    verdict = judge_text(board, solution_text([tuple(link) for link in answer["links"]]))
+    links = answer["links"]
+    if not isinstance(links, list) or not all(isinstance(link, list) for link in links):
+        return WRONG, "not a list of links"
+    verdict = judge_text(board, solution_text([tuple(link) for link in links]))
     return (SOLVED, "") if verdict.won else (WRONG, f"wrong answer: {verdict.reason}")
 
 

@@ -104,6 +104,23 @@ def test_a_side_past_the_timeout_is_killed_and_its_puzzle_counts_the_limit(tmp_p
     assert running_with_marker(str(hang)) == []
 
 
+def test_a_side_whose_worker_dies_crashes_that_puzzle_and_the_run_goes_on(tmp_path):
+    dies = fake_checkout(tmp_path, "dies", "import os; os._exit(3)")
+    run = run_referee("bench", *TWO_PUZZLES, "--against", str(dies), "--repeat", "1")
+    assert run.returncode == 1
+    assert run.stdout.count("old crash (the worker failed") == 2
+    assert run.stdout.count("new solved") == 2 and "Traceback" not in run.stderr
+
+
+def test_what_a_bot_prints_does_not_garble_its_answers(tmp_path):
+    chatty = fake_checkout(tmp_path, "chatty", 'print("thinking..."); return []')
+    worker = Worker("old", chatty, "wall")
+    try:
+        assert worker.solve("1 1\n1\n", 5.0, None)["links"] == []
+    finally:
+        worker.stop()
+
+
 def test_a_worker_solves_with_its_own_checkouts_bot(tmp_path):
     fake = fake_checkout(tmp_path, "own", "return []")
     worker = Worker("old", fake, "wall")
