@@ -34,7 +34,8 @@ from pathlib import Path
 from referee.board import parse_board
 from referee.bootstrap import paired_ratio
 from referee.commands import UsageError
-from referee.lab.figures import percentile
+from referee.lab.peerbench import (ANSWERED, CRASH, REFUTED, SOLVED, TIMEOUT, WRONG, SideRun,
+                                   cross_check, side_summary)
 from referee.lab.stress import LAB_MAX_SIDE
 from referee.lab.walk import solution_text
 from referee.progress import Progress
@@ -43,8 +44,6 @@ from referee.terminal import safe
 from referee.units import ms
 
 SIDES = ("old", "new")
-SOLVED, REFUTED, TIMEOUT, WRONG, CRASH = "solved", "refuted", "timeout", "wrong", "crash"
-ANSWERED = (SOLVED, REFUTED)
 START_TIMEOUT_S = 60.0   # for a worker to import its bot and say where from
 SLACK_S = 5.0            # beyond --timeout, before a worker whose timer failed is killed
 
@@ -189,6 +188,11 @@ class Duel:
     def ratio(self) -> float:
         return self.seconds("new") / self.seconds("old")
 
+    def side_run(self, side: str) -> SideRun:
+        """One side's result as `bench --peer` keeps one (its median, outcome, detail)."""
+        return SideRun(self.suite, self.name, side, self.islands, self.seconds(side),
+                       self.outcome[side], self.detail.get(side, ""))
+
 
 def outcome_of(board, answer: dict) -> tuple[str, str]:
     """(outcome, detail) of one worker's answer, judged by the rules."""
@@ -223,9 +227,10 @@ def duel(suite: str, name: str, text: str, workers: dict, rounds: int, first: in
             if run.outcome.get(side) in (None, SOLVED, REFUTED):
                 run.outcome[side], run.detail[side] = outcome, detail
             run.counters.setdefault(side, answer["counters"])
-    for said, other in (("old", "new"), ("new", "old")):
-        if run.outcome[said] == REFUTED and run.outcome[other] == SOLVED:
-            run.outcome[said], run.detail[said] = WRONG, "said no solution; the other's links win"
+    sides = [run.side_run(side) for side in SIDES]
+    cross_check(*sides)   # "no solution" where the other side's links win is wrong
+    for side in sides:
+        run.outcome[side.side], run.detail[side.side] = side.outcome, side.detail
     run.same_counters = run.counters.get("old") == run.counters.get("new")
     return run
 
@@ -264,19 +269,11 @@ def run_versus(suites_in: list, against: Path, rounds: int, timeout: float, cloc
     return 0 if fine else 1
 
 
-def side_summary(duels: list[Duel], side: str) -> dict:
-    times = [d.seconds(side) for d in duels]
-    slowest = max(duels, key=lambda d: d.seconds(side))
-    return {"answered": sum(d.outcome[side] in ANSWERED for d in duels), "total": len(duels),
-            "median": statistics.median(times), "p99": percentile(times, 99),
-            "max": slowest.seconds(side), "slowest": slowest.name}
-
-
 def summary(duels: list[Duel]) -> dict:
     """Each side's figures, the puzzles' ratio with its interval, the counters' agreement."""
     alike = [d for d in duels if d.alike]
     ratio = paired_ratio([(d.seconds("old"), d.seconds("new")) for d in alike])
-    return {**{side: side_summary(duels, side) for side in SIDES},
+    return {**{side: side_summary([d.side_run(side) for d in duels]) for side in SIDES},
             "ratio": None if ratio is None else {"ratio": ratio.ratio, "low": ratio.low,
                                                  "high": ratio.high, "text": ratio.text()},
             "compared": len(alike),
