@@ -1018,7 +1018,7 @@ def components(grid,bound):
 ''',
 'bot/rules/__init__.py':'',
 'bot/rules/engine.py':r'''
-from bot.grid import CLOSED,CUT,REGION,SLACK
+from bot.grid import CLOSED,CUT,REGION,SLACK,Changes
 from bot.options import DEFAULT
 from bot.rules import balance,connect,groups,nodes
 class Rule:
@@ -1026,12 +1026,12 @@ class Rule:
 		self.tag,self.due,self.run=tag,due,run
 		self.met,self.finds,self.reason=met,finds,reason
 def _joined(rules):
-	if rules.joined and not rules.grid.solved():
-		rules.joined=False
+	if rules.changes.joined and not rules.grid.solved():
+		rules.changes.joined=False
 		return True
 def _cut(rules):
-	if rules.cut:
-		rules.cut=False
+	if rules.changes.cut:
+		rules.changes.cut=False
 		return True
 def _cut_decided(rules):
 	return rules.grid.solved()and _cut(rules)
@@ -1055,9 +1055,7 @@ class Rules:
 		self.grid=grid
 		self.options=options
 		self.listener=self.completed=None
-		self.dirty=dict.fromkeys(range(len(grid.puzzle)))
-		self.joined=self.cut=True
-		grid.changes=self
+		self.changes=grid.changes=Changes(len(grid.puzzle))
 		self.balanced=self.isolated=self.connected=self.slackened=-1
 		self.slack_left=None
 		self.parity_looks=self.parity_hits=0
@@ -1065,21 +1063,22 @@ class Rules:
 		self.spanned=0
 	def mark(self):
 		cursors=self.balanced,self.isolated,self.connected,self.slackened,self.slack_left
-		state=tuple(self.dirty),self.joined,self.cut,cursors
+		state=tuple(self.changes.dirty),self.changes.joined,self.changes.cut,cursors
 		return self.grid.mark(),len(self.grid.trail),state
 	def revert(self,mark):
-		board,length,(pending,self.joined,self.cut,cursors)=mark
+		changes=self.changes
+		board,length,(pending,changes.joined,changes.cut,cursors)=mark
 		self.balanced,self.isolated,self.connected,self.slackened,self.slack_left=cursors
 		if self.listener is not None:
 			self.listener.reverted(length,self.grid.trail,self.grid.ends)
 		self.grid.revert(board)
-		self.dirty=dict.fromkeys(pending)
+		changes.dirty=dict.fromkeys(pending)
 	def undo(self,length):
 		forgotten=(),True,True,(-1,-1,-1,-1,None)
 		self.revert((self.grid.mark_at(length),length,forgotten))
 	def caught_up(self):
-		self.dirty.clear()
-		self.joined=False
+		self.changes.dirty.clear()
+		self.changes.joined=False
 		self.isolated=self.balanced=len(self.grid.trail)
 	def blame(self,i):
 		if self.listener is not None:
@@ -1621,7 +1620,7 @@ from bot.facts import at_least,at_most,bound,bound_facts,edge,is_lower
 from bot.grid import Contradiction
 def settle(rules):
 	grid=rules.grid
-	dirty,completed=rules.dirty,rules.completed
+	dirty,completed=rules.changes.dirty,rules.completed
 	got,cap,value=grid.got,grid.cap,grid.value
 	lo,hi,edges_at=grid.lo,grid.hi,grid.puzzle.edges_at
 	raise_lo,lower_hi=grid.raise_lo,grid.lower_hi
@@ -2556,11 +2555,11 @@ LAZY={
 'bot/branching.py':'4521 32 35 38 44 46 57 59 79 81 84 87 95 13 18 25 26 99 106 108 116 120 123 125 135 ',
 'bot/facts.py':'1009 26 30 32 34 36 42 ',
 'bot/grid.py':'5238 186 207 62 65 ',
-'bot/rules/engine.py':'3507 58 59 61 63 65 66 84 89 91 100 ',
+'bot/rules/engine.py':'3573 57 58 60 62 64 65 83 88 90 99 ',
 'bot/rules/balance.py':'2811 19 20 22 24 26 48 70 80 82 88 ',
 'bot/rules/connect.py':'4119 24 38 40 59 61 68 70 86 131 138 140 148 150 169 ',
 'bot/rules/groups.py':'6461 71 87 104 123 125 137 139 146 148 173 175 192 194 197 199 202 204 205 207 225 227 233 ',
-'bot/rules/nodes.py':'2659 36 43 45 56 58 67 73 87 ',
+'bot/rules/nodes.py':'2667 36 43 45 56 58 67 73 87 ',
 'bot/work.py':'860 22 24 ',
 }
 import gc,sys
@@ -2593,7 +2592,7 @@ def lazy_stubs(namespace,lines,line,bodies):
 		return namespace['__lazy__'](n,arguments)
 	return first
 # The line of this file that opens LAZY_CODE: its tracebacks count from it.
-LAZY_CODE_LINE=2597
+LAZY_CODE_LINE=2596
 LAZY_CODE=r'''
 def shifted(code,lines):
 	# `code`, and the code it defines, `lines` further down this file.

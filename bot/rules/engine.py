@@ -15,17 +15,19 @@ and goes back to the node rules after any that moved a bound. The named schedule
   the two that sweep the board (`connect`, `balance`); each has a `_NO_SLACK` twin for boards
   where `slack`'s reasons span too much of the board to prune.
 
-The engine listens to its grid (`bot.grid.Changes`): the grid queues the nodes at the ends
-of each edge it changes for the node rules, and sets two flags that tell the global rules
+The engine gives its grid the `bot.grid.Changes` it reads: the grid queues the nodes at the
+ends of each edge it changes for the node rules, and sets two flags that tell the global rules
 whether they can find anything new: `joined` (some `lo` rose, so groups or their needs
 changed) and `cut` (some `hi` fell to 0, so the possible links lost a connection). A rule
 that waits on a flag is due only when it is set, and takes it: the global rules are the
 costly part of a round, and most rounds change neither. The grid is told them as it
 changes, not read them off its trail later: noting the trail's changes after each visit
-cost the hard set 6% more CPU time (`bench --against`).
+cost the hard set 6% more CPU time (`bench --against`). The engine holds that `Changes`
+rather than being it: the grid pointing back at its engine would make a cycle, which only
+the cyclic collector frees, and a solve of a few milliseconds then took 4-7% more CPU time.
 """
 
-from bot.grid import CLOSED, CUT, REGION, SLACK
+from bot.grid import CLOSED, CUT, REGION, SLACK, Changes
 from bot.options import DEFAULT
 from bot.rules import balance, connect, groups, nodes
 
@@ -48,15 +50,15 @@ class Rule:
 
 def _joined(rules):
     """Groups changed on a board not yet decided (a decided one keeps the flag)."""
-    if rules.joined and not rules.grid.solved():
-        rules.joined = False
+    if rules.changes.joined and not rules.grid.solved():
+        rules.changes.joined = False
         return True
 
 
 def _cut(rules):
     """The possible links lost a connection."""
-    if rules.cut:
-        rules.cut = False
+    if rules.changes.cut:
+        rules.changes.cut = False
         return True
 
 
@@ -95,18 +97,19 @@ class Rules:
     """The rule engine over one grid: its options, its queue and flags, and where each rule
     last looked.
 
-    The engine is its grid's `changes` (`bot.grid.Changes`): `dirty` holds the nodes queued
-    for the node rules, in the order they were queued (a dict as an ordered set: a node
-    queued again keeps its place); `joined` and `cut` are the global rules' flags. The
-    cursors are trail positions up to which `balance`, `isolate`, `connect` and `slack` have
-    looked (-1: nothing yet), and the slack left at `slack`'s last look. `mark` keeps the
-    queue, flags and cursors beside the grid's mark and `revert` gives them back, so the
-    rules look again only at what the revert undid: a mark taken before the first
-    propagation (every node queued) gives every node back. `spanning` is `connect`'s
-    certificate of connection, true for every state back to where it was made (going back
-    only makes edges possible again). `parity_looks` and `parity_hits` count `balance`'s
-    looks in probes and the contradictions they found: the engine's measure of what that
-    rule is worth on this board, learned, so kept across revert.
+    `changes` (`bot.grid.Changes`), which the engine gives its grid to tell: `dirty` holds
+    the nodes queued for the node rules, in the order they were queued (a dict as an
+    ordered set: a node queued again keeps its place); `joined` and `cut` are the global
+    rules' flags. The cursors are trail positions up to which `balance`, `isolate`,
+    `connect` and `slack` have looked (-1: nothing yet), and the slack left at `slack`'s
+    last look. `mark` keeps the queue, flags and cursors beside the grid's mark and
+    `revert` gives them back, so the rules look again only at what the revert undid: a mark
+    taken before the first propagation (every node queued) gives every node back.
+    `spanning` is `connect`'s certificate of connection, true for every state back to where
+    it was made (going back only makes edges possible again). `parity_looks` and
+    `parity_hits` count `balance`'s looks in probes and the contradictions they found: the
+    engine's measure of what that rule is worth on this board, learned, so kept across
+    revert.
 
     Two listeners, None where no one listens: `completed`, a list a probe lends, gets every
     node `settle` finds complete; `listener`, a search's memory, hears of every dead end
@@ -118,9 +121,7 @@ class Rules:
         self.grid = grid
         self.options = options
         self.listener = self.completed = None
-        self.dirty = dict.fromkeys(range(len(grid.puzzle)))  # (every node: nothing looked at)
-        self.joined = self.cut = True
-        grid.changes = self
+        self.changes = grid.changes = Changes(len(grid.puzzle))
         self.balanced = self.isolated = self.connected = self.slackened = -1
         self.slack_left = None
         self.parity_looks = self.parity_hits = 0
@@ -131,17 +132,18 @@ class Rules:
         """A point to `revert` to: the grid's, its trail length, and the queue, flags and
         cursors."""
         cursors = self.balanced, self.isolated, self.connected, self.slackened, self.slack_left
-        state = tuple(self.dirty), self.joined, self.cut, cursors
+        state = tuple(self.changes.dirty), self.changes.joined, self.changes.cut, cursors
         return self.grid.mark(), len(self.grid.trail), state
 
     def revert(self, mark):
         """Undo every change made since `mark`, with the queue, flags and cursors."""
-        board, length, (pending, self.joined, self.cut, cursors) = mark
+        changes = self.changes
+        board, length, (pending, changes.joined, changes.cut, cursors) = mark
         self.balanced, self.isolated, self.connected, self.slackened, self.slack_left = cursors
         if self.listener is not None:
             self.listener.reverted(length, self.grid.trail, self.grid.ends)
         self.grid.revert(board)
-        self.dirty = dict.fromkeys(pending)
+        changes.dirty = dict.fromkeys(pending)
 
     def undo(self, length):
         """Go back to trail `length`, forgetting where the rules looked (a trace reads the
@@ -152,8 +154,8 @@ class Rules:
     def caught_up(self):
         """The rules but `connect` have nothing left to find in the present state (as at a
         probe's end, replayed): no node queued, `joined` clear, isolate and balance looked."""
-        self.dirty.clear()
-        self.joined = False
+        self.changes.dirty.clear()
+        self.changes.joined = False
         self.isolated = self.balanced = len(self.grid.trail)
 
     def blame(self, i):

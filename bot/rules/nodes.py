@@ -26,7 +26,7 @@ def settle(rules):
     nodes it completed without walking its trail.
     """
     grid = rules.grid
-    dirty, completed = rules.dirty, rules.completed
+    dirty, completed = rules.changes.dirty, rules.completed
     got, cap, value = grid.got, grid.cap, grid.value
     lo, hi, edges_at = grid.lo, grid.hi, grid.puzzle.edges_at
     raise_lo, lower_hi = grid.raise_lo, grid.lower_hi

@@ -345,7 +345,7 @@ def test_replay_sets_the_state_a_probe_reached():
             mark = rules.mark()
             replay(rules, outcome)
             replayed_state = (grid.lo[:], grid.hi[:], grid.got[:], grid.cap[:])
-            assert not rules.dirty
+            assert not rules.changes.dirty
             rules.revert(mark)
             assume(grid, edges, c)
             rules.propagate(PROBE)

@@ -383,7 +383,7 @@ def test_the_learning_search_decides_only_once_the_rules_have_nothing_left(seed,
     pending = []
 
     def checked(self):
-        pending.append(bool(self.rules.dirty))
+        pending.append(bool(self.rules.changes.dirty))
         return decide(self)
     monkeypatch.setattr(Learner, "decide", checked)
     stats = Stats()

@@ -533,9 +533,9 @@ def test_a_schedule_without_a_rule_never_runs_it():
     rules.propagate(NODES)
     assert (rules.isolated, rules.connected, rules.balanced) == (-1, -1, -1)
     rules.propagate(LEARN_CHEAP)
-    assert rules.isolated >= 0 and (rules.connected, rules.balanced) == (-1, -1) and rules.cut
+    assert rules.isolated >= 0 and (rules.connected, rules.balanced) == (-1, -1) and rules.changes.cut
     rules.propagate(LEARN_NO_SLACK)
-    assert rules.connected >= 0 and rules.balanced >= 0 and not rules.cut
+    assert rules.connected >= 0 and rules.balanced >= 0 and not rules.changes.cut
 
 
 def test_reason_and_diagnose_ask_the_rules_of_the_full_schedule():
@@ -604,9 +604,9 @@ def test_propagate_in_part_leaves_the_global_rules_their_flags():
     g = Grid(parse("3\n3\n2.2\n...\n2.2\n"))
     rules = Rules(g)
     rules.propagate(NODES)
-    assert g.hi == [2, 2, 2, 2] and rules.joined and rules.cut
+    assert g.hi == [2, 2, 2, 2] and rules.changes.joined and rules.changes.cut
     rules.propagate(FULL)
-    assert g.solved() and g.lo == [1, 1, 1, 1] and not rules.cut
+    assert g.solved() and g.lo == [1, 1, 1, 1] and not rules.changes.cut
 
 
 def test_propagate_in_part_still_checks_a_finished_board_is_connected():
@@ -626,29 +626,30 @@ def test_propagate_stops_short_on_a_puzzle_with_several_solutions():
 
 
 def test_the_grid_tells_the_engine_each_change_and_the_engines_mark_gives_them_back():
-    # The grid is the board: it tells each change to its listener (the engine) as it makes
-    # it; the queue and flags are the engine's, kept in the engine's own mark.
+    # The grid is the board: it tells each change to the `Changes` its engine gave it, as it
+    # makes it; the queue and flags are the engine's, kept in the engine's own mark.
     p = parse("3\n3\n2.2\n...\n2.2\n")
     g = Grid(p)
     rules = Rules(g)
-    assert g.changes is rules
+    told = rules.changes
+    assert g.changes is told
     before = rules.mark()  # before the first look: every node queued, both flags set
     rules.propagate(FULL)
-    assert g.solved() and not rules.dirty and not rules.cut
+    assert g.solved() and not told.dirty and not told.cut
     rules.revert(before)
-    assert g.lo == [0, 0, 0, 0] and sorted(rules.dirty) == list(range(len(p)))
-    assert rules.joined and rules.cut
+    assert g.lo == [0, 0, 0, 0] and sorted(told.dirty) == list(range(len(p)))
+    assert told.joined and told.cut
     rules.caught_up()
-    rules.cut = False
+    told.cut = False
     quiet = rules.mark()
     top, bottom = edge(p, (0, 0), (2, 0)), edge(p, (0, 2), (2, 2))
     g.lower_hi(top, 1)  # the grid alone moves a bound, and tells the engine at once
-    assert list(rules.dirty) == list(p.ends[top]) and not rules.joined and not rules.cut
+    assert list(told.dirty) == list(p.ends[top]) and not told.joined and not told.cut
     g.lower_hi(bottom, 0)  # a high bound down to 0: the possible links lost a connection
-    assert list(rules.dirty) == [*p.ends[top], *p.ends[bottom]] and rules.cut
+    assert list(told.dirty) == [*p.ends[top], *p.ends[bottom]] and told.cut
     rules.revert(quiet)
     assert (g.lo, g.hi) == ([0, 0, 0, 0], [2, 2, 2, 2])
-    assert not rules.dirty and not rules.joined and not rules.cut
+    assert not told.dirty and not told.joined and not told.cut
 
 
 def test_a_grid_no_engine_listens_to_tells_its_own_changes_and_a_clone_its_own():
@@ -663,4 +664,4 @@ def test_a_grid_no_engine_listens_to_tells_its_own_changes_and_a_clone_its_own()
     rules = Rules(copy)
     copy.raise_lo(edge(p, (0, 2), (2, 2)), 1)
     assert list(g.changes.dirty) == list(p.ends[top])   # the original heard nothing of it
-    assert copy.changes is rules and rules.joined
+    assert copy.changes is rules.changes and rules.changes.joined
