@@ -58,11 +58,15 @@ def paired_ratio(pairs: list[tuple[float, float]], seed: int = SEED,
 
 
 def grouped_ratio(old_runs: list[dict], new_runs: list[dict], seed: int = SEED,
-                  resamples: int = RESAMPLES, level: float = LEVEL) -> Ratio | None:
+                  resamples: int = RESAMPLES, level: float = LEVEL,
+                  paired: bool = False) -> Ratio | None:
     """new/old where each side is several runs ({puzzle: positive figure} each) of the same
     puzzles: a puzzle's figure is its median over the side's runs, and the bootstrap draws
     the runs of each side as well as the puzzles, so a whole run slowed alike widens the
-    interval. One run a side is paired_ratio. None when no puzzle has a figure everywhere."""
+    interval. `paired`: the sides' runs went in turn, run i of one beside run i of the
+    other (as many a side), so a draw takes the same runs of both and a spell that slowed
+    both alike moves no ratio. One run a side is paired_ratio. None when no puzzle has a
+    figure everywhere."""
     keys = [k for k in old_runs[0] if all(_positive(run.get(k)) for run in old_runs + new_runs)]
     if not keys:
         return None
@@ -73,12 +77,19 @@ def grouped_ratio(old_runs: list[dict], new_runs: list[dict], seed: int = SEED,
         return Ratio(math.exp(point), None, None, len(keys))
     draw = random.Random(seed)
     means = sorted(_mean_log(draw.choices(keys, k=len(keys)),
-                             draw.choices(old_runs, k=len(old_runs)),
-                             draw.choices(new_runs, k=len(new_runs)))
+                             *_draw_runs(draw, old_runs, new_runs, paired))
                    for _ in range(resamples))
     tail = (1 - level) / 2
     return Ratio(math.exp(point), math.exp(means[int(tail * resamples)]),
                  math.exp(means[min(resamples - 1, int((1 - tail) * resamples))]), len(keys))
+
+
+def _draw_runs(draw: random.Random, old_runs: list, new_runs: list, paired: bool) -> tuple:
+    """Each side's runs drawn again with replacement: the same indices for both if paired."""
+    if not paired:
+        return draw.choices(old_runs, k=len(old_runs)), draw.choices(new_runs, k=len(new_runs))
+    picks = draw.choices(range(len(old_runs)), k=len(old_runs))
+    return [old_runs[i] for i in picks], [new_runs[i] for i in picks]
 
 
 def _mean_log(keys, old_runs, new_runs) -> float:

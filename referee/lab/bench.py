@@ -80,11 +80,12 @@ referee/lab/peerbench.py). Boards up to 100 cells a side are read (CodinGame sto
 
 --against DIR times another checkout's bot (DIR: its root, holding bot/) against this
 one on the same puzzles: each puzzle solved --repeat times a side, the two sides in turn,
-the first swapped every round, each in a Python of its own (referee/lab/versus.py). Per
-puzzle, both medians, the ratio new/old and whether the solver's counters agree; per
-suite, each side's median, p99, max and slowest puzzle, and the puzzles' geometric mean
-ratio with its bootstrap interval. Two versions timed so see the same machine: use it to
-judge a change to the solver on a shared machine.
+the first swapped every round, each in a Python of its own, started afresh each round
+(referee/lab/versus.py). Per puzzle, both medians, the ratio new/old and whether the
+solver's counters agree; per suite, each side's median, p99, max and slowest puzzle, and
+the puzzles' geometric mean ratio with its bootstrap interval over the rounds and the
+puzzles. Two versions timed so see the same machine: use it to judge a change to the
+solver on a shared machine.
 
 Progress goes to stderr (a bar on a terminal, plain lines otherwise).
 

@@ -7,15 +7,20 @@ x0.7 and then x1.6). Here both versions solve each puzzle in the same moment: ea
 solves every puzzle once with each side, the side that goes first swapped every round.
 Each side runs in a Python of its own (this interpreter, the same flags), a worker that
 imports its checkout's `bot` and nothing of the other's, and times its solves by the
-clock --clock names.
+clock --clock names. Each round starts both workers afresh: a process's memory layout and
+hash seed are its luck for as long as it runs (the same code in two workers took 149 and
+192 ms on one board, in every round), so fresh workers spread that luck over both sides
+rather than give one side its luck for the whole run. A worker imports every module of
+its bot before its first solve: no round times an import.
 
 Every answer is judged by the referee's rules; an `Unsolvable` answer is a refutation,
 wrong where the other side's links win. A solve over --timeout (the worker's own timer,
 on the same clock) ends that side's puzzle. Per puzzle: each side's median time, the
 ratio new/old, and whether the solver's counters (rounds, assumptions, eliminations,
 branches, depth, stage) were the same. Per suite: each side's median, p99, max and
-slowest puzzle, and the geometric mean of the puzzles' ratios with its bootstrap interval
-(`referee.bootstrap`), over the puzzles both sides answered alike.
+slowest puzzle, and the geometric mean of the puzzles' ratios (of medians) over the
+puzzles both sides answered alike, with a bootstrap interval (`referee.bootstrap`) that
+draws the rounds as well as the puzzles: on a few puzzles whose times swing it is wide.
 """
 
 from __future__ import annotations
@@ -32,7 +37,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from referee.board import parse_board
-from referee.bootstrap import paired_ratio
+from referee.bootstrap import grouped_ratio
 from referee.commands import UsageError
 from referee.lab.peerbench import (ANSWERED, CRASH, REFUTED, SOLVED, TIMEOUT, WRONG, SideRun,
                                    cross_check, side_summary)
@@ -55,7 +60,11 @@ WORKER = r"""
 import json, signal, sys, time
 answers, sys.stdout = sys.stdout, sys.stderr
 sys.path.insert(0, sys.argv[1])
+import importlib, pkgutil
 import bot
+for module in pkgutil.walk_packages(bot.__path__, "bot."):
+    if not module.name.endswith("__main__"):
+        importlib.import_module(module.name)
 CLOCKS = {"wall": (time.perf_counter, signal.ITIMER_REAL, signal.SIGALRM),
           "cpu": (time.thread_time, signal.ITIMER_PROF, signal.SIGPROF)}
 now, timer, signum = CLOCKS[sys.argv[2]]
@@ -188,6 +197,30 @@ class Duel:
     def ratio(self) -> float:
         return self.seconds("new") / self.seconds("old")
 
+    def play(self, board, text: str, workers: dict, turn: int, timeout: float,
+             seed: int | None) -> None:
+        """One round: each side solves once, in the order `turn` gives (SIDES when even,
+        reversed when odd), but a side done with this puzzle by a timeout or crash."""
+        for side in SIDES if turn % 2 == 0 else SIDES[::-1]:
+            if self.outcome.get(side) in (TIMEOUT, CRASH):
+                continue
+            answer = workers[side].solve(text, timeout, seed)
+            self.times[side].append(min(answer["seconds"], timeout)
+                                    if answer["error"] != "late" else timeout)
+            outcome, detail = outcome_of(board, answer)
+            if self.outcome.get(side) in (None, SOLVED, REFUTED):
+                self.outcome[side], self.detail[side] = outcome, detail
+            self.counters.setdefault(side, answer["counters"])
+
+    def cross_check(self) -> None:
+        """After the last round: "no solution" where the other side's links win is wrong;
+        whether both sides' counters were the same."""
+        sides = [self.side_run(side) for side in SIDES]
+        cross_check(*sides)
+        for side in sides:
+            self.outcome[side.side], self.detail[side.side] = side.outcome, side.detail
+        self.same_counters = self.counters.get("old") == self.counters.get("new")
+
     def side_run(self, side: str) -> SideRun:
         """One side's result as `bench --peer` keeps one (its median, outcome, detail)."""
         return SideRun(self.suite, self.name, side, self.islands, self.seconds(side),
@@ -209,53 +242,31 @@ def outcome_of(board, answer: dict) -> tuple[str, str]:
     return (SOLVED, "") if verdict.won else (WRONG, f"wrong answer: {verdict.reason}")
 
 
-def duel(suite: str, name: str, text: str, workers: dict, rounds: int, first: int,
-         timeout: float, seed: int | None) -> Duel:
-    """Solve one puzzle `rounds` times with each side, the side going first swapped every
-    round (starting with SIDES[first])."""
-    board = parse_board(text, max_side=LAB_MAX_SIDE)
-    run = Duel(suite, name, len(board.nodes))
-    for round_ in range(rounds):
-        order = SIDES if (round_ + first) % 2 == 0 else SIDES[::-1]
-        for side in order:
-            if run.outcome.get(side) in (TIMEOUT, CRASH):
-                continue   # that side is done with this puzzle
-            answer = workers[side].solve(text, timeout, seed)
-            run.times[side].append(min(answer["seconds"], timeout) if answer["error"] != "late"
-                                   else timeout)
-            outcome, detail = outcome_of(board, answer)
-            if run.outcome.get(side) in (None, SOLVED, REFUTED):
-                run.outcome[side], run.detail[side] = outcome, detail
-            run.counters.setdefault(side, answer["counters"])
-    sides = [run.side_run(side) for side in SIDES]
-    cross_check(*sides)   # "no solution" where the other side's links win is wrong
-    for side in sides:
-        run.outcome[side.side], run.detail[side.side] = side.outcome, side.detail
-    run.same_counters = run.counters.get("old") == run.counters.get("new")
-    return run
-
-
 def run_versus(suites_in: list, against: Path, rounds: int, timeout: float, clock: str,
                seed: int | None, json_path: str | None) -> int:
     """Time both sides on every puzzle; print the report; 0 if both answered every puzzle
     alike and right, 1 otherwise."""
     here = Path(__file__).resolve().parents[2]
-    workers = {}
-    try:
-        workers["old"] = Worker("old", against, clock)
-        workers["new"] = Worker("new", here, clock)
-        jobs = [(suite, name, text) for suite, puzzles in suites_in for name, text in puzzles]
-        progress = Progress("bench --against", len(jobs))
-        duels = []
-        for index, (suite, name, text) in enumerate(jobs):
-            duels.append(duel(suite, name, text, workers, rounds, index % 2, timeout, seed))
-            progress.update(len(duels), duels[-1].key)
-        progress.close(f"{len(duels)} puzzles timed, {rounds} round(s) a side")
-    except WorkerError as error:
-        raise UsageError(str(error)) from None
-    finally:
-        for worker in workers.values():
-            worker.stop()
+    jobs = [(suite, name, text) for suite, puzzles in suites_in for name, text in puzzles]
+    boards = [parse_board(text, max_side=LAB_MAX_SIDE) for _, _, text in jobs]
+    duels = [Duel(suite, name, len(board.nodes)) for (suite, name, _), board in zip(jobs, boards)]
+    progress = Progress("bench --against", len(jobs) * rounds)
+    for round_ in range(rounds):
+        workers = {}
+        try:   # fresh workers each round (the module's docstring says why)
+            workers["old"] = Worker("old", against, clock)
+            workers["new"] = Worker("new", here, clock)
+            for index, (run, board, (_, _, text)) in enumerate(zip(duels, boards, jobs)):
+                run.play(board, text, workers, round_ + index % 2, timeout, seed)
+                progress.update(round_ * len(jobs) + index + 1, run.key)
+        except WorkerError as error:
+            raise UsageError(str(error)) from None
+        finally:
+            for worker in workers.values():
+                worker.stop()
+    progress.close(f"{len(duels)} puzzles timed, {rounds} round(s) a side")
+    for run in duels:
+        run.cross_check()
     suites = {suite: summary([d for d in duels if d.suite == suite]) for suite, _ in suites_in}
     print_report(suites, duels, against, here, rounds, clock)
     if json_path:
@@ -272,7 +283,12 @@ def run_versus(suites_in: list, against: Path, rounds: int, timeout: float, cloc
 def summary(duels: list[Duel]) -> dict:
     """Each side's figures, the puzzles' ratio with its interval, the counters' agreement."""
     alike = [d for d in duels if d.alike]
-    ratio = paired_ratio([(d.seconds("old"), d.seconds("new")) for d in alike])
+    # Each round is a run of each side, in turn: the interval draws the rounds (the same
+    # ones for both sides) as well as the puzzles, so puzzles whose times swing widen it.
+    rounds = min((len(d.times[side]) for d in alike for side in SIDES), default=0)
+    runs = {side: [{d.key: d.times[side][r] for d in alike} for r in range(rounds)]
+            for side in SIDES}
+    ratio = grouped_ratio(runs["old"], runs["new"], paired=True) if rounds else None
     return {**{side: side_summary([d.side_run(side) for d in duels]) for side in SIDES},
             "ratio": None if ratio is None else {"ratio": ratio.ratio, "low": ratio.low,
                                                  "high": ratio.high, "text": ratio.text()},
@@ -284,8 +300,8 @@ def print_report(suites: dict, duels: list[Duel], against: Path, here: Path, rou
                  clock: str) -> None:
     print(f"new: {safe(str(here))}  old: {safe(str(against))}")
     print(f"each puzzle solved {rounds} time(s) a side, in turn, the first side swapped each "
-          f"round; times: {'CPU of the solving thread' if clock == 'cpu' else 'wall clock'}, "
-          "medians")
+          f"round, fresh workers each round; times: "
+          f"{'CPU of the solving thread' if clock == 'cpu' else 'wall clock'}, medians")
     for d in duels:
         said = "" if d.same_counters else "  counters differ"
         outcomes = "" if d.alike else "  " + "  ".join(

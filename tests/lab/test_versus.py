@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from referee.lab.versus import SIDES, Duel, Worker, duel, summary
+from referee.board import parse_board
+from referee.lab.versus import SIDES, Duel, Worker, summary
 from tests.fakebots.procs import running_with_marker
 from tests.project import PUBLIC, ROOT, run_referee
 
@@ -64,7 +65,10 @@ def test_each_round_swaps_the_side_that_goes_first():
 
     text = (PUBLIC / "01_simplest.txt").read_text()
     workers = {side: Recorder(side) for side in SIDES}
-    run = duel("s", "p", text, workers, 4, 1, 10.0, None)
+    run = Duel("s", "p", 2)
+    for turn in range(1, 5):
+        run.play(parse_board(text), text, workers, turn, 10.0, None)
+    run.cross_check()
     assert calls == ["new", "old", "old", "new", "new", "old", "old", "new"]
     assert run.outcome == {"old": "refuted", "new": "refuted"} and run.alike
 
@@ -89,7 +93,9 @@ def test_a_side_saying_no_solution_where_the_other_solves_is_wrong():
 
     from bot import solve
     workers = {"old": Side(None), "new": Side([list(link) for link in solve(board)])}
-    run = duel("s", "p", board, workers, 1, 0, 10.0, None)
+    run = Duel("s", "p", 2)
+    run.play(parse_board(board), board, workers, 0, 10.0, None)
+    run.cross_check()
     assert run.outcome == {"old": "wrong", "new": "solved"} and not run.alike
     assert summary([run])["compared"] == 0
 
@@ -110,6 +116,25 @@ def test_a_side_whose_worker_dies_crashes_that_puzzle_and_the_run_goes_on(tmp_pa
     assert run.returncode == 1
     assert run.stdout.count("old crash (the worker failed") == 2
     assert run.stdout.count("new solved") == 2 and "Traceback" not in run.stderr
+
+
+def test_each_round_starts_fresh_workers_that_import_their_whole_bot_first(tmp_path):
+    # A process's memory layout is its luck while it runs: each round gets new ones. The
+    # bot's modules are imported before the first solve (a module of the checkout notes
+    # that it was imported; `__main__` would run the bot, so it is left alone).
+    fake = fake_checkout(tmp_path, "fresh", """\
+        import os
+        with open("solves", "a") as log:
+            log.write(f"{os.getpid()} {os.path.exists('imported')}\\n")
+        return []""")
+    (fake / "bot" / "later.py").write_text('open("imported", "w").close()\n')
+    (fake / "bot" / "__main__.py").write_text('open("main ran", "w").close()\n')
+    run_referee("bench", *TWO_PUZZLES, "--against", str(fake), "--repeat", "3")
+    solves = [line.split() for line in (fake / "solves").read_text().splitlines()]
+    assert len(solves) == 6 and all(imported == "True" for _, imported in solves)
+    pids = [pid for pid, _ in solves]
+    assert len(set(pids)) == 3 and pids[0] == pids[1] and pids[2] == pids[3]
+    assert not (fake / "main ran").exists()
 
 
 def test_what_a_bot_prints_does_not_garble_its_answers(tmp_path):

@@ -181,6 +181,18 @@ def test_runs_that_differ_as_a_whole_widen_the_grouped_interval():
     assert grouped_ratio([puzzles], [new[1]]) == paired_ratio([(puzzles[k], new[1][k]) for k in puzzles])
 
 
+def test_paired_runs_keep_a_shift_that_spells_slowing_both_sides_would_hide():
+    from referee.bootstrap import grouped_ratio
+    puzzles = {f"p{k}": 10.0 * (1 + k) for k in range(8)}
+    # Three rounds, each side once in each, the machine 1x, 2x and 3x as busy by round; the
+    # new side 10% slower beside the old one in every round.
+    old = [{k: v * load for k, v in puzzles.items()} for load in (1, 2, 3)]
+    new = [{k: v * 1.1 for k, v in run.items()} for run in old]
+    paired = grouped_ratio(old, new, paired=True)
+    assert paired.differs and paired.low == pytest.approx(1.1) == paired.high
+    assert not grouped_ratio(old, new).differs   # drawn apart, the rounds' load hides it
+
+
 def test_the_interval_holds_one_for_noise_and_not_for_a_shift():
     noise = [(10.0, 10.0 * f) for f in (0.9, 1.1, 0.95, 1.05, 1.0, 0.92, 1.08)]
     assert not paired_ratio(noise).differs
