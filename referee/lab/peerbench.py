@@ -110,10 +110,14 @@ def measure(suite: str, name: str, text: str, side: str, repeat: int, timeout: f
     elif answer is None:
         run.outcome = REFUTED
     else:
-        verdict = judge_text(board, solution_text(answer))
-        if not verdict.won:
-            run.outcome, run.detail = WRONG, f"wrong answer: {verdict.reason}"
+        run.outcome, run.detail = judged(board, answer)
     return run, answer
+
+
+def judged(board, links) -> tuple[str, str]:
+    """(SOLVED, "") if the rules accept the links on the board, else WRONG and why."""
+    verdict = judge_text(board, solution_text(links))
+    return (SOLVED, "") if verdict.won else (WRONG, f"wrong answer: {verdict.reason}")
 
 
 def cross_check(bot_run: SideRun, peer_run: SideRun) -> None:

@@ -40,11 +40,9 @@ from referee.board import parse_board
 from referee.bootstrap import grouped_ratio
 from referee.commands import UsageError
 from referee.lab.peerbench import (ANSWERED, CRASH, REFUTED, SOLVED, TIMEOUT, WRONG, SideRun,
-                                   cross_check, side_summary)
+                                   cross_check, judged, side_summary)
 from referee.lab.stress import LAB_MAX_SIDE
-from referee.lab.walk import solution_text
 from referee.progress import Progress
-from referee.rules import judge_text
 from referee.terminal import safe
 from referee.units import ms
 
@@ -52,8 +50,9 @@ SIDES = ("old", "new")
 START_TIMEOUT_S = 60.0   # for a worker to import its bot and say where from
 SLACK_S = 5.0            # beyond --timeout, before a worker whose timer failed is killed
 
-# The worker: imports `bot` from the checkout in argv[1], then for each job line on stdin
-# (the puzzle's text, the timeout, the seed) solves once and writes one JSON line. Its
+# The worker: imports `bot` from the checkout in argv[1], and each of its modules but
+# `__main__` (which would run the bot), then for each job line on stdin (the puzzle's
+# text, the timeout, the seed) solves once and writes one JSON line. Its
 # timer raises in the solve, as `bench`'s alarm does; thread_time counts the solving thread.
 # What the bot prints goes to stderr (discarded): stdout carries the answers alone.
 WORKER = r"""
@@ -238,8 +237,7 @@ def outcome_of(board, answer: dict) -> tuple[str, str]:
     links = answer["links"]
     if not isinstance(links, list) or not all(isinstance(link, list) for link in links):
         return WRONG, "not a list of links"
-    verdict = judge_text(board, solution_text([tuple(link) for link in links]))
-    return (SOLVED, "") if verdict.won else (WRONG, f"wrong answer: {verdict.reason}")
+    return judged(board, [tuple(link) for link in links])
 
 
 def run_versus(suites_in: list, against: Path, rounds: int, timeout: float, clock: str,
