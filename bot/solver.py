@@ -51,8 +51,9 @@ def solve(text, stats=None, within=None, sure=None, seed=None, press=None, optio
 
     Raises PuzzleError for malformed text and Unsolvable when no solution exists (to stop
     at an earlier stage, see `bot.stages.solve_to`). Pass a Stats to collect counters, and
-    a Limit as `within` to bound the work (OverLimit past it). `sure`, if given, is called with the links known to
-    be in every solution (as the answer's tuples), each time the search proves more.
+    a Limit as `within` to bound the work (OverLimit past it). `sure`, if given, is called
+    with the links known to be in every solution (as the answer's tuples), each time the
+    search proves more.
     `seed` (else `options.seed`) draws the search's restarts: another seed takes another
     path, and the answer may be another solution. `press`, given with `sure`, is the
     caller's clock for lines to print (`bot.pacing.Pacer`): once its sure links run out,

@@ -23,8 +23,9 @@ that waits on a flag is due only when it is set, and takes it: the global rules 
 costly part of a round, and most rounds change neither. The grid is told them as it
 changes, not read them off its trail later: noting the trail's changes after each visit
 cost the hard set 6% more CPU time (`bench --against`). The engine holds that `Changes`
-rather than being it: the grid pointing back at its engine would make a cycle, which only
-the cyclic collector frees, and a solve of a few milliseconds then took 4-7% more CPU time.
+rather than being it: a grid pointing back at its engine would be a cycle, so a solve's
+state would wait for the cyclic collector rather than go when the solve ends (4-7% more
+CPU time on boards solved in a few milliseconds).
 """
 
 from bot.grid import CLOSED, CUT, REGION, SLACK, Changes

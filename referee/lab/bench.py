@@ -92,9 +92,10 @@ Progress goes to stderr (a bar on a terminal, plain lines otherwise).
 Exit status: 0 every puzzle solved within the limit, 1 some puzzle not solved or a
 figure over the limit (with --peer: the bot left a puzzle unanswered or answered it
 wrong; the peer's timeouts are figures; with --against: a side left a puzzle unanswered,
-answered it wrong, or the two answered it differently), 2 usage error (missing path, bad --gen spec,
-a --compare file that cannot be read or is not a bench --json file, a --json file that
-cannot be written, a --bundle that cannot start, an --against folder without bot/).
+answered it wrong, or the two answered it differently), 2 usage error (missing path, bad
+--gen spec, a --compare file that cannot be read or is not a bench --json file, a --json
+file that cannot be written, a --bundle that cannot start, an --against folder without
+bot/).
 """
 
 from __future__ import annotations
