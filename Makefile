@@ -86,18 +86,18 @@ benchmarks: build $(VENV)/.installed-lab
 		|| test $$? -eq 1
 	$(PY) -m referee bench --peer sat --repeat 1 --timeout 10 \
 		--json out/benchmarks-stress.json $(STRESS_SUITES) || test $$? -eq 1
-	$(PY) -m referee.lab.benchmarks_page --out docs/BENCHMARKS.md \
+	$(PY) -m referee.lab.bench.page --out docs/BENCHMARKS.md \
 		out/benchmarks-codingame.json out/benchmarks-stress.json
 
 # The bundle as a player feels it (docs/BUILD.md): its start-up against a bare Python on the
 # public tests, and its largest gap between lines on the stress boards up to 30x30 with a
 # CPU-busy process beside it. A few minutes.
 startup-bench: build
-	$(PY) -m referee.lab.startup
+	$(PY) -m referee.lab.bench.startup
 
 # How fast `hunt` catches and shrinks the tests' two hostile bots (a few minutes).
 hunt-bench: $(VENV)/.installed-run
-	$(PY) -m referee.lab.hunt_bench
+	$(PY) -m referee.lab.hunt.bench
 
 clean:
 	rm -rf $(VENV) build *.egg-info

@@ -104,7 +104,7 @@ def _find_crossings(width, height, pos, ends, horizontal):
 
 def parse(text):
     """Parse CodinGame's input (width, height, then the rows) into a Puzzle; PuzzleError
-    names the offending line. As the referee reads it (referee/board.py): a line ends at
+    names the offending line. As the referee reads it (referee/judge/board.py): a line ends at
     LF (one CR before it dropped), one leading BOM is dropped, blanks (space, tab) may
     surround the numbers and follow a row, and only blank lines may follow the grid."""
     lines = [line.removesuffix("\r") for line in text.removeprefix(BOM).split("\n")]

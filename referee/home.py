@@ -6,9 +6,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from referee.commands import UsageError
 
 ROOT = Path(__file__).resolve().parents[1]
+
+
+class NotInCheckout(Exception):
+    """A default file the checkout should hold is not there: one line for the user, who
+    gives another file or builds it (the command line reports it as a usage error)."""
 
 
 def is_checkout() -> bool:
@@ -17,13 +21,13 @@ def is_checkout() -> bool:
 
 
 def in_checkout(relative: str, fix: str, build: str = "") -> Path:
-    """ROOT/relative when it is there; else a UsageError naming it and the fix: `fix`
+    """ROOT/relative when it is there; else NotInCheckout naming it and the fix: `fix`
     (give another file), or in a checkout where `build` makes the file, that first."""
     path = ROOT / relative
     if path.exists():
         return path
     if not is_checkout():
-        raise UsageError(f"{relative}: spoon2 is not running from a source checkout ({ROOT}); "
+        raise NotInCheckout(f"{relative}: spoon2 is not running from a source checkout ({ROOT}); "
                          f"{fix}")
-    raise UsageError(f"{relative} not found in the checkout {ROOT}: "
+    raise NotInCheckout(f"{relative} not found in the checkout {ROOT}: "
                      + (f"{build}, or {fix}" if build else fix))

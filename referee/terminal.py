@@ -8,6 +8,7 @@ not write itself goes through `safe` (one line) or `safe_lines` (newlines kept).
 
 from __future__ import annotations
 
+import os
 import re
 
 # C0 controls and DEL, C1 controls, and the invisible characters that reorder or hide text
@@ -49,3 +50,9 @@ def size_text(size: int | None) -> str:
     if size >= 2**30:
         return f"{size / 2**30:.1f} GB"
     return f"{size / 2**20:.0f} MB"
+
+
+def use_colour(choice: str, stream) -> bool:
+    if choice != "auto":
+        return choice == "always"
+    return stream.isatty() and not os.environ.get("NO_COLOR")

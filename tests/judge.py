@@ -1,7 +1,7 @@
 """The independent judge for the bot's tests: the referee's pure rules (no bot code)."""
 
-from referee.board import parse_board
-from referee.rules import Verdict, judge_text
+from referee.judge.board import parse_board
+from referee.judge.rules import Verdict, judge_text
 
 
 def links_text(links):

@@ -1,6 +1,7 @@
 """The set-up installs what each command needs: `make run` the run group, `make test` more."""
 
 import ast
+import subprocess
 import sys
 import tomllib
 
@@ -46,3 +47,16 @@ def test_bot_referee_and_build_import_nothing_beyond_the_run_group_at_load():
     outside = {f"{path.relative_to(ROOT)}: {name}" for path in files
                for name in _top_level_imports(path) - allowed}
     assert not outside, f"imports that `make run` does not install: {sorted(outside)}"
+
+
+ROOT_FILES = {".ci", ".gitignore", "Makefile", "README.md", "bot", "build.py", "dist", "docs",
+              "puzzles", "pyproject.toml", "referee", "tests"}
+
+
+def test_the_checkout_holds_at_its_root_only_what_the_project_means_to_have():
+    listed = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True)
+    if listed.returncode != 0:
+        pytest.skip("not a git checkout")
+    tracked = {name.split("/")[0] for name in listed.stdout.splitlines()
+               if (ROOT / name).exists()}
+    assert tracked <= ROOT_FILES, sorted(tracked - ROOT_FILES)

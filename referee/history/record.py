@@ -12,8 +12,8 @@ from pathlib import Path
 from referee.history.fingerprint import bot_hash
 from referee.history.machine import load_now
 from referee.history.store import HistoryError, Match, Run, add_run, connect, default_path
-from referee.limits import Limits
-from referee.result import MatchResult
+from referee.judge.limits import Limits
+from referee.judge.result import MatchResult
 from referee.terminal import safe
 from referee.units import ms_number
 

@@ -101,7 +101,7 @@ def add_worker_options(parser: argparse.ArgumentParser) -> None:
 
 def workers_from_args(args: argparse.Namespace) -> Workers:
     """The Workers that --jobs/--dask ask for (a UsageError if they cannot be had)."""
-    from referee.commands import UsageError
+    from referee.cli import UsageError
 
     try:
         return open_workers(args.jobs, args.dask)

@@ -5,7 +5,7 @@ import pytest
 import bot
 from tests.judge import fault, links_text
 from tests.project import ROOT
-from referee.lab.walk import generate, puzzle_rng
+from referee.lab.gen.walk import generate, puzzle_rng
 
 SIZES = [(30, 30, 0.08), (30, 30, 0.15), (30, 30, 0.25), (12, 7, 0.3), (5, 30, 0.2)]
 

@@ -15,12 +15,12 @@ import sys
 import uuid
 from pathlib import Path
 
-from referee import containment
-from referee.board import load_board
-from referee.containment import Mode
-from referee.limits import Limits
-from referee.match import play_match
-from referee.runner import BotProcess
+from referee.box import sandbox
+from referee.judge.board import load_board
+from referee.box.sandbox import Mode
+from referee.judge.limits import Limits
+from referee.judge.match import play_match
+from referee.box.runner import BotProcess
 from tests.fakebots.procs import running_with_marker, time_close
 
 HERE = Path(__file__).parent
@@ -50,8 +50,8 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     args = parser.parse_args()
     modes = [m for m in Mode if m is Mode.SUBREAPER
-             or (m is Mode.PIDNS and containment.pidns_available())
-             or (m is Mode.CGROUP and containment.cgroup_parent())]
+             or (m is Mode.PIDNS and sandbox.pidns_available())
+             or (m is Mode.CGROUP and sandbox.cgroup_parent())]
     print("| mode | case | verdict | survivors | clean-up ms (median / max) | peak MB |")
     print("|---|---|---|---|---|---|")
     for mode in modes:

@@ -24,7 +24,7 @@ os.chmod(SESSION_TMP, 0o1777)   # unboxed bots run as a box user, which writes t
 def box_python() -> str:
     """A Python that a box user can run without a box to bind it in: this one, unless it
     lies in a folder closed to other users (as under /root), then the system's."""
-    from referee.box import unreachable
+    from referee.box.bubblewrap import unreachable
     if os.geteuid() != 0 or unreachable([sys.executable], "/", os.defpath, 60000) is None:
         return sys.executable
     return shutil.which("python3", path="/usr/local/bin:/usr/bin:/bin") or sys.executable

@@ -20,9 +20,9 @@ import sys
 import tempfile
 from pathlib import Path
 
-from referee.board import load_board
-from referee.match import play_match
-from referee.runner import BotProcess
+from referee.judge.board import load_board
+from referee.judge.match import play_match
+from referee.box.runner import BotProcess
 from tests.fakebots.procs import box_python
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -14,12 +14,12 @@ import re
 import time
 import uuid
 
-from referee import containment
-from referee.board import load_board
-from referee.containment import Mode
-from referee.limits import Limits
-from referee.match import play_match
-from referee.runner import BotProcess
+from referee.box import sandbox
+from referee.judge.board import load_board
+from referee.box.sandbox import Mode
+from referee.judge.limits import Limits
+from referee.judge.match import play_match
+from referee.box.runner import BotProcess
 from tests.fakebots.procs import SESSION_TMP, wait_until_none_running
 from tests.hostile import cases, kit
 
@@ -29,8 +29,8 @@ LIMITS = Limits(first_line_s=30.0, turn_s=2.0)
 
 def modes() -> list[Mode]:
     return [m for m in Mode if m is Mode.SUBREAPER
-            or (m is Mode.PIDNS and containment.pidns_available())
-            or (m is Mode.BWRAP and containment.box.bwrap() is not None)]
+            or (m is Mode.PIDNS and sandbox.pidns_available())
+            or (m is Mode.BWRAP and sandbox.bubblewrap.bwrap() is not None)]
 
 
 def play(mode: Mode, case: str, built: dict, context: cases.Context):

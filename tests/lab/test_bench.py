@@ -15,15 +15,15 @@ from pathlib import Path
 import pytest
 
 import bot
-from referee.commands.args import seed_list
+from referee.cli.args import seed_list
 
-from referee.board import parse_board
-from referee.lab import bundle as lab_bundle
-from referee.lab.comparison import compare
-from referee.lab.bench import (PuzzleRun, distinct_names, measure, node_table, over_limit,
+from referee.judge.board import parse_board
+from referee.lab.bench import bundle as lab_bundle
+from referee.lab.bench.comparison import compare
+from referee.lab.bench.command import (PuzzleRun, distinct_names, measure, node_table, over_limit,
                                percentile, suite_summary)
-from referee.lab.bundle import first_line_seconds
-from referee.rules import Verdict
+from referee.lab.bench.bundle import first_line_seconds
+from referee.judge.rules import Verdict
 from tests.fakebots.procs import (SESSION_TMP, box_python, alive, no_process_left_behind,  # noqa: F401
                                   referee, wait_until_none_running)
 from tests.fakebots.solvers import slept

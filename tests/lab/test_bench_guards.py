@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 import bot
-from referee.lab.bench import measure
-from referee.lab.bundle import STARTUP_PUZZLE, first_line_seconds, is_python
+from referee.lab.bench.command import measure
+from referee.lab.bench.bundle import STARTUP_PUZZLE, first_line_seconds, is_python
 from tests.fakebots.procs import (SESSION_TMP, box_python, alive, no_process_left_behind,  # noqa: F401
                                   referee, wait_until_none_running)
 from tests.fakebots.solvers import slept

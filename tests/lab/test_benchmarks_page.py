@@ -8,7 +8,7 @@ import re
 import pytest
 
 from tests.project import ROOT, run_referee
-from referee.lab.benchmarks_page import load, main, render
+from referee.lab.bench.page import load, main, render
 
 FIXTURES = ROOT / "tests" / "fixtures"
 BENCH, PEER = str(FIXTURES / "bench_small.json"), str(FIXTURES / "peer_small.json")

@@ -9,8 +9,8 @@ import sys
 import pytest
 
 from tests.project import PUBLIC, run_referee
-from referee.lab.bot_profile import python_target, sampled_command
-from referee.lab.turn_samples import read_samples, split_turns
+from referee.lab.profile.bot_match import python_target, sampled_command
+from referee.lab.profile.turn_samples import read_samples, split_turns
 
 SLOW_BOT = f"{sys.executable} tests/bots/python/slow_third.py"
 PUZZLE = str(PUBLIC / "03_simple.txt")   # four links: the slow part comes before the third
@@ -110,8 +110,8 @@ def test_samples_are_split_at_the_referees_stamps():
 
 
 def test_run_match_hands_the_bot_a_descriptor_by_its_number(tmp_path):
-    from referee.board import load_board
-    from referee.runner import run_match
+    from referee.judge.board import load_board
+    from referee.box.runner import run_match
 
     with open(tmp_path / "handed", "w+b") as handed:
         fd = handed.fileno()

@@ -15,10 +15,10 @@ from bot.options import DEFAULT
 from bot.puzzle import parse
 from bot.rules.engine import FULL
 from bot.solver import rules_for
-from referee.lab.explainer import Step, explain, replay
-from referee.lab.explainer.engine import propagate, run
-from referee.lab.explainer.geometry import geometry
-from referee.lab.explainer.state import State
+from referee.lab.explain import Step, explain, replay
+from referee.lab.explain.engine import propagate, run
+from referee.lab.explain.geometry import geometry
+from referee.lab.explain.state import State
 from tests.project import PUBLIC, ROOT, run_referee
 
 HARD30 = ROOT / "puzzles" / "hard30"
@@ -168,7 +168,7 @@ def test_the_explainers_geometry_is_the_bots(path):
 
 def test_the_explainer_takes_of_the_bot_only_its_public_solve():
     found = set()
-    for path in (ROOT / "referee" / "lab" / "explainer").glob("*.py"):
+    for path in (ROOT / "referee" / "lab" / "explain").glob("*.py"):
         for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, ast.ImportFrom) and node.module.split(".")[0] == "bot":
                 found |= {(node.module, alias.name) for alias in node.names}

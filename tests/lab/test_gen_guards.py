@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from referee.__main__ import main
+from referee.cli.main import main
 
 from tests.project import ROOT
 

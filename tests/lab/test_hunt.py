@@ -16,11 +16,11 @@ from tests.referee.test_cli_fuzz import invoke
 from tests.test_readme import help_options
 from tests.fakebots.procs import SESSION_TMP, box_python, no_process_left_behind, referee  # noqa: F401
 
-from referee.board import load_board
-from referee.lab.hunt_boards import hunt_board
-from referee.lab.hunt_play import BotRuns
-from referee.limits import Limits
-from referee.rules import Verdict, judge_text
+from referee.judge.board import load_board
+from referee.lab.hunt.boards import hunt_board
+from referee.lab.hunt.matches import BotRuns
+from referee.judge.limits import Limits
+from referee.judge.rules import Verdict, judge_text
 
 FAKEBOTS = ROOT / "tests" / "fakebots"
 HUNT_PAGE = ROOT / "docs" / "HUNT.md"

@@ -5,9 +5,9 @@ import random
 import pytest
 
 import bot
-from referee.board import parse_board
-from referee.lab.walk import generate, puzzle_rng, solution_text, target_islands
-from referee.rules import Verdict, judge_text
+from referee.judge.board import parse_board
+from referee.lab.gen.walk import generate, puzzle_rng, solution_text, target_islands
+from referee.judge.rules import Verdict, judge_text
 
 SIZES = [(1, 2), (2, 1), (3, 3), (5, 4), (8, 8), (13, 7), (30, 30)]
 
@@ -63,8 +63,8 @@ def test_the_bot_solves_generated_puzzles(index):
 
 # -- selection and sets ---------------------------------------------------------------
 
-from referee.lab.grading import OverBudget, classify, is_unique
-from referee.lab.sets import (SetSpec, generate_set,
+from referee.lab.gen.grading import OverBudget, classify, is_unique
+from referee.lab.gen.sets import (SetSpec, generate_set,
                               parse_spec, select)
 
 from tests.project import run_referee
@@ -180,8 +180,8 @@ def test_gen_cli_exit_codes(tmp_path):
 
 
 def test_every_mutation_keeps_the_known_solution():
-    from referee.lab.hardening import mutate, mutations
-    from referee.lab.walk import links_text
+    from referee.lab.gen.hardening import mutate, mutations
+    from referee.lab.gen.walk import links_text
 
     text, links = generate(10, 10, puzzle_rng(2, 0), density=0.2, squares=False, touching=False)
     rng = random.Random(0)

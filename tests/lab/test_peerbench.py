@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from referee.lab import peerbench
+from referee.lab.bench import peers
 from referee.lab.alarm import SolveTimeout
-from referee.__main__ import main
+from referee.cli.main import main
 
 ROOT = Path(__file__).resolve().parents[2]
 PUBLIC = ROOT / "puzzles" / "public"
@@ -36,7 +36,7 @@ def test_a_solver_that_never_ends_is_a_timeout(capsys, monkeypatch):
         while True:
             time.sleep(0.001)
 
-    monkeypatch.setitem(peerbench.SOLVERS, "bot", forever)
+    monkeypatch.setitem(peers.SOLVERS, "bot", forever)
     start = time.perf_counter()
     status, out = bench(capsys, "--timeout", "0.2", str(PUBLIC / "01_simplest.txt"), str(PUBLIC / "03_simple.txt"))
     assert time.perf_counter() - start < 10
@@ -48,20 +48,20 @@ def test_a_solver_that_never_ends_is_a_timeout(capsys, monkeypatch):
 
 def test_the_peer_stops_at_the_limit_too(capsys):
     board = ROOT / "puzzles" / "stress" / "research" / "30x30_sparse_single_0055.txt"
-    run, _ = peerbench.measure("s", "n", board.read_text(), "peer", 1, 0.05)
-    assert run.outcome == peerbench.TIMEOUT and run.seconds == 0.05
+    run, _ = peers.measure("s", "n", board.read_text(), "peer", 1, 0.05)
+    assert run.outcome == peers.TIMEOUT and run.seconds == 0.05
 
 
 def test_saying_no_solution_to_a_solvable_board_is_wrong(capsys, monkeypatch):
-    monkeypatch.setitem(peerbench.SOLVERS, "bot", lambda text, timeout, seed=None: None)
+    monkeypatch.setitem(peers.SOLVERS, "bot", lambda text, timeout, seed=None: None)
     status, out = bench(capsys, str(PUBLIC / "04_basic.txt"))
     assert status == 1
     assert "NOT ANSWERED bot files/04_basic: wrong (said no solution; the peer's links win)" in out
 
 
 def test_wrong_links_and_crashes_are_reported(capsys, monkeypatch):
-    monkeypatch.setitem(peerbench.SOLVERS, "bot", lambda text, timeout, seed=None: [(0, 0, 2, 0, 1)])
-    monkeypatch.setitem(peerbench.SOLVERS, "peer", lambda text, timeout, seed=None: 1 / 0)
+    monkeypatch.setitem(peers.SOLVERS, "bot", lambda text, timeout, seed=None: [(0, 0, 2, 0, 1)])
+    monkeypatch.setitem(peers.SOLVERS, "peer", lambda text, timeout, seed=None: 1 / 0)
     status, out = bench(capsys, str(PUBLIC / "04_basic.txt"))
     assert status == 1
     assert "NOT ANSWERED bot files/04_basic: wrong (wrong answer:" in out
@@ -89,14 +89,14 @@ def test_compare_is_refused_with_peer(capsys, tmp_path):
 
 
 def test_ratios_and_percentiles():
-    runs = [peerbench.SideRun("s", f"p{i}", side, 10, seconds, peerbench.SOLVED)
+    runs = [peers.SideRun("s", f"p{i}", side, 10, seconds, peers.SOLVED)
             for i, (b, p) in enumerate([(1.0, 0.5), (3.0, 0.5), (2.0, 4.0)])
             for side, seconds in (("bot", b), ("peer", p))]
-    table = peerbench.summaries(runs, ["s"])
+    table = peers.summaries(runs, ["s"])
     assert table["s"]["bot"]["median"] == 2.0 and table["s"]["peer"]["max"] == 4.0
     assert table["s"]["ratio"] == {"median": 0.25, "max": pytest.approx(4 / 3)}
     assert table["s"]["peer"]["slowest"] == "p2"
-    assert peerbench.percentile(list(range(1, 101)), 99) == 99
+    assert peers.percentile(list(range(1, 101)), 99) == 99
 
 
 def test_without_python_sat_it_is_a_usage_error(capsys, monkeypatch):
@@ -112,7 +112,7 @@ def test_the_exit_status_judges_the_bot_not_the_peer(capsys, monkeypatch):
         while True:
             time.sleep(0.001)
 
-    monkeypatch.setitem(peerbench.SOLVERS, "peer", forever)
+    monkeypatch.setitem(peers.SOLVERS, "peer", forever)
     status, out = bench(capsys, "--timeout", "0.2", str(PUBLIC / "01_simplest.txt"))
     assert "NOT ANSWERED peer files/01_simplest: timeout (over 0.2 s)" in out
     assert status == 0  # the bot answered: the peer's timeout is a figure
@@ -123,6 +123,6 @@ def test_a_limit_that_rings_as_the_solve_ends_is_a_timeout_never_a_traceback():
     # it starts, as it returns, in the clean-up. Each must come back as a timeout.
     expert = (PUBLIC / "13_expert.txt").read_text()
     for limit in (1e-6, 1e-5, 1e-4) * 20:
-        seconds, answer = peerbench.timed("bot", expert, limit)
+        seconds, answer = peers.timed("bot", expert, limit)
         assert isinstance(answer, SolveTimeout), answer
         assert seconds > limit

@@ -1,5 +1,5 @@
 """One reading of puzzle text: the bot (bot/puzzle.py through bot.cli.read_puzzle, as its
-process reads stdin) and the referee (referee/board.py, as it reads a file) accept and
+process reads stdin) and the referee (referee/judge/board.py, as it reads a file) accept and
 refuse the same bytes, name the same line when they refuse, and read the same islands.
 
 The corpus is the public tests mutated by a seeded generator: bytes inserted, deleted or
@@ -17,8 +17,8 @@ import pytest
 
 from bot.cli import read_puzzle
 from bot.puzzle import LARGEST_SIDE, PuzzleError, parse
-from referee.board import MAX_SIDE, BoardError, decode_text, parse_board
-from referee.lab.stress import LAB_MAX_SIDE
+from referee.judge.board import MAX_SIDE, BoardError, decode_text, parse_board
+from referee.lab.stress.suite import LAB_MAX_SIDE
 
 ROOT = Path(__file__).resolve().parents[2]
 PUBLIC = sorted((ROOT / "puzzles" / "public").glob("*.txt"))

@@ -6,7 +6,7 @@ import sys
 
 import pytest
 
-from referee.lab.sets import generate_set, parse_spec
+from referee.lab.gen.sets import generate_set, parse_spec
 from tests.fakebots.procs import no_process_left_behind, referee  # noqa: F401
 
 from tests.project import ROOT

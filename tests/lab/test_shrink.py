@@ -4,12 +4,12 @@ links solve, and delta debugging reaches the small boards a bug needs."""
 import pytest
 
 import bot
-from referee.board import parse_board
-from referee.lab.hunt_boards import SHAPES, hunt_board
-from referee.lab.shrink import shrink
-from referee.lab.walk import solution_text
-from referee.lab.witness import Witness
-from referee.rules import judge_text
+from referee.judge.board import parse_board
+from referee.lab.hunt.boards import SHAPES, hunt_board
+from referee.lab.hunt.shrink import shrink
+from referee.lab.gen.walk import solution_text
+from referee.lab.hunt.witness import Witness
+from referee.judge.rules import judge_text
 
 
 def solved(witness: Witness) -> bool:

@@ -1,4 +1,4 @@
-"""The bundle's start-up and pacing bench (referee/lab/startup.py, make startup-bench): what
+"""The bundle's start-up and pacing bench (referee/lab/bench/startup.py, make startup-bench): what
 it measures and reports, not how fast the machine is."""
 
 import re
@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from tests.project import ROOT
-from referee.lab import startup
+from referee.lab.bench import startup
 
 SLOW_PRINTER = "import time\nprint(1, flush=True)\ntime.sleep(0.5)\nprint(2, flush=True)\n"
 
@@ -57,7 +57,7 @@ def test_the_load_report_names_the_board_with_the_largest_gap():
 
 @pytest.mark.slow
 def test_the_startup_table_covers_each_public_test_and_all_pairs():
-    run = subprocess.run([sys.executable, "-m", "referee.lab.startup", "--rounds", "1",
+    run = subprocess.run([sys.executable, "-m", "referee.lab.bench.startup", "--rounds", "1",
                           "--boards", "0"], cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert run.returncode == 0, run.stderr
     lines = run.stdout.splitlines()

@@ -5,12 +5,12 @@ from pathlib import Path
 import pytest
 
 import bot
-from referee.__main__ import main
-from referee.board import BoardError, parse_board
-from referee.lab.walk import solution_text
-from referee.peer import peer_solve
-from referee.rules import Verdict, judge_text
-from referee.lab.stress import (LAB_MAX_SIDE, SIZES, board_rng, fill_suite, full_suite, lattice_suite,
+from referee.cli.main import main
+from referee.judge.board import BoardError, parse_board
+from referee.lab.gen.walk import solution_text
+from referee.lab.peer import peer_solve
+from referee.judge.rules import Verdict, judge_text
+from referee.lab.stress.suite import (LAB_MAX_SIDE, SIZES, board_rng, fill_suite, full_suite, lattice_suite,
                             layout_cells, make_board, research_suite, solver_work, tree_suite,
                             tree_unsolvable_suite, unsolvable_suite)
 
@@ -130,7 +130,7 @@ def test_the_committed_research_pick_does_not_ask_the_solver(monkeypatch):
     # Which research boards the suite holds must not change with the solver of the day.
     def refuse(text, work=0):
         raise AssertionError("the solver was asked")
-    monkeypatch.setattr("referee.lab.stress.solver_work", refuse)
+    monkeypatch.setattr("referee.lab.stress.suite.solver_work", refuse)
     boards = research_suite(1)
     assert sorted(b.name for b in boards) == sorted(p.stem for p in (COMMITTED / "research").glob("*.txt"))
 

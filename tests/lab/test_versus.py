@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from referee.board import parse_board
-from referee.lab.versus import SIDES, Duel, Worker, summary
+from referee.judge.board import parse_board
+from referee.lab.bench.versus import SIDES, Duel, Worker, summary
 from tests.fakebots.procs import running_with_marker
 from tests.project import PUBLIC, ROOT, run_referee
 

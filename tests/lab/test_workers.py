@@ -11,7 +11,7 @@ import time
 import pytest
 
 from tests.project import ROOT, run_referee
-from referee.lab.sets import generate_set, parse_spec
+from referee.lab.gen.sets import generate_set, parse_spec
 from referee.lab.workers import InlineExecutor, WorkersError, open_workers
 from tests.fakebots.procs import running_with_marker
 

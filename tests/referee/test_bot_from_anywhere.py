@@ -17,7 +17,7 @@ from tests.referee.test_languages import BOTS, build, need
 from tests.fakebots.procs import SESSION_TMP, referee
 
 from referee import home
-from referee.commands.args import command_argv
+from referee.cli.args import command_argv
 
 SIMPLEST = str(PUBLIC / "01_simplest.txt")
 # Limits no busy machine makes a bot miss: these tests are about where files are found.

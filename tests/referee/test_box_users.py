@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from referee import box
-from referee.containment import Mode
-from referee.runner import BotProcess
+from referee.box import bubblewrap
+from referee.box.sandbox import Mode
+from referee.box.runner import BotProcess
 from tests.fakebots.procs import (SESSION_TMP, box_python, no_process_left_behind,  # noqa: F401
                                   referee, running_with_marker)
 from tests.referee.test_containment import marker
@@ -23,9 +23,9 @@ ROOT_ONLY = pytest.mark.skipif(os.geteuid() != 0, reason="box users exist only u
 @ROOT_ONLY
 def test_slots_are_held_machine_wide_not_per_temporary_folder(tmp_path, monkeypatch):
     # held per folder, another referee's slots 0..first's would hold first's own number
-    first = box.Slot()
+    first = bubblewrap.Slot()
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))   # another referee's TMPDIR
-    others = [box.Slot() for _ in range(first.number + 1)]
+    others = [bubblewrap.Slot() for _ in range(first.number + 1)]
     try:
         assert first.uid not in [other.uid for other in others]
     finally:

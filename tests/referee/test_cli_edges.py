@@ -10,7 +10,7 @@ import sys
 import pytest
 
 from tests.project import PUBLIC, ROOT, run_referee
-from referee.board import BoardError, load_board, parse_board
+from referee.judge.board import BoardError, load_board, parse_board
 from referee.lab.workers import WorkersError, open_workers
 
 SIMPLER = str(PUBLIC / "02_simpler.txt")
@@ -288,7 +288,7 @@ def test_a_bot_whose_shebang_names_no_interpreter_is_a_usage_error_not_a_lost_ma
 
 
 def test_a_script_whose_interpreter_is_there_is_accepted(tmp_path):
-    from referee.commands.args import command_argv, missing_interpreter
+    from referee.cli.args import command_argv, missing_interpreter
 
     for first_line in ("#!/bin/sh", "#!/usr/bin/env sh", f"#!{sys.executable} -u", "no shebang"):
         script = _script(tmp_path / "bot", first_line)

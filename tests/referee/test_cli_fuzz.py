@@ -1,7 +1,7 @@
 """Random bytes and random argument lists against run, show, gen and bench: every one ends
 with exit 0, 1 or 2, never a traceback, and a usage error (2) is one line on stderr.
 
-The commands run in-process (`referee.__main__.main`), so hundreds of cases take seconds.
+The commands run in-process (`referee.cli.main.main`), so hundreds of cases take seconds.
 Values are drawn from a pool of the awkward (non-ASCII digits, inf, nan, huge numbers,
 escape codes) and the ordinary, so some cases get past the checks and really run: small
 settings are put first so such a case stays quick.
@@ -19,9 +19,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings, strategies as st
 
 from bot.puzzle import parse as bot_parse
-from referee.__main__ import main
-from referee.board import BoardError, parse_board
-from referee.rules import Verdict, judge_text
+from referee.cli.main import main
+from referee.judge.board import BoardError, parse_board
+from referee.judge.rules import Verdict, judge_text
 
 OPTIONS = {
     "run": ["--bot", "--first-line-ms", "--turn-ms", "--jobs", "--json", "--html", "--quiet",

@@ -8,7 +8,7 @@ import sys
 import pytest
 
 from tests.referee.test_cli_fuzz import invoke as captured
-from referee.lab import sets
+from referee.lab.gen import sets
 
 # Every option of every command that names a file or folder to write.
 OUTPUTS = [["run", "--out"], ["run", "--json"], ["run", "--csv"], ["run", "--html"],

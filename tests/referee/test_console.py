@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from tests.project import ROOT, run_referee
-from referee.commands import COMMANDS
+from referee.cli import COMMANDS
 
 SCRIPT = Path(sys.executable).parent / "spoon2"
 
@@ -36,7 +36,7 @@ def test_the_listing_says_what_run_does():
 
 def test_pyproject_declares_the_script():
     scripts = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["scripts"]
-    assert scripts == {"spoon2": "referee.__main__:console"}
+    assert scripts == {"spoon2": "referee.cli.main:console"}
 
 
 @pytest.mark.slow

@@ -15,14 +15,14 @@ from pathlib import Path
 
 import pytest
 
-from referee import containment
-from referee.board import load_board
-from referee.containment import Mode
-from referee.limits import KILL_GRACE_S, Limits
-from referee.match import play_match
-from referee.report import loss_details
-from referee.rules import Verdict
-from referee.runner import BotProcess
+from referee.box import sandbox
+from referee.judge.board import load_board
+from referee.box.sandbox import Mode
+from referee.judge.limits import KILL_GRACE_S, Limits
+from referee.judge.match import play_match
+from referee.report.tables import loss_details
+from referee.judge.rules import Verdict
+from referee.box.runner import BotProcess
 from tests.fakebots.procs import SESSION_TMP, box_python, running_with_marker, time_close
 
 ROOT = Path(__file__).parents[2]
@@ -36,9 +36,9 @@ SMALL_CAP = 200 * 2**20      # small caps keep the memory tests light on a share
 
 def available_modes():
     modes = [Mode.SUBREAPER]
-    if containment.pidns_available():
+    if sandbox.pidns_available():
         modes.insert(0, Mode.PIDNS)
-    if containment.box.bwrap() is not None:
+    if sandbox.bubblewrap.bwrap() is not None:
         modes.insert(0, Mode.BWRAP)
     return modes
 
@@ -187,12 +187,12 @@ def test_ctrl_c_on_run_jobs_ends_the_running_matches_at_once_and_calls_none_a_ti
 
 
 def test_each_mode_names_its_guarantee_and_a_forced_mode_must_exist(monkeypatch):
-    assert set(containment.GUARANTEES) == set(Mode)
-    monkeypatch.setenv(containment.ENV_VAR, "subreaper")
-    assert containment.choose_mode() is Mode.SUBREAPER
-    assert containment.choose_mode("auto") is available_modes()[0]
-    with pytest.raises(containment.ContainmentError, match="unknown containment mode"):
-        containment.choose_mode("chroot")
+    assert set(sandbox.GUARANTEES) == set(Mode)
+    monkeypatch.setenv(sandbox.ENV_VAR, "subreaper")
+    assert sandbox.choose_mode() is Mode.SUBREAPER
+    assert sandbox.choose_mode("auto") is available_modes()[0]
+    with pytest.raises(sandbox.ContainmentError, match="unknown containment mode"):
+        sandbox.choose_mode("chroot")
 
 
 @pytest.mark.slow

@@ -1,4 +1,4 @@
-"""The run's crew (referee/crew.py): bots made ahead, held at their gate until their match
+"""The run's crew (referee/box/crew.py): bots made ahead, held at their gate until their match
 begins, the input whole after the gate; boxes killed at the verdict and finished behind;
 nothing of either left once the run is over."""
 
@@ -12,15 +12,15 @@ from pathlib import Path
 
 import pytest
 
-from referee import leftovers
-from referee.__main__ import main
-from referee.containment import Mode, choose_mode
-from referee.match import EventKind
-from referee.proctree import descendants
-from referee.reaper import remove_tree
-from referee.runner import BotProcess
-from referee.stamping import StamperServer
-from referee.crew import FOLDER_PREFIX, Crew
+from referee.box import leftovers
+from referee.cli.main import main
+from referee.box.sandbox import Mode, choose_mode
+from referee.judge.match import EventKind
+from referee.box.proctree import descendants
+from referee.box.reaper import remove_tree
+from referee.box.runner import BotProcess
+from referee.box.stamper_client import StamperServer
+from referee.box.crew import FOLDER_PREFIX, Crew
 from tests.fakebots.procs import SESSION_TMP, alive, box_python
 
 PUBLIC = Path(__file__).parents[2] / "puzzles" / "public"

@@ -5,10 +5,10 @@ import re
 
 import pytest
 
-from referee.__main__ import build_parser
-from referee.commands import COMMANDS
-from referee.lab.play import parse_gen
-from referee.lab.sets import generate_set, parse_spec
+from referee.cli.main import build_parser
+from referee.cli import COMMANDS
+from referee.lab.play.command import parse_gen
+from referee.lab.gen.sets import generate_set, parse_spec
 
 SPEC = re.compile(r"\b\d+x\d+(?::[a-z]+(?:=[\d.]+)?)+")
 

@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from tests.project import PUBLIC, ROOT, run_referee
-from referee.bootstrap import paired_ratio
+from referee.history.bootstrap import paired_ratio
 from referee.history.fingerprint import bot_hash
 
 BOT = f"{sys.executable} {ROOT / 'dist' / 'bot.py'}"   # run's default, found from any folder
@@ -171,7 +171,7 @@ def test_the_bots_version_follows_its_files_content(tmp_path):
 
 
 def test_runs_that_differ_as_a_whole_widen_the_grouped_interval():
-    from referee.bootstrap import grouped_ratio
+    from referee.history.bootstrap import grouped_ratio
     puzzles = {f"p{k}": 10.0 * (1 + k) for k in range(8)}
     # Two runs a side, one of each slowed by 30% on every puzzle: no difference between sides.
     old = [puzzles, {k: v * 1.3 for k, v in puzzles.items()}]
@@ -182,7 +182,7 @@ def test_runs_that_differ_as_a_whole_widen_the_grouped_interval():
 
 
 def test_paired_runs_keep_a_shift_that_spells_slowing_both_sides_would_hide():
-    from referee.bootstrap import grouped_ratio
+    from referee.history.bootstrap import grouped_ratio
     puzzles = {f"p{k}": 10.0 * (1 + k) for k in range(8)}
     # Three rounds, each side once in each, the machine 1x, 2x and 3x as busy by round; the
     # new side 10% slower beside the old one in every round.
@@ -206,8 +206,8 @@ def test_the_interval_holds_one_for_noise_and_not_for_a_shift():
 def test_bench_compare_says_no_difference_for_noise_and_warns_on_load(capsys):
     """Two bench --json files of the same figures, bar a few per cent each way, and an old
     one from a busy machine: the suite gets its interval, the load its warning."""
-    from referee.lab.comparison import compare, load_warnings
-    from referee.lab.bench import PuzzleRun
+    from referee.lab.bench.comparison import compare, load_warnings
+    from referee.lab.bench.command import PuzzleRun
 
     runs = [PuzzleRun("s", f"p{k}", 10, 0.010 * (1 + k) * f, True)
             for k, f in enumerate((1.0, 1.04, 0.97, 1.02, 0.99))]

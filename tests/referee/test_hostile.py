@@ -16,9 +16,9 @@ from pathlib import Path
 
 import pytest
 
-from referee.containment import Mode
-from referee.limits import Limits
-from referee.rules import Verdict
+from referee.box.sandbox import Mode
+from referee.judge.limits import Limits
+from referee.judge.rules import Verdict
 from tests.fakebots.procs import (SESSION_TMP, box_python, no_process_left_behind,  # noqa: F401
                                   referee, running_with_marker, wait_until_none_running)
 from tests.hostile import cases, kit

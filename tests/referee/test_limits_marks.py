@@ -9,12 +9,12 @@ import json
 
 import pytest
 
-from referee.board import parse_board
-from referee.lab.bench import PuzzleRun, over_limit, print_report, suite_summary
-from referee.limits import Limits
-from referee.report import MARK_HALF, MARK_OVER, legend, limit_mark, table
-from referee.result import MatchResult, Usage
-from referee.rules import Verdict
+from referee.judge.board import parse_board
+from referee.lab.bench.command import PuzzleRun, over_limit, print_report, suite_summary
+from referee.judge.limits import Limits
+from referee.report.tables import MARK_HALF, MARK_OVER, legend, limit_mark, table
+from referee.judge.result import MatchResult, Usage
+from referee.judge.rules import Verdict
 from tests.fakebots.procs import no_process_left_behind, referee  # noqa: F401
 
 from tests.project import ROOT

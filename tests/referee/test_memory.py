@@ -9,12 +9,12 @@ from pathlib import Path
 
 import pytest
 
-from referee import proctree
-from referee.cgroups import MatchGroup
-from referee.containment import Mode
-from referee.footprint import MemoryMeter
-from referee.limits import MEMORY_LIMIT_BYTES, Limits
-from referee.rules import Verdict
+from referee.box import proctree
+from referee.box.cgroups import MatchGroup
+from referee.box.sandbox import Mode
+from referee.box.footprint import MemoryMeter
+from referee.judge.limits import MEMORY_LIMIT_BYTES, Limits
+from referee.judge.rules import Verdict
 from tests.fakebots.procs import SESSION_TMP, running_with_marker
 from tests.referee.test_containment import FAKEBOTS, MODES, SMALL_CAP, marker, play, python_bot
 

@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 
 from bot.puzzle import parse
-from referee.board import parse_board
-from referee.lab.explainer.geometry import geometry
-from referee.lab.play import bot_links, solved_entry
-from referee.lab.sets import generate_set, parse_spec
-from referee.play import build_page
+from referee.judge.board import parse_board
+from referee.lab.explain.geometry import geometry
+from referee.lab.play.command import bot_links, solved_entry
+from referee.lab.gen.sets import generate_set, parse_spec
+from referee.report.player import build_page
 from tests.referee.test_viewer_browser import (EXPERT_CROSSING, browser, distinct_pairs,  # noqa: F401
                                        report, save_full_page, severe_logs)
 

@@ -8,8 +8,8 @@ import sys
 import pytest
 
 from tests.project import PUBLIC, run_referee
-from referee.board import load_board
-from referee.lab.play import bot_links, position_entry, wrong_count
+from referee.judge.board import load_board
+from referee.lab.play.command import bot_links, position_entry, wrong_count
 
 MULTIPLE = PUBLIC / "09_multiple_solutions_1.txt"
 

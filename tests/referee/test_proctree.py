@@ -1,4 +1,4 @@
-"""A process tree put back to normal priority (referee/proctree.py) while it forks and
+"""A process tree put back to normal priority (referee/box/proctree.py) while it forks and
 reaps: a member that ends during the change is no error, one left idle is."""
 
 import os
@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from referee.proctree import descendants, left_idle, set_normal_policy
+from referee.box.proctree import descendants, left_idle, set_normal_policy
 
 needs_root = pytest.mark.skipif(os.geteuid() != 0, reason="only root may raise a process")
 

@@ -10,7 +10,7 @@ import threading
 import pytest
 
 from tests.project import ROOT
-from referee.progress import Progress, SetProgress
+from referee.report.progress import Progress, SetProgress
 from referee.units import ms, ms_number
 
 

@@ -5,7 +5,7 @@ import re
 
 import pytest
 
-from referee.board import Board, BoardError, load_board, parse_board
+from referee.judge.board import Board, BoardError, load_board, parse_board
 
 SIMPLEST = "3\n3\n1.2\n...\n..1\n"
 

@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from referee.board import parse_board
-from referee.commands.run_files import match_json
-from referee.result import MatchResult, Usage
-from referee.rules import Verdict
+from referee.judge.board import parse_board
+from referee.cli.run_files import match_json
+from referee.judge.result import MatchResult, Usage
+from referee.judge.rules import Verdict
 from tests.fakebots.procs import SESSION_TMP, alive, no_process_left_behind, referee  # noqa: F401
 from tests.fakebots.procs import box_python, wait_until_none_running
 

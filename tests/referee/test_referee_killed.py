@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from referee import cgroups
+from referee.box import cgroups
 from tests.fakebots.procs import SESSION_TMP, box_python, running_with_marker
 from tests.referee.test_containment import FAKEBOTS, ROOT, marker, wait_for_bots
 

@@ -4,11 +4,11 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from referee.board import parse_board
-from referee.limits import MAX_LINE_BYTES, Limits
-from referee.match import Event, EventKind, describe_exit, play_match
-from referee.result import Usage
-from referee.rules import Verdict
+from referee.judge.board import parse_board
+from referee.judge.limits import MAX_LINE_BYTES, Limits
+from referee.judge.match import Event, EventKind, describe_exit, play_match
+from referee.judge.result import Usage
+from referee.judge.rules import Verdict
 
 SIMPLEST = parse_board("3\n3\n1.2\n...\n..1\n")
 WINNING = ["0 0 2 0 1", "2 0 2 2 1"]

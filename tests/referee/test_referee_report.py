@@ -1,10 +1,10 @@
 """What the player reads: drawing, table, percentiles, loss details (no process)."""
 
-from referee.board import parse_board
-from referee.drawing import draw, draw_result
-from referee.report import latency_summary, loss_details, percentile, summary_line, table
-from referee.result import MatchResult, Usage
-from referee.rules import Judge, Verdict
+from referee.judge.board import parse_board
+from referee.report.drawing import draw, draw_result
+from referee.report.tables import latency_summary, loss_details, percentile, summary_line, table
+from referee.judge.result import MatchResult, Usage
+from referee.judge.rules import Judge, Verdict
 
 SIMPLEST = parse_board("3\n3\n1.2\n...\n..1\n")
 BASIC = parse_board("4\n3\n14.3\n....\n.4.4\n")

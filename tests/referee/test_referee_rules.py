@@ -4,8 +4,8 @@ from pathlib import Path
 
 import pytest
 
-from referee.board import parse_board
-from referee.rules import Judge, Verdict, judge_text
+from referee.judge.board import parse_board
+from referee.judge.rules import Judge, Verdict, judge_text
 
 SOLUTIONS = Path(__file__).parents[1] / "fakebots" / "solutions"
 PUBLIC = Path(__file__).parents[2] / "puzzles" / "public"
@@ -118,8 +118,8 @@ def test_verdict_names_are_the_json_names():
 def test_judging_a_match_never_loads_the_bot():
     import subprocess
     import sys
-    code = ("import sys; import referee.commands.run; "
-            "from referee.board import load_board; from referee.rules import judge_text; "
+    code = ("import sys; import referee.cli.run; "
+            "from referee.judge.board import load_board; from referee.judge.rules import judge_text; "
             "judge_text(load_board('puzzles/public/01_simplest.txt'), '0 0 2 0 1'); "
             "print('bot' in sys.modules)")
     run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,

@@ -11,13 +11,13 @@ from pathlib import Path
 
 import pytest
 
-from referee.board import load_board, parse_board
-from referee.limits import MEMORY_LIMIT_BYTES, STDERR_TAIL_BYTES, Limits
-from referee.rules import Verdict
-from referee.proctree import descendants
-from referee import runner
-from referee.containment import Mode
-from referee.runner import BotProcess, BotStartError
+from referee.judge.board import load_board, parse_board
+from referee.judge.limits import MEMORY_LIMIT_BYTES, STDERR_TAIL_BYTES, Limits
+from referee.judge.rules import Verdict
+from referee.box.proctree import descendants
+from referee.box import runner
+from referee.box.sandbox import Mode
+from referee.box.runner import BotProcess, BotStartError
 from tests.fakebots.procs import box_python, SESSION_TMP, alive, wait_until_none_running
 
 FAKEBOTS = Path(__file__).parents[1] / "fakebots"
@@ -247,7 +247,7 @@ def test_descendants_finds_children_and_grandchildren():
 
 def test_a_killed_stamper_server_is_started_again_for_the_next_match():
     # unboxed and run by the same user, a bot could kill it: the next match must not care
-    from referee.stamping import StamperServer
+    from referee.box.stamper_client import StamperServer
     board = load_board(PUBLIC / "01_simplest.txt")
     replay = bot("replay.py", FAKEBOTS / "solutions")
     assert run_match(board, replay, EASY, name="01_simplest").won

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from referee.__main__ import main
-from referee.commands import COMMANDS
+from referee.cli.main import main
+from referee.cli import COMMANDS
 from tests.fakebots.procs import no_process_left_behind, referee  # noqa: F401
 
 from tests.project import ROOT

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from referee.commands.run_files import write_outputs
+from referee.cli.run_files import write_outputs
 from tests.fakebots.procs import referee
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -7,10 +7,10 @@ import shutil
 
 import pytest
 
-from referee.board import parse_board
-from referee.report import versus_stats, versus_summary
-from referee.result import MatchResult, Usage
-from referee.rules import Verdict
+from referee.judge.board import parse_board
+from referee.report.tables import versus_stats, versus_summary
+from referee.judge.result import MatchResult, Usage
+from referee.judge.rules import Verdict
 from tests.fakebots.procs import no_process_left_behind, referee  # noqa: F401
 
 from tests.project import ROOT

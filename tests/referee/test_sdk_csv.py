@@ -5,8 +5,8 @@ import json
 
 import pytest
 
-from referee.commands.run import sdk_fields
-from referee.commands.run_files import CSV_FIELDS
+from referee.judge.board import sdk_fields
+from referee.cli.run_files import CSV_FIELDS
 from tests.fakebots.procs import no_process_left_behind, referee  # noqa: F401
 
 from tests.project import ROOT

@@ -15,13 +15,14 @@ from pathlib import Path
 
 import pytest
 
-from referee.board import parse_board
-from referee.limits import Limits
-from referee.match import Event, EventKind, play_match
-from referee.result import Usage
-from referee.rules import Verdict
-from referee.load import BUSY_CPUS, LoadWindow
-from referee.runner import BotProcess
+from referee.judge.board import parse_board
+from referee.judge.limits import Limits
+from referee.judge.match import Event, EventKind, play_match
+from referee.judge.result import Usage
+from referee.judge.rules import Verdict
+from referee.box.lateness import LoadWindow
+from referee.judge.limits import BUSY_CPUS
+from referee.box.runner import BotProcess
 from tests.fakebots.procs import box_python, referee
 from tests.fakebots.timing_error import write_solutions
 

@@ -1,6 +1,6 @@
 """Nothing a bot does in its TMPDIR crashes the referee or outlives the match.
 
-`remove_tree` (referee/reaper.py) on its own: nests deeper than Python's recursion limit,
+`remove_tree` (referee/box/reaper.py) on its own: nests deeper than Python's recursion limit,
 folders closed with chmod, symlinks in place of a folder, a failure said in one line.
 Then `run` with hostile bots (tests/fakebots/tmpdir_mess.py) and `--jobs 2`: every match
 has a result, the files are written, and the referee's temporary folder is left empty;
@@ -19,10 +19,10 @@ from pathlib import Path
 
 import pytest
 
-from referee.__main__ import main
-from referee.commands import one_match
-from referee.containment import MODES, ContainmentError, choose_mode
-from referee.reaper import remove_tree
+from referee.cli.main import main
+from referee.box import one_match
+from referee.box.sandbox import MODES, ContainmentError, choose_mode
+from referee.box.reaper import remove_tree
 from tests.fakebots.procs import box_python
 from tests.fakebots.tmpdir_mess import nest
 
@@ -102,7 +102,7 @@ def test_a_failure_is_said_in_one_line(open_tmp):
     top = open_tmp / "t"
     (top / "root-only" / "inner").mkdir(parents=True)
     os.chown(top, 65534, 65534)        # nobody's folder, holding one it cannot empty
-    code = f"from referee.reaper import remove_tree; print(remove_tree({str(top)!r}))"
+    code = f"from referee.box.reaper import remove_tree; print(remove_tree({str(top)!r}))"
     said = subprocess.run([*runner, "-c", code], cwd=ROOT, capture_output=True, text=True)
     assert said.stdout == f"{top}/root-only/inner: Permission denied\n", said.stderr
     assert (top / "root-only" / "inner").is_dir()

@@ -17,10 +17,10 @@ from pathlib import Path
 
 import pytest
 
-from referee.board import load_board
-from referee.result import MatchResult, Usage
-from referee.rules import Verdict
-from referee.viewer import build_html
+from referee.judge.board import load_board
+from referee.judge.result import MatchResult, Usage
+from referee.judge.rules import Verdict
+from referee.report.viewer import build_html
 
 ROOT = Path(__file__).parents[2]
 ARTIFACTS = ROOT / "out" / "viewer"
@@ -30,7 +30,7 @@ CHROMEDRIVER = os.environ.get("CHROMEDRIVER", "/usr/bin/chromedriver")
 CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic",
                   "--no-first-run", "--disable-background-networking",
                   "--disable-component-update", "--disable-sync", "--window-size=1400,1100"]
-EXPERT_CROSSING = ROOT / "docs" / "expert_crossing.txt"   # 13_expert, line 56 crosses a link
+EXPERT_CROSSING = ROOT / "tests" / "fixtures" / "expert_crossing.txt"   # 13_expert, line 56 crosses a link
 SOLUTIONS = ROOT / "tests" / "fakebots" / "solutions"
 
 

@@ -8,15 +8,15 @@ from pathlib import Path
 
 import pytest
 
-from referee.board import load_board, parse_board
-from referee.result import MatchResult, Usage
-from referee.rules import Verdict
-from referee.viewer import build_html, match_data
+from referee.judge.board import load_board, parse_board
+from referee.judge.result import MatchResult, Usage
+from referee.judge.rules import Verdict
+from referee.report.viewer import build_html, match_data
 
 ROOT = Path(__file__).parents[2]
 BASIC = parse_board("4\n3\n14.3\n....\n.4.4\n")
 BASIC_LINES = ["0 0 1 0 1", "3 0 1 0 1", "1 0 1 2 2", "3 0 3 2 2", "1 2 3 2 2"]
-EXPERT_CROSSING = (ROOT / "docs/expert_crossing.txt").read_text().splitlines()
+EXPERT_CROSSING = (ROOT / "tests/fixtures/expert_crossing.txt").read_text().splitlines()
 
 
 def result(board, lines, verdict, reason, turn, line, name="p", stderr=""):

@@ -5,10 +5,10 @@ import re
 
 import pytest
 
-from referee.board import parse_board
-from referee.commands.show import show
-from referee.drawing import draw, render, short_nodes
-from referee.rules import Judge
+from referee.judge.board import parse_board
+from referee.cli.show import show
+from referee.report.drawing import draw, render, short_nodes
+from referee.judge.rules import Judge
 
 from tests.project import ROOT, run_referee
 
@@ -80,7 +80,7 @@ def test_every_rule_verdict_is_named_and_exits_1(tmp_path, name, verdict):
 
 
 def test_lines_after_the_deciding_one_are_counted_not_judged():
-    run = referee_show("puzzles/public/13_expert.txt", "--links", "docs/expert_crossing.txt")
+    run = referee_show("puzzles/public/13_expert.txt", "--links", "tests/fixtures/expert_crossing.txt")
     assert run.returncode == 1
     assert run.stdout.splitlines()[-3:] == [
         "LOST: crossing at line 56: the link (12,8)-(12,16) crosses the link (11,10)-(15,10) "
@@ -153,8 +153,8 @@ def test_help_is_the_module_docstring():
 
 
 def test_viewer_modules_never_import_the_bot():
-    paths = [ROOT / "referee/commands/show.py", ROOT / "referee/drawing.py",
-             *sorted((ROOT / "referee/viewer").glob("*.py"))]
+    paths = [ROOT / "referee/cli/show.py", ROOT / "referee/report/drawing.py",
+             *sorted((ROOT / "referee/report/viewer").glob("*.py"))]
     for path in paths:
         for node in ast.walk(ast.parse(path.read_text())):
             names = ([a.name for a in node.names] if isinstance(node, ast.Import) else

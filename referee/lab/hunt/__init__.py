@@ -1,0 +1,1 @@
+"""`hunt`: play generated boards until the bot loses, and shrink each loss."""

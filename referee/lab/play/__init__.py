@@ -1,0 +1,1 @@
+"""`play`: the player page with the solver's hints and a run's lost positions."""
