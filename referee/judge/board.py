@@ -23,6 +23,7 @@ from types import MappingProxyType
 from typing import Mapping
 
 MAX_SIDE = 30  # cells, CodinGame's bound on width and height
+LAB_MAX_SIDE = 100   # the lab reads boards past CodinGame's, as the bot does (bot/puzzle.py)
 BOM = "\ufeff"    # Windows editors start a UTF-8 file with it; it is not part of the puzzle
 NODE_CHARS = "12345678"
 BLANKS = " \t"    # the only separators: ASCII space and tab

@@ -20,11 +20,11 @@ from __future__ import annotations
 
 import enum
 import re
-from collections import deque
 from dataclasses import dataclass
 from typing import Iterable
 
 from referee.judge.board import Board, Cell
+from referee.judge.geometry import groups, inner_cells
 
 MAX_LINKS_PER_PAIR = 2
 
@@ -82,10 +82,7 @@ class Link:
 
     def inner_cells(self) -> list[Cell]:
         """The cells strictly between the endpoints."""
-        (x1, y1), (x2, y2) = self.a, self.b
-        if self.horizontal:
-            return [(x, y1) for x in range(x1 + 1, x2)]
-        return [(x1, y) for y in range(y1 + 1, y2)]
+        return inner_cells(self.a, self.b)
 
 
 class LineError(Exception):
@@ -220,25 +217,9 @@ class Judge:
         return self.outcome
 
     def groups(self) -> list[set[Cell]]:
-        """The connected groups of nodes under the links placed so far."""
-        neighbours: dict[Cell, list[Cell]] = {cell: [] for cell in self.board.nodes}
-        for a, b in self.links:
-            neighbours[a].append(b)
-            neighbours[b].append(a)
-        seen: set[Cell] = set()
-        groups = []
-        for start in sorted(self.board.nodes, key=_reading):
-            if start in seen:
-                continue
-            group, queue = {start}, deque([start])
-            while queue:
-                for nxt in neighbours[queue.popleft()]:
-                    if nxt not in group:
-                        group.add(nxt)
-                        queue.append(nxt)
-            seen |= group
-            groups.append(group)
-        return groups
+        """The connected groups of nodes under the links placed so far, in reading order."""
+        found = groups(sorted(self.board.nodes, key=_reading), self.links)
+        return [set(group) for group in found]
 
 
 def judge_lines(board: Board, lines: Iterable[str]) -> Outcome:

@@ -23,6 +23,8 @@ from __future__ import annotations
 import time
 from collections import defaultdict
 
+from referee.judge import geometry
+
 Cell = tuple[int, int]
 Edge = tuple[Cell, Cell]          # (a, b) with a < b: a row (left to right) or a column
 Link = tuple[int, int, int, int, int]
@@ -62,19 +64,11 @@ def candidate_edges(cells) -> list[Edge]:
     return sorted(edges)
 
 
-def inner_cells(edge: Edge) -> list[Cell]:
-    """The empty cells an edge's links pass over."""
-    (x1, y1), (x2, y2) = edge
-    if y1 == y2:
-        return [(x, y1) for x in range(x1 + 1, x2)]
-    return [(x1, y) for y in range(y1 + 1, y2)]
-
-
 def crossings(edges: list[Edge]) -> list[tuple[int, int]]:
     """Index pairs (i, j) of edges that cross: a row edge and a column edge over one cell."""
     by_cell: dict[Cell, list[int]] = defaultdict(list)
     for i, edge in enumerate(edges):
-        for cell in inner_cells(edge):
+        for cell in geometry.inner_cells(*edge):
             by_cell[cell].append(i)
     return [tuple(pair) for pair in by_cell.values() if len(pair) == 2]
 
@@ -85,21 +79,6 @@ def find(parent: dict[Cell, Cell], cell: Cell) -> Cell:
         parent[cell] = parent[parent[cell]]
         cell = parent[cell]
     return cell
-
-
-def components(cells, used: list[Edge]) -> list[set[Cell]]:
-    """The connected groups of islands joined by the used edges."""
-    parent = {cell: cell for cell in cells}
-
-    def root(cell):
-        return find(parent, cell)
-
-    for a, b in used:
-        parent[root(a)] = root(b)
-    groups: dict[Cell, set[Cell]] = defaultdict(set)
-    for cell in cells:
-        groups[root(cell)].add(cell)
-    return list(groups.values())
 
 
 def balanced(nodes: dict[Cell, int], edges: list[Edge]) -> bool:
@@ -212,7 +191,7 @@ class Model:
     def _cut_clauses(self, model: set[int]) -> list[list[int]]:
         """One clause per group short of every island: some edge leaving it is used."""
         used = [e for i, e in enumerate(self.edges) if self.one[i] in model]
-        groups = components(self.nodes, used)
+        groups = [set(group) for group in geometry.groups(self.nodes, used)]
         if len(groups) == 1:
             return []
         return [self._leaving(group) for group in groups]

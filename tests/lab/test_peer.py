@@ -14,7 +14,8 @@ from referee.judge.board import parse_board
 from referee.lab.gen.walk import generate, links_text, puzzle_rng, solution_text
 from referee.lab.peer import PeerTimeout, balanced, candidate_edges, crossings, peer_count, peer_solve
 from referee.judge.rules import Verdict, judge_text
-from referee.lab.stress.suite import LAB_MAX_SIDE, layout_cells, random_links
+from referee.judge.board import LAB_MAX_SIDE
+from referee.lab.stress.suite import layout_cells, random_links
 from tests.bot.test_bot_learning import near_tree_board
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -18,7 +18,7 @@ import pytest
 from bot.cli import read_puzzle
 from bot.puzzle import LARGEST_SIDE, PuzzleError, parse
 from referee.judge.board import MAX_SIDE, BoardError, decode_text, parse_board
-from referee.lab.stress.suite import LAB_MAX_SIDE
+from referee.judge.board import LAB_MAX_SIDE
 
 ROOT = Path(__file__).resolve().parents[2]
 PUBLIC = sorted((ROOT / "puzzles" / "public").glob("*.txt"))

@@ -10,7 +10,8 @@ from referee.judge.board import BoardError, parse_board
 from referee.lab.gen.walk import solution_text
 from referee.lab.peer import peer_solve
 from referee.judge.rules import Verdict, judge_text
-from referee.lab.stress.suite import (LAB_MAX_SIDE, SIZES, board_rng, fill_suite, full_suite, lattice_suite,
+from referee.judge.board import LAB_MAX_SIDE
+from referee.lab.stress.suite import (SIZES, board_rng, fill_suite, full_suite, lattice_suite,
                             layout_cells, make_board, research_suite, solver_work, tree_suite,
                             tree_unsolvable_suite, unsolvable_suite)
 

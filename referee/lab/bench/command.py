@@ -124,7 +124,7 @@ from referee.lab.bench.comparison import compare, read_compared, timed_call
 from referee.lab.counters import COUNTERS, counters, stage_name
 from referee.lab.gen.sets import generate_named, parse_spec, refuse_same_boards
 from referee.lab.figures import percentile
-from referee.lab.stress.suite import LAB_MAX_SIDE
+from referee.judge.board import LAB_MAX_SIDE
 from referee.lab.gen.walk import solution_text
 from referee.lab.workers import add_worker_options, workers_from_args
 from referee.judge.limits import FIRST_LINE_LIMIT_S, TURN_LIMIT_S

@@ -26,13 +26,12 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 import bot
-from referee.judge.board import parse_board
+from referee.judge.board import LAB_MAX_SIDE, parse_board
 from referee.cli import UsageError
 from referee.report.progress import Progress
 from referee.judge.rules import judge_text
 from referee.lab.alarm import Alarm, SolveTimeout
 from referee.lab.figures import percentile
-from referee.lab.stress.suite import LAB_MAX_SIDE
 from referee.lab.gen.walk import solution_text
 
 SIDES = ("bot", "peer")

@@ -32,16 +32,14 @@ import signal
 import statistics
 import subprocess
 import sys
-import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from referee.judge.board import parse_board
+from referee.judge.board import LAB_MAX_SIDE, parse_board
 from referee.history.bootstrap import grouped_ratio
 from referee.cli import UsageError
 from referee.lab.bench.peers import (ANSWERED, CRASH, REFUTED, SOLVED, TIMEOUT, WRONG, SideRun,
                                    cross_check, judged, side_summary)
-from referee.lab.stress.suite import LAB_MAX_SIDE
 from referee.report.progress import Progress
 from referee.terminal import safe
 from referee.units import ms

@@ -6,9 +6,8 @@ replays to the bot's answer checks the bot's geometry too.
 
 from dataclasses import dataclass
 
-from referee.judge.board import parse_board
+from referee.judge.board import LAB_MAX_SIDE, parse_board
 
-LARGEST_SIDE = 100   # the bot's bound: the lab explains boards past CodinGame's 30
 
 
 @dataclass(frozen=True)
@@ -27,7 +26,7 @@ class Geometry:
 
 def geometry(text):
     """The Geometry of puzzle `text` (BoardError, a ValueError, if malformed)."""
-    board = parse_board(text, max_side=LARGEST_SIDE)
+    board = parse_board(text, max_side=LAB_MAX_SIDE)
     cells = sorted(board.nodes, key=lambda cell: (cell[1], cell[0]))
     index = {cell: n for n, cell in enumerate(cells)}
     ends = []

@@ -9,6 +9,7 @@ A rule that changes a bound records why through the State; one that finds the bo
 impossible raises Contradiction.
 """
 
+from referee.judge import geometry
 from referee.lab.explain.state import Contradiction, cell, direction, edge_name, links
 
 
@@ -66,21 +67,12 @@ def _magic(p, me, value, around, e, rest, need, way):
 
 def groups(puzzle, lo):
     """Each node's group (the nodes its drawn links join): (group per node, members per group)."""
-    group = [-1] * len(puzzle.pos)
-    members = []
-    for start in range(len(puzzle.pos)):
-        if group[start] >= 0:
-            continue
-        group[start] = len(members)
-        found, todo = [start], [start]
-        while todo:
-            node = todo.pop()
-            for e, other in puzzle.node_edges[node]:
-                if lo[e] and group[other] < 0:
-                    group[other] = len(members)
-                    found.append(other)
-                    todo.append(other)
-        members.append(found)
+    drawn = [puzzle.ends[e] for e in range(len(puzzle.ends)) if lo[e]]
+    members = geometry.groups(range(len(puzzle.pos)), drawn)
+    group = [0] * len(puzzle.pos)
+    for g, found in enumerate(members):
+        for node in found:
+            group[node] = g
     return group, members
 
 

@@ -16,7 +16,8 @@ import random
 
 import bot
 from bot.work import ELIMINATION, RULES
-from referee.lab.gen.walk import Link, completes_square, inner_cells, links_text, ordered
+from referee.judge.geometry import inner_cells
+from referee.lab.gen.walk import Link, completes_square, links_text, ordered
 
 EASY, MEDIUM, HARD = "easy", "medium", "hard"
 DIFFICULTIES = (EASY, MEDIUM, HARD)
@@ -114,13 +115,13 @@ def repair_choices(known: list[Link], other: list[Link]) -> list[tuple]:
     A known link whose count differs is split at each of its inner cells.
     """
     mine = {link[:4] for link in known}
-    under = {cell: link for link in known for cell in inner_cells(link)}
+    under = {cell: link for link in known for cell in inner_cells(link[:2], link[2:4])}
     counts = {link[:4]: link[4] for link in other}
     choices: list[tuple] = []
     for link in other:
         if link[:4] in mine:
             continue
-        cells = inner_cells(link)
+        cells = inner_cells(link[:2], link[2:4])
         choices += [("split", under[cell], cell) for cell in cells if cell in under]
         for end, path in ((link[:2], cells), (link[2:4], cells[::-1])):
             for cell in path:
@@ -129,7 +130,7 @@ def repair_choices(known: list[Link], other: list[Link]) -> list[tuple]:
                 choices += [("leaf", end, cell, 1), ("leaf", end, cell, 2)]
     for link in known:
         if counts.get(link[:4], 0) != link[4]:
-            choices += [("split", link, cell) for cell in inner_cells(link)]
+            choices += [("split", link, cell) for cell in inner_cells(link[:2], link[2:4])]
     return sorted(set(choices))
 
 

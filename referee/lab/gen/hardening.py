@@ -10,7 +10,8 @@ from __future__ import annotations
 import random
 
 from referee.lab.gen.grading import DEFAULT_WORK, DIFFICULTIES, apply_repair, grade
-from referee.lab.gen.walk import Link, connected, inner_cells, links_text
+from referee.judge.geometry import inner_cells
+from referee.lab.gen.walk import Link, connected, links_text
 
 DEFAULT_CLIMB = 400  # mutations `harden` may try on one candidate
 
@@ -40,7 +41,7 @@ def mutations(links: list[Link]) -> list[tuple]:
         found.append(("toggle", link))
         if len(ends[link[:2]]) > 1 and len(ends[link[2:4]]) > 1:
             found.append(("drop", link))
-        found += [("split", link, cell) for cell in inner_cells(link)]
+        found += [("split", link, cell) for cell in inner_cells(link[:2], link[2:4])]
     return sorted(found)
 
 

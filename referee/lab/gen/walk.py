@@ -27,7 +27,6 @@ from __future__ import annotations
 import random
 
 from referee.judge.board import MAX_SIDE, Board, parse_board
-from referee.judge.rules import Link as JudgedLink
 from referee.judge.rules import judge_text
 
 DIRECTIONS = ((1, 0), (0, 1), (-1, 0), (0, -1))  # right, down, left, up
@@ -164,11 +163,6 @@ def links_text(width: int, height: int, links: list[Link]) -> str:
         for cell in ((x1, y1), (x2, y2)):
             value[cell] = value.get(cell, 0) + n
     return board_text(width, height, value)
-
-
-def inner_cells(link: Link) -> list[tuple[int, int]]:
-    """The cells a link passes over, as the judge sees them."""
-    return JudgedLink(link[:2], link[2:4], link[4]).inner_cells()
 
 
 def ordered(a: tuple[int, int], b: tuple[int, int], n: int) -> Link:

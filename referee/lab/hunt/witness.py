@@ -24,6 +24,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cached_property
 
+from referee.judge import geometry
 from referee.judge.board import Board, Cell, parse_board
 from referee.lab.gen.walk import Link, links_text
 
@@ -100,17 +101,10 @@ def _ends(links) -> set[Cell]:
 
 def _groups(links) -> list[list[Link]]:
     """The links split by the connected groups of islands they join."""
-    parent: dict[Cell, Cell] = {}
-
-    def root(cell: Cell) -> Cell:
-        while parent.setdefault(cell, cell) != cell:
-            parent[cell] = parent[parent[cell]]
-            cell = parent[cell]
-        return cell
-
+    ends = [(link[:2], link[2:4]) for link in links]
+    found = geometry.groups(sorted({cell for pair in ends for cell in pair}), ends)
+    group_of = {cell: i for i, group in enumerate(found) for cell in group}
+    grouped: dict[int, list[Link]] = {}
     for link in links:
-        parent[root(link[:2])] = root(link[2:4])
-    grouped: dict[Cell, list[Link]] = {}
-    for link in links:
-        grouped.setdefault(root(link[:2]), []).append(link)
+        grouped.setdefault(group_of[link[:2]], []).append(link)
     return list(grouped.values())

@@ -37,7 +37,7 @@ Sub-suites (`SUITES`, each a folder under the output directory):
               peer proves it has no solution: almost no slack, so what refutes it is
               connection, and the search meets it late
 Sizes: 20x20, 30x15, 30x30 and 40x40 (CodinGame's boards stop at 30; the bot has no limit,
-and the lab loads bigger boards for benchmarks, up to LAB_MAX_SIDE).
+and the lab loads bigger boards for benchmarks, up to referee.judge.board.LAB_MAX_SIDE).
 
 Every board uses its own generator seeded from (seed, suite, index), so one seed always
 writes byte-identical files.
@@ -51,7 +51,8 @@ from dataclasses import dataclass
 import bot
 from referee.lab.gen.grading import OverBudget, budget
 from referee.lab.gen.walk import generate, links_text
-from referee.lab.peer import Cell, Link, candidate_edges, components, crossings, find
+from referee.judge import geometry
+from referee.lab.peer import Cell, Link, candidate_edges, crossings, find
 
 SIZES = ((20, 20), (30, 15), (30, 30), (40, 40))
 KINDS = ("single", "double", "mixed")
@@ -79,7 +80,6 @@ UNSOLVABLE_SOURCES = (("full", 20, 20), ("full", 30, 15), ("full", 30, 30), ("ro
                       ("fill", 40, 40))
 UNSOLVABLE_TRIES = 40         # islands tried per board before giving up on one source
 PEER_TIMEOUT_S = 20.0         # a candidate the peer cannot refute in this time is skipped
-LAB_MAX_SIDE = 100            # the lab reads boards past CodinGame's 30 cells
 
 
 @dataclass(frozen=True)
@@ -153,7 +153,7 @@ def random_links(cells: set[Cell], rng: random.Random, kind: str, extra: float) 
             taken.add(i)
             blocked.update(crossing[i])
     chosen = [edges[i] for i in sorted(taken)]
-    largest = max(components(cells, chosen), key=len)
+    largest = set(max(geometry.groups(cells, chosen), key=len))
     return [(*a, *b, _amount(kind, rng)) for a, b in chosen if a in largest]
 
 
