@@ -108,6 +108,7 @@ from referee.terminal import safe, use_colour
 from referee.history.machine import load_now
 from referee.history.record import now, record_after_run
 from referee.history.store import ENV_VAR, DEFAULT_DB
+from referee.files import write_new
 
 # The checkout's bundle, run by the Python that runs the referee: a `python3` found on
 # PATH can be a wrapper script (pyenv's shim took 0.2 s a start here) whose delay
@@ -288,8 +289,8 @@ def write_puzzle(directory: Path, name: str, puzzle, out: str) -> str:
     """Write a generated puzzle and its solution to --out; the puzzle file's path."""
     path = directory / f"{name}.txt"
     try:
-        path.write_text(puzzle.text)
-        path.with_suffix(SOLUTION_SUFFIX).write_text(lab_part("walk").solution_text(puzzle.links))
+        write_new(path, puzzle.text)
+        write_new(path.with_suffix(SOLUTION_SUFFIX), lab_part("walk").solution_text(puzzle.links))
     except OSError as error:
         raise UsageError(f"cannot write to --out {out}: {error.strerror or error}") from None
     return str(path)

@@ -21,6 +21,7 @@ from referee.cli.args import real_path, unwritable
 from referee.judge.limits import KILL_GRACE_S, Limits
 from referee.report.tables import latency_stats, summary_line
 from referee.judge.result import MatchResult
+from referee.files import same_file, write_new
 from referee.terminal import safe
 
 CSV_FIELDS = ("puzzle", "path", "validator", "bot", "command", "verdict", "won", "turn",
@@ -56,11 +57,14 @@ def check_outputs(args: argparse.Namespace) -> None:
 
 def check_inputs(args: argparse.Namespace, inputs: list[Path | str]) -> None:
     """Before any match: no output names an input (a puzzle, or a file of a bot's
-    command): the report would overwrite what it judged."""
+    command), by path or as the same file under another name (a hard link): the report
+    would overwrite what it judged."""
     taken = {real_path(path): str(path) for path in inputs}
     for what, name in output_files(args):
-        if real_path(name) in taken:
-            raise UsageError(f"{what} {name} is an input ({taken[real_path(name)]}): "
+        found = taken.get(real_path(name)) or next(
+            (str(path) for path in inputs if same_file(name, path)), None)
+        if found:
+            raise UsageError(f"{what} {name} is an input ({found}): "
                              "give the output its own path")
 
 
@@ -171,6 +175,6 @@ def lost_entry(result: MatchResult) -> dict:
 
 def _write(name: str, option: str, text: str) -> None:
     try:
-        Path(name).write_text(text, encoding="utf-8")
+        write_new(name, text)
     except OSError as error:
         raise UsageError(f"cannot write {option} {name}: {error.strerror or error}") from None

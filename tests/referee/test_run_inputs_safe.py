@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from referee.cli.run_files import write_outputs
+from referee.files import write_new
 from tests.fakebots.procs import referee
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -24,6 +25,35 @@ def test_a_report_naming_the_puzzle_is_refused_and_the_puzzle_kept(tmp_path):
         assert done.returncode == 2
         assert f"{option} {puzzle} is an input" in done.stderr
         assert puzzle.read_text() == SIMPLEST
+
+
+@pytest.mark.slow
+def test_a_report_onto_a_hard_link_of_the_puzzle_is_refused_and_the_puzzle_kept(tmp_path):
+    puzzle = tmp_path / "p.txt"
+    puzzle.write_text(SIMPLEST)
+    os.link(puzzle, tmp_path / "report.json")
+    done = referee("run", "--json", str(tmp_path / "report.json"), str(puzzle))
+    assert done.returncode == 2 and "is an input" in done.stderr
+    assert puzzle.read_text() == SIMPLEST
+
+
+def test_a_file_written_anew_leaves_a_hard_link_to_the_old_one_as_it_was(tmp_path):
+    old = tmp_path / "old.txt"
+    old.write_text("kept\n")
+    os.link(old, tmp_path / "out.txt")
+    write_new(tmp_path / "out.txt", "new\n")
+    assert old.read_text() == "kept\n"
+    assert (tmp_path / "out.txt").read_text() == "new\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["old.txt", "out.txt"]
+
+
+def test_a_file_written_anew_takes_the_mode_the_umask_gives(tmp_path):
+    before = os.umask(0o027)
+    try:
+        write_new(tmp_path / "out.txt", "x")
+    finally:
+        os.umask(before)
+    assert (tmp_path / "out.txt").stat().st_mode & 0o777 == 0o640
 
 
 @pytest.mark.slow

@@ -134,6 +134,7 @@ from referee.judge.rules import judge_text
 from referee.box.runner import BotStartError
 from referee.terminal import safe
 from referee.units import ms
+from referee.files import write_new
 
 EXIT_OK, EXIT_UNSOLVED = 0, 1  # usage errors exit 2 from the dispatcher
 PUBLIC = "puzzles/public"
@@ -579,7 +580,7 @@ def execute(args: argparse.Namespace) -> int:
                 "puzzles": {r.key: asdict(r) for r in runs}, "suites": suites, "startup": startup,
                 "over_limit": over_limit(runs, startup, suites), "machine": machine}
         try:
-            Path(args.json).write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
+            write_new(args.json, json.dumps(data, indent=1, sort_keys=True) + "\n")
         except OSError as error:
             raise UsageError(f"--json {args.json}: {error.strerror}") from None
     solved = all(r.solved for r in runs)

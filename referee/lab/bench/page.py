@@ -22,6 +22,8 @@ import platform
 import sys
 from pathlib import Path
 
+from referee.files import write_new
+
 COMMAND = "make benchmarks"
 
 
@@ -145,7 +147,7 @@ def main(argv: list[str] | None = None) -> int:
     date = datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d")
     page = render(files, machine(), date)
     try:
-        Path(args.out).write_text(page)
+        write_new(args.out, page)
     except OSError as error:
         print(f"{parser.prog}: error: {args.out}: {error.strerror}", file=sys.stderr)
         return 2

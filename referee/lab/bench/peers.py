@@ -33,6 +33,7 @@ from referee.judge.rules import judge_text
 from referee.lab.alarm import Alarm, SolveTimeout
 from referee.lab.figures import percentile
 from referee.lab.gen.walk import solution_text
+from referee.files import write_new
 
 SIDES = ("bot", "peer")
 SOLVED, REFUTED, TIMEOUT, WRONG, CRASH = "solved", "refuted", "timeout", "wrong", "crash"
@@ -208,7 +209,7 @@ def run(suites_in: list[tuple[str, list[tuple[str, str]]]], repeat: int, timeout
                 "puzzles": [asdict(r) for r in runs]}
         try:
             Path(json_path).parent.mkdir(parents=True, exist_ok=True)
-            Path(json_path).write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
+            write_new(json_path, json.dumps(data, indent=1, sort_keys=True) + "\n")
         except OSError as error:
             raise UsageError(f"--json {json_path}: {error.strerror}") from None
     # The bench judges the bot; the peer is the yardstick, its timeouts only figures.

@@ -44,6 +44,7 @@ from referee.report.progress import Progress
 from referee.terminal import safe
 from referee.units import ms
 from referee.home import ROOT
+from referee.files import write_new
 
 SIDES = ("old", "new")
 START_TIMEOUT_S = 60.0   # for a worker to import its bot and say where from
@@ -270,7 +271,7 @@ def run_versus(suites_in: list, against: Path, rounds: int, timeout: float, cloc
         data = {"against": str(against), "rounds": rounds, "clock": clock, "seed": seed,
                 "puzzles": {d.key: asdict(d) for d in duels}, "suites": suites}
         try:
-            Path(json_path).write_text(json.dumps(data, indent=1, sort_keys=True) + "\n")
+            write_new(json_path, json.dumps(data, indent=1, sort_keys=True) + "\n")
         except OSError as error:
             raise UsageError(f"--json {json_path}: {error.strerror}") from None
     fine = all(d.alike and d.outcome["new"] in ANSWERED for d in duels)

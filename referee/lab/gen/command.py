@@ -66,6 +66,7 @@ from referee.lab.gen.walk import solution_text
 from referee.lab.workers import add_worker_options, workers_from_args
 from referee.report.progress import SetProgress
 from referee.terminal import safe
+from referee.files import write_new
 
 EXIT_OK, EXIT_BUDGET = 0, 1  # usage errors exit 2 from the dispatcher
 DEFAULT_OUT = "out/gen"   # out/ is git-ignored
@@ -145,8 +146,8 @@ def execute(args: argparse.Namespace) -> int:
     def write(puzzle: Generated) -> None:
         """Write each puzzle once kept: an interrupted run keeps what it found."""
         try:
-            (out / f"{puzzle.name}.txt").write_text(puzzle.text)
-            (out / f"{puzzle.name}{SOLUTION_SUFFIX}").write_text(solution_text(puzzle.links))
+            write_new(out / f"{puzzle.name}.txt", puzzle.text)
+            write_new(out / f"{puzzle.name}{SOLUTION_SUFFIX}", solution_text(puzzle.links))
         except OSError as error:
             raise UsageError(f"cannot write to {out}: {error.strerror}") from None
         with progress.aside():

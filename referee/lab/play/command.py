@@ -63,6 +63,7 @@ from referee.lab.gen.sets import generate_named, parse_spec, shortfall
 from referee.report.player import build_page, puzzle_entry
 from referee.report.progress import Progress, SetProgress
 from referee.terminal import safe
+from referee.files import write_new
 
 DEFAULT_PUZZLES = "puzzles/public"
 DEFAULT_OUT = "out/play.html"   # out/ is git-ignored
@@ -107,7 +108,7 @@ def execute(args: argparse.Namespace) -> int:
         return EXIT_SHORT
     page = build_page(entries, args.title)
     try:
-        out.write_text(page, encoding="utf-8")
+        write_new(out, page)
     except OSError as error:
         raise UsageError(f"cannot write --out {out}: {error.strerror or error}") from None
     print(f"{out}: {len(entries)} puzzle(s), {len(page.encode()):,} bytes"

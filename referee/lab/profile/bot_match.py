@@ -33,6 +33,7 @@ from referee.lab.profile.speedscope import FlameFile
 from referee.lab.profile.turn_samples import Samples, Turn, read_samples, split_turns
 from referee.terminal import safe
 from referee.units import ms
+from referee.files import write_new
 
 SAMPLER = Path(__file__).with_name("sampler.py")
 INTERVAL_S = 0.001
@@ -226,7 +227,7 @@ def _x(ratio: float | None) -> str:
 def write_flame(path: str, flame: FlameFile) -> None:
     try:
         Path(path).parent.mkdir(parents=True, exist_ok=True)
-        Path(path).write_text(flame.text(), encoding="utf-8")
+        write_new(path, flame.text())
     except OSError as error:
         raise UsageError(f"cannot write --flame {path}: {error.strerror or error}") from None
 

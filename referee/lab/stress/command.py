@@ -31,6 +31,7 @@ from referee.cli.args import integer, output_path
 from referee.lab.gen.command import print_listing
 from referee.lab.stress.suite import SUITES, StressBoard, research_suite
 from referee.lab.gen.walk import solution_text
+from referee.files import write_new
 
 PEER_SUITES = ("unsolvable", "tree-unsolvable")   # proved unsolvable by the SAT peer (python-sat)
 DEFAULT_OUT = "out/stress"   # out/ is git-ignored
@@ -79,8 +80,8 @@ def _write(folder: Path, board: StressBoard) -> None:
     """The board's file, and its solution's when it has one (the folder made if need be)."""
     try:
         folder.mkdir(parents=True, exist_ok=True)
-        (folder / f"{board.name}.txt").write_text(board.text)
+        write_new(folder / f"{board.name}.txt", board.text)
         if board.links is not None:
-            (folder / f"{board.name}{SOLUTION_SUFFIX}").write_text(solution_text(board.links))
+            write_new(folder / f"{board.name}{SOLUTION_SUFFIX}", solution_text(board.links))
     except OSError as error:   # only the files: a closed stdout is not the folder's fault
         raise UsageError(f"cannot write to {folder}: {error.strerror}") from None
