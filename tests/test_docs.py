@@ -19,8 +19,7 @@ ORDINALS = ("first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|el
 DIARY = re.compile(rf"\b(?:(?:{ORDINALS}) (?:session|round)s?\b|(?:session|round) \d+|today)", re.I)
 COMMIT = re.compile(r"\b(?=[0-9a-f]*\d)(?=[0-9a-f]*[a-f])[0-9a-f]{7,40}\b")
 SET_BY = re.compile(r"Set\s+by\s+(`[0-9a-f]{7}`(?:\s+and\s+`[0-9a-f]{7}`)?)")
-# Written beside these pages on another branch.
-ELSEWHERE = {ROOT / "docs" / "CONTAINMENT.md"}
+PATH = re.compile(r"(?<![\w/.-])((?:bot|referee|tests|docs|puzzles|dist)/[\w./-]*[\w/])(?![\w*])")
 
 
 def _ids(page):
@@ -44,7 +43,14 @@ def test_commit_ids_appear_only_where_tuning_names_the_commit_that_set_a_constan
 def test_every_link_leads_to_a_file(page):
     links = re.findall(r"\]\(([^)#]+)\)", page.read_text())
     missing = [link for link in links if not link.startswith("http")
-               and not (page.parent / link).exists() and (page.parent / link).resolve() not in ELSEWHERE]
+               and not (page.parent / link).exists()]
+    assert not missing
+
+
+@pytest.mark.parametrize("page", PAGES, ids=_ids)
+def test_every_path_a_page_names_exists(page):
+    named = set(PATH.findall(page.read_text()))
+    missing = sorted(name for name in named if not (ROOT / name).exists())
     assert not missing
 
 
