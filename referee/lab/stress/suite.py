@@ -174,28 +174,30 @@ def make_board(suite: str, name: str, width: int, height: int, cells: set[Cell],
 # -- the sub-suites ---------------------------------------------------------------------
 
 def full_suite(seed: int) -> list[StressBoard]:
-    boards = []
+    boards: list[StressBoard] = []
     for width, height in SIZES:
         for kind in KINDS:
-            rng = board_rng(seed, "full", len(boards))
-            extra = round(rng.uniform(*EXTRA_RANGE), 2)
-            cells = layout_cells("full", width, height, rng)
-            boards.append(make_board("full", f"{width}x{height}_full_{kind}_{len(boards):03d}",
-                                     width, height, cells, rng, kind, extra))
+            boards.append(_laid_out(seed, "full", "full", width, height, kind, len(boards)))
     return boards
 
 
 def lattice_suite(seed: int) -> list[StressBoard]:
-    boards = []
+    boards: list[StressBoard] = []
     for layout in LATTICES:
         for width, height in SIZES:
             for kind in KINDS:
-                rng = board_rng(seed, "lattice", len(boards))
-                extra = round(rng.uniform(*EXTRA_RANGE), 2)
-                cells = layout_cells(layout, width, height, rng)
-                boards.append(make_board("lattice", f"{width}x{height}_{layout}_{kind}_{len(boards):03d}",
-                                         width, height, cells, rng, kind, extra))
+                boards.append(_laid_out(seed, "lattice", layout, width, height, kind, len(boards)))
     return boards
+
+
+def _laid_out(seed: int, suite: str, layout: str, width: int, height: int, kind: str,
+              index: int) -> StressBoard:
+    """Board `index` of a suite: its spare links' share drawn first, then the layout."""
+    rng = board_rng(seed, suite, index)
+    extra = round(rng.uniform(*EXTRA_RANGE), 2)
+    cells = layout_cells(layout, width, height, rng)
+    return make_board(suite, f"{width}x{height}_{layout}_{kind}_{index:03d}",
+                      width, height, cells, rng, kind, extra)
 
 
 def fill_suite(seed: int, per_size_kind: int = 3) -> list[StressBoard]:

@@ -124,22 +124,18 @@ function tryMove(a, b) {
   return true;
 }
 
-function undo() {
-  const last = game.history.pop();
-  if (!last) return status("nothing to undo", "");
-  setLinks(last[0], last[1]);
-  game.redo.push(last);
-  game.marked = new Set([last[0]]);
-  after("undone");
-}
+function undo() { shift(game.history, game.redo, 1, "undo", "undone"); }
+function redo() { shift(game.redo, game.history, 2, "redo", "redone"); }
 
-function redo() {
-  const last = game.redo.pop();
-  if (!last) return status("nothing to redo", "");
-  setLinks(last[0], last[2]);
-  game.history.push(last);
+// A change moved from one stack to the other, its pair's links set as they were before it
+// (side 1) or after it (side 2).
+function shift(from, to, side, verb, done) {
+  const last = from.pop();
+  if (!last) return status(`nothing to ${verb}`, "");
+  setLinks(last[0], last[side]);
+  to.push(last);
   game.marked = new Set([last[0]]);
-  after("redone");
+  after(done);
 }
 
 // After any change: the win check, the drawing, the saved state.
