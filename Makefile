@@ -16,8 +16,10 @@ $(PY):
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 
+# The checkout itself on the path (editable_mode=compat): bot/ and referee/ run from where
+# they stand, with no import hook, and setuptools has no flat-layout warning to print.
 $(VENV)/.installed-%: pyproject.toml | $(PY)
-	$(PY) -m pip install -q -e '.[$*]'
+	$(PY) -m pip install -q -e '.[$*]' --config-settings editable_mode=compat
 	touch $@
 
 build: $(VENV)/.installed-run
