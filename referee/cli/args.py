@@ -17,8 +17,12 @@ import sys
 from pathlib import Path
 
 from referee.cli import UsageError
-from referee.home import in_checkout
+from referee.home import ROOT, in_checkout
 from referee.judge.board import BoardError, puzzle_files
+
+BUNDLE = "dist/bot.py"       # the bot `run` and `hunt` play when given none
+PUBLIC = "puzzles/public"    # the puzzles `run` plays when given none
+PUZZLES = ROOT / "puzzles"   # where a puzzle named but not found here is looked for
 
 _INTEGER = re.compile(r"-?[0-9]{1,18}")
 _NUMBER = re.compile(r"-?([0-9]{1,18}(\.[0-9]*)?|\.[0-9]+)([eE][-+]?[0-9]{1,3})?")
@@ -229,15 +233,13 @@ def refuse_twice(keys: list, said: list[str], what: str = "") -> None:
         seen.add(key)
 
 
-PUBLIC = "puzzles/public"
-
-
 def puzzle_paths(args: list[str], default: bool = True) -> list[Path]:
     """The puzzle files named, directories expanded (sorted); without any, the public
     tests when `default`. A file or folder named twice, or a file also in a folder
     named, is refused: its match would be played and counted twice."""
-    named = args or ([str(relative_path(in_checkout(PUBLIC, "give PUZZLE files or --gen SPEC")))]
-                     if default else [])
+    named = [checkout_puzzle(arg) for arg in args] or (
+        [str(relative_path(in_checkout(PUBLIC, "give PUZZLE files or --gen SPEC")))]
+        if default else [])
     refuse_twice([real_path(arg) for arg in named], named)
     paths = []
     for arg in named:
@@ -249,15 +251,24 @@ def puzzle_paths(args: list[str], default: bool = True) -> list[Path]:
     return paths
 
 
+def checkout_puzzle(name: str) -> str:
+    """`name` as given where it names a file or folder here; else the checkout's puzzle or
+    folder of that name (`public`, `public/04_basic`, `hard30/30x30_hard_unique_s1_000.txt`),
+    so a player's examples work from the bot's own folder."""
+    if os.path.lexists(name) or "\0" in name or os.path.isabs(name):
+        return name
+    for candidate in (PUZZLES / name, PUZZLES / f"{name}.txt"):
+        if PUZZLES in candidate.resolve().parents and candidate.exists():
+            return str(relative_path(candidate))
+    return name
+
+
 def relative_path(path: Path) -> Path:
     """The path relative to the working directory when it lies below it."""
     try:
         return path.relative_to(Path.cwd())
     except ValueError:
         return path
-
-
-BUNDLE = "dist/bot.py"
 
 
 def default_bot() -> str:

@@ -118,3 +118,22 @@ def test_version_is_the_projects():
     done = subprocess.run([sys.executable, "-m", "referee", "--version"], cwd=ROOT,
                           capture_output=True, text=True)
     assert (done.returncode, done.stdout) == (0, f"python -m referee {version}\n")
+
+
+@pytest.mark.slow
+def test_a_puzzle_named_as_the_checkout_names_it_is_found_from_any_folder(tmp_path):
+    done = spoon2("run", *CALM, "--quiet", "public/04_basic", "public/01_simplest.txt",
+                  cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-1] == "2 passed, 0 failed"
+
+
+def test_a_file_here_wins_over_the_checkouts_of_the_same_name(tmp_path, monkeypatch):
+    from referee.cli.args import checkout_puzzle
+
+    monkeypatch.chdir(tmp_path)
+    assert checkout_puzzle("public") == str(ROOT / "puzzles" / "public")
+    (tmp_path / "public").mkdir()
+    assert checkout_puzzle("public") == "public"
+    assert checkout_puzzle("../../etc/passwd") == "../../etc/passwd"
+    assert checkout_puzzle("nosuch") == "nosuch"
