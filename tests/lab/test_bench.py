@@ -112,7 +112,9 @@ def test_the_seed_reaches_the_solver_and_the_json(tmp_path):
     for seed in (None, "1", "2"):
         out = tmp_path / f"seed{seed}.json"
         args = ["--seed", seed] if seed else []
-        result = bench(board, "--repeat", "1", "--startup-runs", "0", "--json", str(out), *args)
+        # the CPU clock: a busy machine must not push this board over CodinGame's limit
+        result = bench(board, "--repeat", "1", "--startup-runs", "0", "--clock", "cpu",
+                       "--json", str(out), *args)
         assert result.returncode == 0, result.stderr
         data = json.loads(out.read_text())
         assert data["seed"] == (int(seed) if seed else None)
@@ -245,11 +247,13 @@ def test_a_bundle_slow_across_lines_but_within_every_limit_wins():
 @pytest.mark.slow
 def test_a_bundle_silent_past_a_second_loses_and_is_stopped():
     start = time.perf_counter()
-    result = _play("1500")
+    result = _play("5000")
     took = time.perf_counter() - start
     assert result.verdict is Verdict.TIMEOUT and result.lines == ()
     assert result.reason == "no output line within 1000 ms of the input"
-    assert took < 1.5    # killed at the limit (plus 50 ms grace), before its line was due
+    # killed at the limit (plus 50 ms grace), long before its line was due at 5 s: beside
+    # a loaded machine (load 25 on 2 cores) the whole call took 1.6 s
+    assert took < 4.0
     assert wait_until_none_running() == []
     assert over_limit([], None, _suites(result)) == [
         "OVER LIMIT s/chain: the bundle lost its match under CodinGame's limits "
@@ -258,9 +262,7 @@ def test_a_bundle_silent_past_a_second_loses_and_is_stopped():
 
 @pytest.mark.slow
 def test_a_match_still_going_at_the_runs_timeout_is_stopped_and_lost():
-    start = time.perf_counter()
     result = _play("0,60", timeout_s=0.4)   # within every limit, but 20 lines take 1.2 s
-    assert time.perf_counter() - start < 1.0
     assert result.verdict is Verdict.TIMEOUT and 0 < len(result.lines) < 20
     assert result.reason == "still playing 0.4 s after the input (bench --timeout), stopped"
     assert wait_until_none_running() == []
@@ -339,7 +341,7 @@ def test_several_seeds_time_each_puzzle_once_per_seed_and_pool_the_figures(tmp_p
     board = str(ROOT / "puzzles" / "stress" / "full" / "20x20_full_mixed_002.txt")
     out = tmp_path / "seeds.json"
     result = bench(board, str(PUBLIC / "01_simplest.txt"), "--seed", "1-2", "--repeat", "1",
-                   "--startup-runs", "0", "--json", str(out))
+                   "--startup-runs", "0", "--clock", "cpu", "--json", str(out))
     assert result.returncode == 0, result.stderr
     assert "each puzzle at 2 seeds" in result.stdout
     data = json.loads(out.read_text())
