@@ -263,6 +263,19 @@ def checkout_puzzle(name: str) -> str:
     return name
 
 
+def spoon2_words() -> list[str]:
+    """spoon2 as a player types it here, for the commands a report prints: `spoon2` where
+    PATH finds this very script, else the script's path, else this Python's `-m referee`
+    (a checkout run without `make run`)."""
+    script = Path(sys.executable).with_name("spoon2")
+    if not script.is_file():
+        return [str(relative_path(Path(sys.executable))), "-m", "referee"]
+    found = shutil.which("spoon2")
+    if found and os.path.samefile(found, script):
+        return ["spoon2"]
+    return [str(relative_path(script))]
+
+
 def relative_path(path: Path) -> Path:
     """The path relative to the working directory when it lies below it."""
     try:

@@ -92,7 +92,7 @@ from pathlib import Path
 from referee.judge.board import Board, BoardError, load_board, parse_board, sdk_fields
 from referee.cli import UsageError, lab_part
 from referee.cli.args import (bot_argv, default_bot, integer, number, output_path, puzzle_paths,
-                              relative_path)
+                              spoon2_words)
 from referee.cli.run_files import (check_inputs, check_outputs, write_csv, write_html,
                                        write_json, write_outputs)
 from referee.judge.limits import FIRST_LINE_LIMIT_S, TURN_LIMIT_S, Limits
@@ -356,8 +356,7 @@ def replay_command(args: argparse.Namespace, bot: str, puzzle: Puzzle) -> str:
     """The command that plays this match again with the same bot and limits. A generated
     puzzle not written with --out is replayed with its whole set (the same every time):
     a shell comment says so, and how to get a line for just this puzzle."""
-    python = str(relative_path(Path(sys.executable)))   # the Python running us: stock Debian has no `python`
-    parts = [python, "-m", "referee", "run", "--bot", bot]
+    parts = [*spoon2_words(), "run", "--bot", bot]
     if args.first_line_ms != FIRST_LINE_LIMIT_S * 1000:
         parts += ["--first-line-ms", f"{args.first_line_ms:g}"]
     if args.turn_ms != TURN_LIMIT_S * 1000:

@@ -118,8 +118,65 @@ def save_full_page(driver, path: Path) -> None:
         driver.set_window_size(width, height)
 
 
+# A desktop window and a phone: a page fits both with no sideways scroll of the page (a
+# table may scroll inside its own box).
+SCREENS = ((1280, 900), (390, 844))
+
+
+def overflow(driver, url: str, whole: str = "") -> list[str]:
+    """The screens where the page at `url` scrolls sideways, with its width there; and, on
+    the desktop, where the boxes `whole` selects cut their content (a hidden column)."""
+    wide = []
+    before = driver.get_window_size()
+    try:
+        for width, height in SCREENS:
+            driver.set_window_size(width, height)
+            driver.set_window_size(2 * width - driver.execute_script("return innerWidth"),
+                                   height)   # the inner width itself, whatever the frame
+            driver.get(url)
+            page = driver.execute_script("return document.scrollingElement.scrollWidth")
+            inner = driver.execute_script("return innerWidth")
+            if page > inner:
+                wide.append(f"{width}x{height}: the page is {page} px wide in {inner}")
+            cut = driver.execute_script(
+                "return [...document.querySelectorAll(arguments[0])]"
+                ".filter(e => e.scrollWidth > e.clientWidth).map(e => e.className)",
+                whole or ":not(*)") if width == SCREENS[0][0] else []
+            wide += [f"{width}x{height}: {name} cuts its content" for name in cut]
+    finally:
+        driver.set_window_size(before["width"], before["height"])
+    return wide
+
+
 def severe_logs(driver) -> list:
     return [e for e in driver.get_log("browser") if e["level"] == "SEVERE"]
+
+
+@pytest.fixture(scope="module")
+def wide_report(tmp_path_factory):
+    """Every public test played by a bot that loses one: the widest names in the table."""
+    page = tmp_path_factory.mktemp("wide") / "report.html"
+    run = subprocess.run(
+        [sys.executable, "-m", "referee", "run", "--bot", "python3 tests/fakebots/eight_bug.py",
+         "--first-line-ms", "5000", "--turn-ms", "1000", "--html", str(page), "--quiet",
+         "puzzles/public"], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert run.returncode == 1, run.stdout + run.stderr
+    return page
+
+
+@pytest.mark.slow
+def test_the_report_fits_a_desktop_window_and_a_phone(browser, wide_report):
+    assert overflow(browser, wide_report.as_uri(), whole=".tablewrap") == []
+
+
+@pytest.mark.slow
+def test_a_ring_round_a_node_on_the_boards_edge_shows_whole(browser, report):
+    browser.get(report.as_uri())
+    margin, reach = browser.execute_script(
+        "const box = document.getElementById('board').viewBox.baseVal;"
+        "const ring = document.querySelector('#offending circle');"
+        "return [-box.x, ring.r.baseVal.value + parseFloat(getComputedStyle(ring).strokeWidth) / 2]")
+    assert margin >= reach   # the board reaches past an edge cell's centre as far as a ring
 
 
 @pytest.mark.slow

@@ -2,12 +2,14 @@
 
 import json
 import re
+import shlex
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
+from referee.cli.args import spoon2_words
 from referee.judge.board import load_board, parse_board
 from referee.judge.result import MatchResult, Usage
 from referee.judge.rules import Verdict
@@ -109,7 +111,8 @@ def test_run_html_end_to_end(tmp_path):
     assert [m["name"] for m in data["matches"]] == ["01_simplest", "04_basic"]
     assert data["limits"] == {"first_line_ms": 5000.0, "turn_ms": 1000.0}
     assert data["matches"][1]["frames"] == 5 and data["matches"][1]["won"]
-    assert " -m referee run --bot " in data["matches"][1]["replay"]   # the Python that ran it
+    spoon2 = shlex.join(spoon2_words())   # as the player types it: the script that ran
+    assert data["matches"][1]["replay"].startswith(f"{spoon2} run --bot ")
 
 
 @pytest.mark.slow

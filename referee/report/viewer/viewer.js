@@ -11,6 +11,7 @@ const RADIUS = 15;               // node circle
 const GAP = 5;                   // half the distance between the two strokes of a double link
 const PLAY_MS = 120;             // delay between frames when playing
 const BOARD_PX = 720, CELL_PX = 44;   // the board's width on the page: at most, per cell
+const EDGE = 4;                  // SVG units past the outer cells, so a ring round an edge node shows whole
 
 let view = null;                 // the open match: {i, m, frame, nodes, ...}
 let timer = null;
@@ -126,7 +127,7 @@ function openMatch(i) {
 
 function drawBoard(m) {
   const svg = el("svg", {class: "board", id: "board",
-                         viewBox: `${-CELL / 2} ${-CELL / 2} ${m.w * CELL} ${m.h * CELL}`});
+                         viewBox: `${-CELL / 2 - EDGE} ${-CELL / 2 - EDGE} ${m.w * CELL + 2 * EDGE} ${m.h * CELL + 2 * EDGE}`});
   svg.style.maxWidth = Math.min(BOARD_PX, m.w * CELL_PX) + "px";
   const dots = el("g", {class: "dots"}, svg);
   const links = el("g", {class: "links", id: "links"}, svg);
