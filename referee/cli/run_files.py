@@ -156,8 +156,17 @@ def write_html(args: argparse.Namespace, bots: list[str], labels: tuple[str, ...
 
 
 def lost_entry(result: MatchResult) -> dict:
-    """A lost position for the player page: with the solver's data (hint, check and solve
-    on the bot's links) worked out by the lab where it is installed, else the board alone."""
+    """A lost position for the player page, the bot's links placed (the page opens there on
+    its own): with the solver's data (hint, check and solve on the bot's links) worked out
+    by the lab where it is installed, else the board alone."""
+    from referee.report.viewer import match_data
+
+    steps = match_data(result)["steps"]
+    position = [steps[k:k + 5] for k in range(0, len(steps), 5)]
+    return {**_solved_entry(result), "position": position}
+
+
+def _solved_entry(result: MatchResult) -> dict:
     from referee.report.player import puzzle_entry
     try:
         position_entry = lab_part("positions").position_entry

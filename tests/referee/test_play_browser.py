@@ -236,6 +236,18 @@ def test_solve_plays_the_solution_in_and_the_page_fits_a_phone(browser, page):
 
 
 @pytest.mark.slow
+def test_the_page_of_lost_matches_opened_on_its_own_shows_the_bots_position(browser, report):
+    page = report.with_suffix(".play.html")
+    browser.get(page.as_uri())
+    browser.execute_script("localStorage.clear()")   # no saved game: the page as first opened
+    browser.get(page.as_uri())
+    assert browser.find_element("id", "title").text.startswith("13_expert: 23x23, 87 islands")
+    placed = links(browser)
+    lines = EXPERT_CROSSING.read_text().splitlines()[:55]
+    assert (len(placed), sum(n == 2 for n in placed.values())) == distinct_pairs(lines)
+
+
+@pytest.mark.slow
 def test_a_lost_match_in_the_report_opens_its_position_in_the_player(browser, report):
     browser.get(report.as_uri())
     link = browser.find_element("id", "play-link")

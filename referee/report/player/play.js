@@ -501,6 +501,7 @@ function load(i, links) {
                                      start: Date.now(), won: null, helped: 0});
   let saved = null;
   try { saved = JSON.parse(localStorage.getItem(storeKey(p)) || "null"); } catch (e) { saved = null; }
+  if (!links && !saved && p.position) links = p.position;   // a lost match's page opened on its own
   if (links) {
     for (const [x1, y1, x2, y2, n] of links) {
       const a = game.at.get(x1 + "," + y1), b = game.at.get(x2 + "," + y2);
