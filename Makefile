@@ -10,7 +10,7 @@ PY := $(VENV)/bin/python
 # The command pyproject.toml installs (`python -m referee` works too).
 SPOON2 := $(VENV)/bin/spoon2
 
-.PHONY: run test test-fast box lab build watch bench stress hard30 benchmarks startup-bench hunt-bench clean
+.PHONY: run test test-fast box lab build watch bench stress hard30 benchmarks startup-bench hunt-bench pictures clean
 
 $(PY):
 	$(PYTHON) -m venv $(VENV)
@@ -100,6 +100,10 @@ startup-bench: build
 # How fast `hunt` catches and shrinks the tests' two hostile bots (a few minutes).
 hunt-bench: $(VENV)/.installed-run
 	$(PY) -m referee.lab.hunt.bench
+
+# The pictures in docs/, taken afresh in headless Chromium (referee/lab/pictures.py).
+pictures: $(VENV)/.installed-test
+	$(PY) -m referee.lab.pictures
 
 clean:
 	rm -rf $(VENV) build *.egg-info
