@@ -8,6 +8,9 @@ made are gone after its match, and no process of the bot is left, not even a zom
 
 import os
 import re
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -26,6 +29,7 @@ from tests.referee.test_containment import FAKEBOTS, MODES, SMALL_CAP, marker, p
 # what these tests judge.
 PATIENT = Limits(first_line_s=20.0, turn_s=5.0)
 SHM = Path("/dev/shm")
+ROOT = Path(__file__).parents[2]
 MB = 2**20
 REASONS = {   # a queue's verdict: the kernel kills at the cap, or refuses socket memory
     "pipe buffers": r"memory: \d+ process\(es\) killed by the kernel, cap 100 MB",
@@ -284,3 +288,43 @@ def test_a_v2_count_holds_socket_buffers_and_past_the_cap_is_over_it(tmp_path):
                                         "socket buffers, cap 200 MB")
     (folder / "memory.current").write_text(f"{199 * MB}\n")
     assert group.over_cap(200 * MB) is None
+
+
+def nobody_python() -> list[str]:
+    """The command prefix that runs this checkout's referee as user nobody, or skip."""
+    if os.geteuid() != 0 or shutil.which("setpriv") is None:
+        pytest.skip("needs root and setpriv to run the referee as another user")
+    prefix = ["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups"]
+    for python in ("/usr/bin/python3", sys.executable):   # this one may live under /root
+        probe = subprocess.run([*prefix, python, "-c", "import referee"], cwd=ROOT,
+                               capture_output=True)
+        if probe.returncode == 0:
+            return [*prefix, python]
+    pytest.skip("no Python and checkout that user nobody can read")
+
+
+SAMPLED_MATCH = """
+import sys
+from referee.box.runner import BotProcess
+from referee.judge.board import load_board
+from referee.judge.limits import Limits
+from referee.judge.match import play_match
+bot = BotProcess(sys.argv[1:], memory_limit_bytes=200 * 2**20)
+result = play_match(load_board("puzzles/public/01_simplest.txt"), bot, Limits(20.0, 5.0))
+print(result.verdict.value, result.usage.memory_count, result.usage.peak_rss_bytes)
+"""
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("kind", ["tcp", "udp"])
+def test_without_a_cgroup_socket_buffers_are_not_seen(kind, built):
+    # run by an ordinary user there is no cgroup: memory is sampled from the bot's
+    # processes, and what the kernel holds in its queues is no process's
+    env = dict(os.environ, TMPDIR=SESSION_TMP, HOME=SESSION_TMP)
+    done = subprocess.run([*nobody_python(), "-c", SAMPLED_MATCH, built["loopback_buffers"],
+                           kind, "300"], cwd=ROOT, env=env, capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    verdict, count, peak = done.stdout.split()
+    assert (verdict, count) == ("win", "sampled"), done.stderr
+    assert int(peak) < 100 * MB
