@@ -205,7 +205,7 @@ def shares_cpu() -> bool:
     version, folders = found
     if version == "v1":
         return "cpu" in folders
-    return "cpu" in (folders["unified"] / "cgroup.subtree_control").read_text().split()
+    return "cpu" in _enabled(folders["unified"])
 
 
 _cpu_cap_cpus: float | None = CPU_CAP_CPUS
@@ -220,6 +220,14 @@ def cap_cpu(cpus: float | None) -> None:
 def _controllers(folder: Path) -> list[str]:
     try:
         return (folder / "cgroup.controllers").read_text().split()
+    except OSError:
+        return []
+
+
+def _enabled(folder: Path) -> list[str]:
+    """The v2 controllers a folder gives its children."""
+    try:
+        return (folder / "cgroup.subtree_control").read_text().split()
     except OSError:
         return []
 
@@ -243,7 +251,7 @@ def _make_v2(own: Path, tag: str) -> Path | None:
     for name in ("memory", "pids", "cpu"):
         for where in (own, folder):   # fails where the group holds processes: then no limit
             _write(where / "cgroup.subtree_control", f"+{name}")
-    if "memory" not in (folder / "cgroup.subtree_control").read_text():
+    if "memory" not in _enabled(folder):
         _remove_tree(folder, _kill_v2)
         return None
     return folder

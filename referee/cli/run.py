@@ -27,6 +27,10 @@ its preset (5x5:density=0.6 then makes 5x5_any_s1_density0.6_000).
 Without puzzles or --gen, the 13 public tests in puzzles/public are played. A puzzle,
 folder or SPEC named twice (or two SPECs that make the same boards) is refused.
 
+Run as root, each match's processes get the same share of the CPU as every other match,
+and at most --cpu-cap CPUs at once; the first line of the report says `CPU shared`, or
+`CPU not shared` where the kernel gives no cpu cgroup (docs/CONTAINMENT.md).
+
 Prints one row per match (puzzle, verdict, turns, first-line ms, slowest later
 line ms, CPU ms, peak MB), first-line and per-turn latency percentiles with the
 slowest puzzle, and for each lost match the reason, the offending line, the

@@ -160,7 +160,9 @@ def test_an_honest_bot_wins_beside_a_saboteur_of_900_sessions(built, tmp_path):
     first = done.stdout.splitlines()[0]
     assert FIRST_LINE.fullmatch(first) and len(first) < 100, first
     assert first.endswith(", CPU shared)"), first
-    matches = json.loads(out.read_text())["matches"]
+    data = json.loads(out.read_text())
+    assert (data["limits"]["cpu_shared"], data["limits"]["cpu_cap"]) == (True, CPU_CAP_CPUS)
+    matches = data["matches"]
     b = [m for m in matches if m["bot"] == "B"]
     assert [m["verdict"] for m in b] == ["win"] * 8, [m["reason"] for m in b]
     a = [m for m in matches if m["bot"] == "A"]
