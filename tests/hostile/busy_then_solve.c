@@ -1,6 +1,7 @@
 /* The honest side of a CPU test: it needs MS milliseconds of CPU time (its own clock, so
- * time it waits for a CPU does not count), then answers 01_simplest.
- * usage: busy_then_solve MS */
+ * time it waits for a CPU does not count), then answers 01_simplest; with AFTER_MS, it
+ * sleeps that long first (so that a saboteur beside it is in full swing).
+ * usage: busy_then_solve MS [AFTER_MS] */
 #include <stdlib.h>
 #include <time.h>
 #include "hostile.h"
@@ -14,6 +15,8 @@ static double cpu_ms(void) {
 int main(int argc, char **argv) {
     double needed = atof(argv[1]);
     struct timespec start, end;
+    if (argc > 2)
+        usleep(atoi(argv[2]) * 1000);
     clock_gettime(CLOCK_MONOTONIC, &start);
     while (cpu_ms() < needed)
         continue;
