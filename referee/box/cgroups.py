@@ -7,10 +7,20 @@ Two layouts, the same verbs:
 
   v2  one folder under the referee's own cgroup in the unified hierarchy:
       memory.max, memory.peak (or the highest memory.current seen), pids.max, cpu.stat,
-      cgroup.kill.
+      cpu.weight, cpu.max, cgroup.kill. Socket buffers are in memory.current.
   v1  one folder per controller, each under the referee's own group there: memory
       (memory.limit_in_bytes, memory.max_usage_in_bytes, memory.oom_control), pids
-      (pids.max), cpuacct (cpuacct.usage) and freezer (to kill a tree that forks).
+      (pids.max), cpu (cpu.shares, cpu.cfs_quota_us), cpuacct (cpuacct.usage) and freezer
+      (to kill a tree that forks). Socket buffers (TCP and UDP alike) have a counter of
+      their own, memory.kmem.tcp.*, kept only for sockets made once its limit is written;
+      at that limit the kernel refuses socket memory rather than kill: so the count is
+      both counters, and a refusal is a verdict (`over_cap`).
+
+Each match has the same CPU weight, and a cap (CPUs at once) that `run --cpu-cap` sets: a
+task in a cpu cgroup other than the root is out of the autogroups, so no number of
+sessions, threads or processes in one box weighs more than another match. The referee's
+folder weighs as many sessions as it holds matches, so the matches together take the
+share their own sessions would have had, beside the referee's.
 
 A launcher joins the match's groups by writing 0 to each `cgroup.procs` before it starts
 the bot, so every descendant is counted from its first page. The referee's folders are
@@ -28,11 +38,18 @@ import signal
 import time
 from pathlib import Path
 
+from referee.judge.limits import CPU_CAP_CPUS
+from referee.terminal import size_text
+
 ROOT = Path("/sys/fs/cgroup")
 PIDS_MAX = 1024            # tasks (threads count) a bot may hold
 KILL_WAIT_S = 1.0
 POLL_S = 0.001
-V1_CONTROLLERS = ("memory", "pids", "cpuacct", "freezer")
+V1_CONTROLLERS = ("memory", "pids", "cpu", "cpuacct", "freezer")
+V1_SHARES = 1024           # cpu.shares of a match: a session's weight (nice 0)
+V2_WEIGHT = 100            # cpu.weight of a match: the same, in v2's units
+CPU_PERIOD_US = 10_000     # the cap's period: a capped box waits at most this for its turn
+SOCKET_SLACK_BYTES = 2**20   # a socket count this close to its limit was refused memory
 
 
 def _own_tag(pid: int) -> str | None:
@@ -180,9 +197,37 @@ def parents() -> tuple[str, dict[str, Path]] | None:
     return None
 
 
+def shares_cpu() -> bool:
+    """Each match gets a cpu controller of its own here: the same weight, and a cap."""
+    found = parents()
+    if found is None:
+        return False
+    version, folders = found
+    if version == "v1":
+        return "cpu" in folders
+    return "cpu" in _enabled(folders["unified"])
+
+
+_cpu_cap_cpus: float | None = CPU_CAP_CPUS
+
+
+def cap_cpu(cpus: float | None) -> None:
+    """The CPUs each match made from now on may use at once (None: no cap; `run --cpu-cap`)."""
+    global _cpu_cap_cpus
+    _cpu_cap_cpus = cpus
+
+
 def _controllers(folder: Path) -> list[str]:
     try:
         return (folder / "cgroup.controllers").read_text().split()
+    except OSError:
+        return []
+
+
+def _enabled(folder: Path) -> list[str]:
+    """The v2 controllers a folder gives its children."""
+    try:
+        return (folder / "cgroup.subtree_control").read_text().split()
     except OSError:
         return []
 
@@ -206,7 +251,7 @@ def _make_v2(own: Path, tag: str) -> Path | None:
     for name in ("memory", "pids", "cpu"):
         for where in (own, folder):   # fails where the group holds processes: then no limit
             _write(where / "cgroup.subtree_control", f"+{name}")
-    if "memory" not in (folder / "cgroup.subtree_control").read_text():
+    if "memory" not in _enabled(folder):
         _remove_tree(folder, _kill_v2)
         return None
     return folder
@@ -215,6 +260,18 @@ def _make_v2(own: Path, tag: str) -> Path | None:
 def _make_v1(controller: str, tag: str) -> Path | None:
     own = _own_v1(controller)
     return None if own is None else _referee_folder(own, tag, _kill_v1)
+
+
+def _weigh_referee(version: str, folder: Path) -> None:
+    """The referee's folder weighs as many sessions as it holds matches (one at least)."""
+    try:
+        matches = max(1, sum(1 for child in folder.iterdir() if child.is_dir()))
+    except OSError:
+        return
+    if version == "v2":
+        _write(folder / "cpu.weight", min(10_000, V2_WEIGHT * matches))
+    else:
+        _write(folder / "cpu.shares", V1_SHARES * matches)
 
 
 # -- one match -------------------------------------------------------------------------------
@@ -228,21 +285,30 @@ class MatchGroup:
         self.version = version
         name = f"match-{next(self._numbers)}"
         self.folders: dict[str, Path] = {}
+        made: dict[Path, Path] = {}   # v1 controllers mounted together share a folder
         for controller, folder in parent.items():
+            where = folder.resolve()
             try:
-                (folder / name).mkdir()
-                self.folders[controller] = folder / name
+                if where not in made:
+                    (where / name).mkdir()
+                    made[where] = where / name
+                self.folders[controller] = made[where]
             except OSError:
                 pass
         self._peak_seen = 0
 
     @classmethod
     def open(cls) -> "MatchGroup | None":
+        """A match's group, its CPU shared as every match's (see `cap_cpu`); None where
+        the kernel gives no memory controller."""
         found = parents()
         if found is None:
             return None
         group = cls(*found)
-        return group if group._memory_folder() is not None else None
+        if group._memory_folder() is None:
+            return None
+        group.share_cpu(_cpu_cap_cpus)
+        return group
 
     def _memory_folder(self) -> Path | None:
         return self.folders.get("unified" if self.version == "v2" else "memory")
@@ -252,7 +318,7 @@ class MatchGroup:
 
     def join_files(self) -> list[str]:
         """The `cgroup.procs` files a launcher writes 0 into to join (the freezer last)."""
-        return [str(folder / "cgroup.procs") for folder in self.folders.values()]
+        return [str(folder / "cgroup.procs") for folder in dict.fromkeys(self.folders.values())]
 
     def limit(self, memory_bytes: int | None, pids: int = PIDS_MAX) -> bool:
         """Set the caps; True when the kernel now caps the memory."""
@@ -266,27 +332,93 @@ class MatchGroup:
             return _write(memory / "memory.max", memory_bytes)
         capped = _write(memory / "memory.limit_in_bytes", memory_bytes)
         _write(memory / "memory.memsw.limit_in_bytes", memory_bytes)   # where swap is counted
+        # socket buffers, counted from now on (the bot has made none yet), refused past it
+        _write(memory / "memory.kmem.tcp.limit_in_bytes", memory_bytes)
         return capped
+
+    def share_cpu(self, cap_cpus: float | None) -> bool:
+        """The match's CPU weight, the same as every match's, and its cap (CPUs at once;
+        None: none); True where the kernel shares the CPU so."""
+        folder = self._folder("cpu")
+        if folder is None or not (folder / ("cpu.weight" if self.version == "v2"
+                                            else "cpu.shares")).exists():
+            return False
+        quota = None if cap_cpus is None else max(1000, round(cap_cpus * CPU_PERIOD_US))
+        # a period's unused quota kept for the next (the most the kernel allows: one
+        # quota), so a bot mostly waiting may run its threads at once for a moment
+        if self.version == "v2":
+            shared = _write(folder / "cpu.weight", V2_WEIGHT)
+            capped = _write(folder / "cpu.max", f"{quota or 'max'} {CPU_PERIOD_US}")
+            _write(folder / "cpu.max.burst", quota or 0)
+        else:
+            shared = _write(folder / "cpu.shares", V1_SHARES)
+            capped = (_write(folder / "cpu.cfs_period_us", CPU_PERIOD_US)
+                      and _write(folder / "cpu.cfs_quota_us", quota or -1))
+            _write(folder / "cpu.cfs_burst_us", quota or 0)
+        _weigh_referee(self.version, folder.parent)
+        return shared and capped
+
+    def idle_cpu(self, idle: bool) -> None:
+        """A box made ahead takes only a CPU no one else wants, until its match begins
+        (a SCHED_IDLE task alone would still weigh its group's full share)."""
+        if folder := self._folder("cpu"):
+            _write(folder / "cpu.idle", int(idle))
 
     def limits_pids(self) -> bool:
         folder = self._folder("pids")
         return folder is not None and (folder / "pids.max").exists()
 
     def memory_now(self) -> int | None:
+        """The kernel's count now: v1 adds its socket counter to its memory counter."""
         memory = self._memory_folder()
         name = "memory.current" if self.version == "v2" else "memory.usage_in_bytes"
         now = _read_int(memory / name)
         if now is not None:
+            now += self._sockets("usage_in_bytes")
             self._peak_seen = max(self._peak_seen, now)
         return now
 
     def memory_peak(self) -> int | None:
-        """The kernel's high-water mark (v2 before memory.peak: the highest seen)."""
+        """The kernel's high-water mark: v1's two counters' own, or the highest sum seen
+        (v2 before memory.peak: the highest count seen)."""
         memory = self._memory_folder()
         name = "memory.peak" if self.version == "v2" else "memory.max_usage_in_bytes"
         peak = _read_int(memory / name)
         self.memory_now()
-        return max(peak or 0, self._peak_seen) or None
+        return max(peak or 0, self._sockets("max_usage_in_bytes"), self._peak_seen) or None
+
+    def over_cap(self, cap_bytes: int | None) -> str | None:
+        """Why the bot is over its cap where the kernel does not kill for it (None if it
+        is not): its count past the cap now, or socket memory refused at v1's socket limit."""
+        now = self.memory_now()
+        if cap_bytes is None:
+            return None
+        if now is not None and now > cap_bytes:
+            held = self._sockets("usage_in_bytes") or self._v2_sockets()
+            return (f"memory: {size_text(now)} counted by the kernel, {size_text(held)} of it "
+                    f"socket buffers, cap {size_text(cap_bytes)}")
+        peak = self._sockets("max_usage_in_bytes")
+        refused_at = cap_bytes - min(SOCKET_SLACK_BYTES, cap_bytes // 64)
+        if self._sockets("failcnt") or peak >= refused_at:
+            return (f"memory: socket buffers refused by the kernel at {size_text(peak)}, "
+                    f"cap {size_text(cap_bytes)}")
+        return None
+
+    def _sockets(self, counter: str) -> int:
+        """A figure of v1's socket counter (memory.kmem.tcp.*: TCP and UDP alike); 0 in v2,
+        which counts socket buffers in memory.current."""
+        if self.version == "v2":
+            return 0
+        return _read_int(self._memory_folder() / f"memory.kmem.tcp.{counter}") or 0
+
+    def _v2_sockets(self) -> int:
+        try:
+            for line in (self._memory_folder() / "memory.stat").read_text().splitlines():
+                if line.startswith("sock "):
+                    return int(line.split()[1])
+        except (OSError, ValueError):
+            pass
+        return 0
 
     def oom_kills(self) -> int:
         memory = self._memory_folder()
@@ -325,8 +457,10 @@ class MatchGroup:
 
     def remove(self) -> None:
         self.kill()
-        for folder in self.folders.values():
+        for folder in dict.fromkeys(self.folders.values()):
             try:
                 folder.rmdir()
             except OSError:
                 pass
+        if cpu := self._folder("cpu"):
+            _weigh_referee(self.version, cpu.parent)

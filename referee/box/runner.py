@@ -75,11 +75,18 @@ class MemoryWatch:
         self.over: str | None = None
 
     def due(self, now: float) -> bool:
-        return not self.kernel and self.over is None and now >= self._next
+        return self.over is None and now >= self._next
 
     def sample(self) -> None:
-        """Sum the bot's processes' memory (PSS and shared files); kill it over the cap."""
-        if self.kernel or self.over is not None:
+        """Sum the bot's processes' memory (PSS and shared files), or read the kernel's
+        count where it refuses rather than kills (socket buffers); kill it over the cap."""
+        if self.over is not None:
+            return
+        if self.kernel:
+            self._next = time.perf_counter() + MEMORY_SAMPLE_S
+            self.over = self._sandbox.memory_over(self.cap)
+            if self.over:
+                self._sandbox.kill()
             return
         start = time.perf_counter()
         pids = self._sandbox.processes()
@@ -102,6 +109,7 @@ class MemoryWatch:
             if killed and self.over is None:
                 self.over = (f"memory: {killed} process(es) killed by the kernel, "
                              f"cap {size_text(self.cap)}")
+            self.over = self.over or self._sandbox.memory_over(self.cap)
             return self._sandbox.memory_peak()
         self._meter.remove_left_files()
         return self.peak or None
@@ -141,6 +149,7 @@ class BotProcess:
             self._check_reachable(argv, cwd)
             self.memory = MemoryWatch(self.sandbox, memory_limit_bytes)
             self.load = LoadWindow(self.sandbox.cpu_seconds)
+            self.sandbox.idle_cpu(self._idle)
             self._start(argv, cwd, tmp_parent, pass_fds)
         except BaseException:
             self.close()
@@ -211,6 +220,7 @@ class BotProcess:
         try:
             if pid is None:
                 raise OSError("its pid never came")
+            self.sandbox.idle_cpu(False)
             proctree.set_normal_policy(pid)
         except OSError as error:
             raise BotStartError(f"cannot put the bot's launcher back to normal priority: "

@@ -14,9 +14,9 @@ In every mode a referee run as root drops the bot to a box user of its own
 (BOX_UID_BASE + slot), so the bot never holds the referee's privileges.
 
 Beside the mode, a cgroup per match (referee/box/cgroups.py, v1 or v2) wherever the kernel
-gives one: the kernel counts and caps the bot's memory and processes, and its kill is the
-last word. Where there is none, the runner samples memory (referee/box/footprint.py) and says
-a bot can hide memory from it.
+gives one: the kernel counts and caps the bot's memory and processes, gives each match the
+same share of the CPU and its cap, and its kill is the last word. Where there is none, the
+runner samples memory (referee/box/footprint.py), and the first line of a run says so.
 
 No mode limits the bot's address space: a JVM reserves far more than it uses, and
 CodinGame's 768 MB is memory used. A launcher writes START_MARK on the bot's stdout just
@@ -37,7 +37,7 @@ import time
 from pathlib import Path
 
 from referee.box import bubblewrap, leftovers, proctree
-from referee.box.cgroups import MatchGroup, parents
+from referee.box.cgroups import MatchGroup, parents, shares_cpu
 from referee.box.reaper import READY_MARK, START_MARK
 
 ENV_VAR = "REFEREE_CONTAIN"
@@ -84,13 +84,12 @@ def choose_mode(requested: str | None = None) -> Mode:
 
 
 def describe(mode: Mode) -> str:
-    """One line for the report: the box, and how memory is counted."""
-    memory = memory_mode()
-    counted = (f"memory counted by the kernel (cgroup {memory})" if memory != "sampled"
-               else "memory sampled: a bot can hide memory")
-    drop = f", as box users from uid {bubblewrap.BOX_UID_BASE}" if os.geteuid() == 0 else ""
-    hint = f" ({bubblewrap.INSTALL_HINT})" if mode is not Mode.BWRAP else ""
-    return f"{GUARANTEES[mode]}{drop}{hint}; {counted}"
+    """A few words for the first line of a run: the box, whether the kernel counts each
+    match's memory and gives it its share of the CPU (the rest: each match's JSON)."""
+    kind = "sandboxed" if mode is Mode.BWRAP else "not sandboxed"
+    memory = "memory sampled" if memory_mode() == "sampled" else "memory counted"
+    cpu = "CPU shared" if shares_cpu() else "CPU not shared"
+    return f"{kind}; {memory}, {cpu}"
 
 
 def memory_mode() -> str:
@@ -136,6 +135,16 @@ class Sandbox:
 
     def memory_peak(self) -> int | None:
         return self.group.memory_peak() if self.group else None
+
+    def memory_over(self, cap_bytes: int | None) -> str | None:
+        """Why the bot is over its cap where the kernel counts but does not kill for it
+        (socket buffers); None if it is not, or where no cgroup counts it."""
+        return self.group.over_cap(cap_bytes) if self.group else None
+
+    def idle_cpu(self, idle: bool) -> None:
+        """The box's CPU share at idle (made ahead) or back to a match's."""
+        if self.group:
+            self.group.idle_cpu(idle)
 
     def cpu_seconds(self) -> float | None:
         return self.group.cpu_seconds() if self.group else None

@@ -27,6 +27,10 @@ its preset (5x5:density=0.6 then makes 5x5_any_s1_density0.6_000).
 Without puzzles or --gen, the 13 public tests in puzzles/public are played. A puzzle,
 folder or SPEC named twice (or two SPECs that make the same boards) is refused.
 
+Run as root, each match's processes get the same share of the CPU as every other match,
+and at most --cpu-cap CPUs at once; the first line of the report says `CPU shared`, or
+`CPU not shared` where the kernel gives no cpu cgroup (docs/CONTAINMENT.md).
+
 Prints one row per match (puzzle, verdict, turns, first-line ms, slowest later
 line ms, CPU ms, peak MB), first-line and per-turn latency percentiles with the
 slowest puzzle, and for each lost match the reason, the offending line, the
@@ -95,12 +99,13 @@ from referee.cli.args import (bot_argv, default_bot, integer, number, output_pat
                               spoon2_words)
 from referee.cli.run_files import (check_inputs, check_outputs, write_csv, write_html,
                                        write_json, write_outputs)
-from referee.judge.limits import FIRST_LINE_LIMIT_S, TURN_LIMIT_S, Limits
+from referee.judge.limits import CPU_CAP_CPUS, FIRST_LINE_LIMIT_S, TURN_LIMIT_S, Limits
 from referee.report.tables import (cleanup_notes, latency_summary, loss_details, loss_line,
                             summary_line, table,
                             versus_stats, versus_summary, versus_table)
 from referee.report.progress import Progress, SetProgress
 from referee.judge.result import MatchResult
+from referee.box.cgroups import cap_cpu
 from referee.box.sandbox import MODES, ContainmentError, Mode, choose_mode, describe
 from referee.box.one_match import play_one
 from referee.box.crew import Crew
@@ -155,6 +160,10 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--jobs", type=integer(), default=1, metavar="N",
                         help="matches played at once (default: 1); parallel matches "
                         "compete for the CPU and distort timings")
+    parser.add_argument("--cpu-cap", type=_cpus, default=CPU_CAP_CPUS, metavar="CPUS",
+                        help="CPUs each match's processes may use at once, together, where "
+                        "the kernel gives a cpu cgroup (root); 'none': no cap (default: "
+                        "%(default)g)")
     parser.add_argument("--json", type=output_path, metavar="FILE", help="also write every "
                         "result, with all output lines and latencies, as JSON to FILE")
     parser.add_argument("--csv", type=output_path, metavar="FILE", help="also write one row "
@@ -197,6 +206,7 @@ def execute(args: argparse.Namespace) -> int:
         mode = choose_mode(args.contain)
     except ContainmentError as error:
         raise UsageError(str(error)) from None
+    cap_cpu(args.cpu_cap)
     progress = Progress("run", len(puzzles) * len(bots), enabled=not args.quiet)
     finished: dict[tuple[int, int], MatchResult] = {}
     started, load_start = now(), load_now()
@@ -361,6 +371,8 @@ def replay_command(args: argparse.Namespace, bot: str, puzzle: Puzzle) -> str:
         parts += ["--first-line-ms", f"{args.first_line_ms:g}"]
     if args.turn_ms != TURN_LIMIT_S * 1000:
         parts += ["--turn-ms", f"{args.turn_ms:g}"]
+    if args.cpu_cap != CPU_CAP_CPUS:
+        parts += ["--cpu-cap", "none" if args.cpu_cap is None else f"{args.cpu_cap:g}"]
     if puzzle.path:
         return shlex.join(parts + [puzzle.path])
     command = shlex.join(parts + ["--gen", puzzle.gen])
@@ -419,4 +431,9 @@ def print_report(results: list[MatchResult], replays: list[str], pairs: list[lis
 
 # A limit is a positive number of milliseconds, at most a day (select() takes no infinity).
 _positive = number(low=0.0, high=86_400_000.0, low_open=True)
+_cpu_count = number(low=0.1, high=1024.0)
+
+
+def _cpus(text: str) -> float | None:
+    return None if text == "none" else _cpu_count(text)
 

@@ -16,6 +16,7 @@ import json
 from pathlib import Path
 from typing import Callable
 
+from referee.box.cgroups import shares_cpu
 from referee.cli import UsageError, lab_part
 from referee.cli.args import real_path, unwritable
 from referee.judge.limits import KILL_GRACE_S, Limits
@@ -87,8 +88,10 @@ def play_page(html: str) -> str:
 
 
 def _limits_json(args: argparse.Namespace) -> dict:
+    """The limits; the CPU cap as CPUs (null: none), where each match's CPU is shared."""
     return {"first_line_ms": args.first_line_ms, "turn_ms": args.turn_ms,
-            "kill_grace_ms": KILL_GRACE_S * 1000}
+            "kill_grace_ms": KILL_GRACE_S * 1000, "cpu_shared": shares_cpu(),
+            "cpu_cap": args.cpu_cap if shares_cpu() else None}
 
 
 def write_json(args: argparse.Namespace, bots: list[str], labels: tuple[str, ...],

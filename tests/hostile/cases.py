@@ -51,6 +51,16 @@ CASES = {
 }
 
 
+# Memory the kernel holds in its queues, each with the cap that shows it counted: pipes
+# reach some 140 MB for one user here (fs.pipe-user-pages-soft), so they play under 100 MB.
+# Cgroup v1 counts socket buffers apart and refuses rather than kills at its limit.
+QUEUE_CASES = {
+    "pipe buffers": (100 * 2**20, lambda c, m, x: [c["pipe_buffers"], GB, m]),
+    "loopback TCP buffers": (SMALL_CAP, lambda c, m, x: [c["loopback_buffers"], "tcp", GB, m]),
+    "loopback UDP buffers": (SMALL_CAP, lambda c, m, x: [c["loopback_buffers"], "udp", GB, m]),
+}
+
+
 def host_file() -> str:
     """A file of root's, mode 0644, in a folder every user may write (sticky, 1777)."""
     fd, path = tempfile.mkstemp(prefix="hostile-host-", dir=SESSION_TMP)
@@ -96,5 +106,6 @@ def accepted(server: socket.socket) -> list[bytes]:
 
 
 def argv(case: str, built: dict, marker: str, context: Context) -> list[str]:
-    """The command of one match of `case`, every word a string."""
-    return [str(word) for word in CASES[case][1](built, marker, context)]
+    """The command of one match of `case` (of CASES or QUEUE_CASES), every word a string."""
+    make = (CASES.get(case) or QUEUE_CASES[case])[1]
+    return [str(word) for word in make(built, marker, context)]

@@ -19,8 +19,8 @@ static void move_into(const char *folder) {
 
 int main(int argc, char **argv) {
     const char *roots[] = {"/sys/fs/cgroup", "/sys/fs/cgroup/memory", "/sys/fs/cgroup/pids",
-                           "/sys/fs/cgroup/freezer", "/sys/fs/cgroup/cpuacct",
-                           "/sys/fs/cgroup/unified"};
+                           "/sys/fs/cgroup/freezer", "/sys/fs/cgroup/cpu",
+                           "/sys/fs/cgroup/cpuacct", "/sys/fs/cgroup/unified"};
     for (size_t i = 0; i < sizeof roots / sizeof *roots; i++)
         move_into(roots[i]);
     FILE *own = fopen("/proc/self/cgroup", "r");   /* lines: id:controllers:/path */

@@ -3,7 +3,7 @@
     .venv/bin/python -m tests.hostile.table [--mode MODE] [--case TEXT]
 
 Per mode and case: the verdict, the kernel's peak of the bot's memory (MB; the memory
-bots play under a 200 MB cap, the others under CodinGame's 768 MB), the match's seconds
+bots play under a 200 MB cap, pipes under 100 MB, the others under CodinGame's 768 MB), the match's seconds
 (start to clean-up; limits 30 s to the first line, 2 s a turn), what the bot said it
 managed (the last line of its stderr) and what it left on the machine (processes, System V
 objects, /dev/shm files). Run as root, as the tests are.
@@ -35,7 +35,7 @@ def modes() -> list[Mode]:
 
 def play(mode: Mode, case: str, built: dict, context: cases.Context):
     """(result, leftovers) of one match of `case`."""
-    cap = cases.CASES[case][0]
+    cap = {**cases.CASES, **cases.QUEUE_CASES}[case][0]
     marker = f"hostile-{uuid.uuid4().hex[:12]}"
     kwargs = {"memory_limit_bytes": cap} if cap else {}
     bot = BotProcess(cases.argv(case, built, marker, context), mode=mode, tmp_parent=SESSION_TMP, **kwargs)
@@ -77,7 +77,7 @@ def main() -> None:
     for mode in modes():
         if args.mode and mode.value != args.mode:
             continue
-        for case in cases.CASES:
+        for case in [*cases.CASES, *cases.QUEUE_CASES]:
             if args.case not in case:
                 continue
             result, seconds, left = play(mode, case, built, context)
