@@ -15,13 +15,10 @@ play` (lab tooling) adds the solver's data to every puzzle.
 from __future__ import annotations
 
 import html
-import json
-import re
-from importlib import resources
 
 from referee.judge.board import Board
+from referee.report.pages import asset, fill, script_json
 
-_SLOT = re.compile(r"\{\{(\w+)\}\}")
 
 
 def puzzle_entry(name: str, board: Board, difficulty: str | None = None,
@@ -40,13 +37,6 @@ def puzzle_entry(name: str, board: Board, difficulty: str | None = None,
 
 def build_page(puzzles: list[dict], title: str = "Hashi player") -> str:
     """The whole page: template, CSS and script inlined, the puzzles as one JSON blob."""
-    blob = json.dumps({"puzzles": puzzles}, separators=(",", ":"))
-    # Inside <script>, "</script" or "<!--" would end or confuse the element: escape every '<'.
-    blob = blob.replace("<", "\\u003c")
-    slots = {"title": html.escape(title), "css": _asset("play.css"), "js": _asset("play.js"),
-             "data": blob}
-    return _SLOT.sub(lambda m: slots[m.group(1)], _asset("play.html"))
-
-
-def _asset(name: str) -> str:
-    return resources.files(__package__).joinpath(name).read_text(encoding="utf-8")
+    slots = {"title": html.escape(title), "css": asset(__package__, "play.css"),
+             "js": asset(__package__, "play.js"), "data": script_json({"puzzles": puzzles})}
+    return fill(__package__, "play.html", slots)

@@ -9,19 +9,17 @@ bot and the other bot's match on the same puzzle, a click away. The page's scrip
 match as SVG only when it is opened, so a run of 500 matches on 30x30 boards opens
 as fast as one. No network request, no external asset: CSS and script are inlined.
 
-The template is three package files beside this module: report.html, viewer.css,
-viewer.js.
+The template is three package files beside this module: report.html (which opens with the
+head every page shares, referee/report/head.html), viewer.css and viewer.js.
 """
 
 from __future__ import annotations
 
 import html
-import json
-import re
-from importlib import resources
 from typing import Sequence
 
 from referee.judge.limits import Limits
+from referee.report.pages import asset, fill, script_json
 from referee.report.tables import MARK_HALF, VERDICT, columns_for, latency_summary, summary_line
 from referee.judge.result import MatchResult
 from referee.judge.rules import Judge, Verdict
@@ -32,7 +30,6 @@ STDERR_LINES_KEPT = 20
 _JUDGED = {Verdict.WIN, Verdict.DISCONNECTED, Verdict.MALFORMED, Verdict.NOT_A_LINK,
            Verdict.CROSSING, Verdict.THIRD_LINK, Verdict.OVER_CAPACITY}
 _PLACED = {Verdict.WIN, Verdict.DISCONNECTED}   # ... and its link was placed
-_SLOT = re.compile(r"\{\{(\w+)\}\}")
 
 
 def match_data(result: MatchResult, replay: str = "") -> dict:
@@ -121,9 +118,6 @@ def build_html(results: Sequence[MatchResult], replays: Sequence[str] | None = N
         "limits": {"first_line_ms": limits.first_line_s * 1000, "turn_ms": limits.turn_s * 1000},
         "matches": matches,
     }
-    blob = json.dumps(data, separators=(",", ":"))
-    # Inside <script>, "</script" or "<!--" would end or confuse the element: escape every '<'.
-    blob = blob.replace("<", "\\u003c")
     slots = {
         "title": html.escape(title),
         "bot": html.escape(bot),
@@ -131,12 +125,8 @@ def build_html(results: Sequence[MatchResult], replays: Sequence[str] | None = N
         "latency": html.escape(latency),
         "table": summary_table(results, limits),
         "versus": f'<pre class="latency" id="versus">{html.escape(versus)}</pre>' if versus else "",
-        "css": _asset("viewer.css"),
-        "js": _asset("viewer.js"),
-        "data": blob,
+        "css": asset(__package__, "viewer.css"),
+        "js": asset(__package__, "viewer.js"),
+        "data": script_json(data),
     }
-    return _SLOT.sub(lambda m: slots[m.group(1)], _asset("report.html"))
-
-
-def _asset(name: str) -> str:
-    return resources.files(__package__).joinpath(name).read_text(encoding="utf-8")
+    return fill(__package__, "report.html", slots)
