@@ -1,22 +1,25 @@
-"""The README's examples run as written and print what it quotes: none can go stale.
+"""The README's examples, and the lab page's (docs/LAB.md), run as written and print what
+they quote: none can go stale.
 
-What the README shows, and how each kind is checked:
+What the pages show, and how each kind is checked:
 - a ```console block: `$ COMMAND` lines, each followed by the output it quotes. The command
   is run and its stdout must match the quote line for line, where
     * a line `...` stands for any number of lines, and `...` inside a line for any text;
     * a decimal figure (`73.7`, `1,234.5`, with its `!` marks if any) stands for any
       decimal figure: times and memory vary from run to run, counts do not;
     * a run of spaces stands for any run of spaces (columns widen with the figures).
-  The command must exit 0.
+  The command must exit 0. After a line `$ cd ~/hashi` (not run), the block's commands run
+  in a player's folder outside the checkout, holding their bot as bot.py (a copy of the
+  bundle), as a player runs them from their own bot's folder.
 - a ```sh block: one command a line, each run and required to exit 0, unless listed in
   COVERED_ELSEWHERE with the test that covers it (the slow ones).
 - the ```python block: a doctest, run as it stands.
 - each command's flag table: the flags it lists are exactly those of the command's --help.
 
-`.venv/bin/spoon2` (the console script `make run` installs) is run as `python -m referee`
-and `.venv/bin/python` as this interpreter, so the test does not depend on the script
-being installed. Commands run in a scratch copy of the checkout (its committed files
-linked), so what they write never lands in the repository.
+`spoon2` (the console script `make run` installs, on PATH as the README's set-up puts it)
+is run as `python -m referee` and `.venv/bin/python` as this interpreter, so the test does
+not depend on the script being installed. Other commands run in a scratch copy of the
+checkout (its committed files linked), so what they write never lands in the repository.
 """
 
 import doctest
@@ -33,7 +36,10 @@ from tests.project import ROOT
 
 README_PATH = ROOT / "README.md"
 README = README_PATH.read_text()
-SCRIPT, PYTHON = ".venv/bin/spoon2", ".venv/bin/python"
+LAB_PAGE = ROOT / "docs" / "LAB.md"
+PAGES = README + "\n" + LAB_PAGE.read_text()
+SCRIPT, PYTHON = "spoon2", ".venv/bin/python"
+PLAYER = "cd ~/hashi"   # a console line: what follows runs in a player's own bot folder
 WRITES = {"--out", "--json", "--html", "--csv", ">"}   # the argument after these is an output
 MAX_BYTES = 15 * 1024
 
@@ -42,7 +48,7 @@ COVERED_ELSEWHERE = {
     "make run": "tests/bot/test_build.py (the bundle is current) and "
                 "tests/bot/test_bot_end_to_end.py::test_command_solves_every_public_test",
     "make test": "the test suite itself",
-    ".venv/bin/spoon2 stress-gen --seed 1 --out puzzles/stress":
+    "spoon2 stress-gen --seed 1 --out puzzles/stress":
         "tests/lab/test_stress.py::test_the_command_rewrites_the_committed_suite",
 }
 # Options of a --help that a flag table leaves out on purpose.
@@ -50,9 +56,9 @@ UNLISTED = {"-h", "--help", "--color", "--max-builds"}
 
 
 def _blocks():
-    """(language, text) of each fenced block of the README."""
+    """(language, text) of each fenced block of the README and the lab page."""
     blocks, language, lines = [], None, []
-    for line in README.splitlines():
+    for line in PAGES.splitlines():
         if not line.startswith("```"):
             lines.append(line)
         elif language is None:
@@ -64,20 +70,28 @@ def _blocks():
 
 
 def _commands():
-    """(command, quoted output or None) for each command the README shows."""
+    """(command, quoted output or None, True where it runs in the player's folder) for each
+    command the pages show."""
     found = []
     for language, text in _blocks():
         if language == "sh":
-            found += [(line.split("  #")[0].strip(), None) for line in text.splitlines() if line.strip()]
+            found += [(line.split("  #")[0].strip(), None, False)
+                      for line in text.splitlines() if line.strip()]
         elif language == "console":
             parts = re.split(r"^\$ (.*)$", text, flags=re.M)
             assert not parts[0].strip(), f"output before any command: {parts[0]!r}"
-            found += [(parts[i], parts[i + 1].strip("\n")) for i in range(1, len(parts), 2)]
+            player = False
+            for i in range(1, len(parts), 2):
+                command = parts[i].split("  #")[0].strip()
+                if command == PLAYER:
+                    player = True
+                    continue
+                found.append((command, parts[i + 1].strip("\n"), player))
     return found
 
 
-COMMANDS = _commands()
-RUN = [(c, shown) for c, shown in COMMANDS if c not in COVERED_ELSEWHERE]
+COMMANDS = [(c, shown) for c, shown, _ in _commands()]
+RUN = [entry for entry in _commands() if entry[0] not in COVERED_ELSEWHERE]
 
 
 def _words(command):
@@ -134,8 +148,10 @@ def test_what_is_covered_elsewhere_is_still_in_the_readme():
     assert set(COVERED_ELSEWHERE) <= shown, set(COVERED_ELSEWHERE) - shown
 
 
-def test_commands_are_spelled_as_make_run_installs_them():
-    wrong = [c for c, _ in COMMANDS if any(w in ("python", "python3", "spoon2") for w in _words(c))
+def test_commands_are_spelled_as_the_set_up_installs_them():
+    # spoon2 on PATH, the venv's Python named; a bot's own command (--bot "python3 bot.py") aside
+    wrong = [c for c, _ in COMMANDS if any(w in ("python", "python3", ".venv/bin/spoon2")
+                                           for w in shlex.split(c, comments=True))
              or "-m referee" in c]
     assert not wrong, wrong
 
@@ -147,9 +163,10 @@ def test_every_file_a_command_reads_is_committed():
     for command, _ in COMMANDS:
         words = _words(command)
         for before, word in zip([""] + words, words):
+            named = {word.rstrip("/"), f"puzzles/{word}", f"puzzles/{word}.txt"}   # run finds those
             if ("/" in word and " " not in word and before not in WRITES
                     and not word.startswith((".venv/", "-"))
-                    and word.rstrip("/") not in committed | folders):
+                    and not named & (committed | folders)):
                 missing.append(f"{word} in: {command}")
     assert not missing, missing
 
@@ -157,8 +174,7 @@ def test_every_file_a_command_reads_is_committed():
 def test_every_link_leads_to_a_file():
     links = [link for link in re.findall(r"\]\(([^)#]+)\)", README) if not link.startswith("http")]
     assert "docs/RULES.md" in links
-    # docs/CONTAINMENT.md is written beside this README on another branch.
-    missing = [link for link in links if not (ROOT / link).exists() and link != "docs/CONTAINMENT.md"]
+    missing = [link for link in links if not (ROOT / link).exists()]
     assert not missing, missing
 
 
@@ -171,19 +187,31 @@ def checkout(tmp_path_factory):
     return where
 
 
+@pytest.fixture(scope="module")
+def player(tmp_path_factory):
+    """A player's bot folder outside the checkout: their bot as bot.py, their own history."""
+    folder = tmp_path_factory.mktemp("home") / "hashi"
+    folder.mkdir()
+    (folder / "bot.py").write_text((ROOT / "dist" / "bot.py").read_text())
+    return folder
+
+
 def _shell(command):
     """The command for bash, with the project's script and interpreter as this test runs them."""
     python = shlex.quote(sys.executable)
     spelled = {SCRIPT: f"{python} -m referee", PYTHON: python}
-    return re.sub("|".join(map(re.escape, spelled)), lambda m: spelled[m.group()], command)
+    pattern = r"(?<![\w/.-])(spoon2|\.venv/bin/python)(?![\w.-])"
+    return re.sub(pattern, lambda m: spelled[m.group(1)], command)
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("command, shown", RUN, ids=[c[:70] for c, _ in RUN])
-def test_the_command_runs_and_prints_what_the_readme_quotes(command, shown, checkout):
-    env = {**os.environ, "NO_COLOR": "1", "PYTHONPATH": str(checkout)}
-    run = subprocess.run(["bash", "-c", _shell(command)], cwd=checkout, capture_output=True,
-                         text=True, timeout=120, env=env)
+@pytest.mark.parametrize("command, shown, in_player", RUN, ids=[c[:70] for c, _, _ in RUN])
+def test_the_command_runs_and_prints_what_the_page_quotes(command, shown, in_player, checkout,
+                                                          player):
+    env = {**os.environ, "NO_COLOR": "1", "PYTHONPATH": str(checkout),
+           "XDG_DATA_HOME": str(player.parent / "data")}
+    run = subprocess.run(["bash", "-c", _shell(command)], cwd=player if in_player else checkout,
+                         capture_output=True, text=True, timeout=120, env=env)
     assert run.returncode == 0, run.stderr
     if shown is not None:
         assert expected(shown).match(run.stdout), run.stdout
@@ -199,7 +227,8 @@ def help_options(command):
 def _tables():
     """{command: the flags its README table lists}, for each `### `COMMAND`` section."""
     tables = {}
-    for command, body in re.findall(r"^### `([a-z.-]+)`:.*?\n(.*?)(?=^##)", README, flags=re.M | re.S):
+    for command, body in re.findall(r"^### `([a-z.-]+)`:.*?\n(.*?)(?=^##)", PAGES + "\n##",
+                                    flags=re.M | re.S):
         rows = [line.split("|")[1] for line in body.splitlines() if line.startswith("| `")]
         tables[command] = {flag for row in rows for flag in re.findall(r"`(--?[a-z][a-z-]*)", row)}
     return tables
