@@ -1,5 +1,5 @@
 """The search that learns, driven: the conflict-driven engine (`bot.cdcl`) taking turns
-with the walk (`bot.local`), telling the caller the sure links, and proving and guessing
+with the walk (`bot.walk`), telling the caller the sure links, and proving and guessing
 when the caller runs out of them.
 
 The node search (`bot.assumption`) forgets each contradiction it meets and backtracks one
@@ -17,8 +17,8 @@ from bot.assumption import probe
 from bot.cdcl import REFUTED, SOLVED, Learner
 from bot.facts import negate
 from bot.grid import Contradiction
-from bot.local import Walk, filled
 from bot.rules.engine import FULL
+from bot.walk import Walk, filled
 
 
 def learned_solutions(rules, stats, sure=None, walk=False, press=None):
@@ -75,7 +75,7 @@ class Turns:
 
     def __init__(self, engine, sure=None, walk=None, press=None):
         self.engine, self.grid, self.options = engine, engine.grid, engine.options
-        self.walk = walk  # a `bot.local.Walk`, or None
+        self.walk = walk  # a `bot.walk.Walk`, or None
         self.walk_at = self.options.walk_after  # the conflict count of the walk's next turn
         self.refilled = None   # the engine's fullest state as the walk last filled from it
         self.sure = sure

@@ -1735,8 +1735,8 @@ from bot.assumption import probe
 from bot.cdcl import REFUTED,SOLVED,Learner
 from bot.facts import negate
 from bot.grid import Contradiction
-from bot.local import Walk,filled
 from bot.rules.engine import FULL
+from bot.walk import Walk,filled
 def learned_solutions(rules,stats,sure=None,walk=False,press=None):
 	grid,options=rules.grid,rules.options
 	if not make_root(rules,stats):
@@ -2213,7 +2213,7 @@ class Restarts:
 		self.recent.clear()
 		self.recent_sum=0
 ''',
-'bot/local.py':r'''
+'bot/walk.py':r'''
 import random
 from itertools import permutations
 from bot.grid import components,solves

@@ -20,11 +20,11 @@ from bot.assumption import probe
 from bot.cdcl import Learner
 from bot.grid import Grid
 from bot.learning import Turns, learned_solutions
-from bot.local import Walk
 from bot.options import DEFAULT
 from bot.pacing import Pacer
 from bot.puzzle import parse
 from bot.rules import Rules
+from bot.walk import Walk
 from bot.work import Stats
 from tests.judge import fault, links_text
 from tests.project import ROOT
