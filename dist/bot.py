@@ -403,7 +403,7 @@ from bot.grid import Grid
 from bot.options import DEFAULT
 from bot.puzzle import parse
 from bot.rules.engine import Rules
-from bot.work import Stats
+from bot.stats import Stats
 class Unsolvable(Exception):
 	pass
 def answers(rules,stats,sure=None,press=None,handed_over=None):
@@ -434,7 +434,7 @@ def rules_for(text,options,seed=None):
 def stats_within(stats,within):
 	stats=Stats()if stats is None else stats
 	if within is not None:
-		stats.keep_to(within)
+		stats.limit=within
 	return stats
 ''',
 'bot/assumption.py':r'''
@@ -442,7 +442,7 @@ from bot.branching import choose_node,completions,count_completions,memory_of
 from bot.grid import Contradiction
 from bot.options import DEFAULT
 from bot.rules.engine import FULL,NODES,PROBE
-from bot.work import BRANCHING,ELIMINATION
+from bot.stages import BRANCHING,ELIMINATION
 def assume(grid,edges,counts):
 	for(e,n)in zip(edges,counts):
 		grid.raise_lo(e,n)
@@ -1703,31 +1703,27 @@ def dead_node(grid,top,hint=None):
 				if lo[f]:
 					return[at_least(e,1),at_least(f,1)]
 ''',
-'bot/work.py':r'''
+'bot/stages.py':r'''
 RULES,ELIMINATION,BRANCHING=1,2,3
-_NONE=float('inf')
-class OverLimit(Exception):
-	pass
+STAGE_NAMES={RULES:'rules',ELIMINATION:'elimination',BRANCHING:'branching'}
+''',
+'bot/stats.py':r'''
+from bot.stages import RULES
 class Stats:
 	COUNTERS='rounds','assumptions','eliminations','branches','max_depth','stage'
 	def __init__(self,limit=None):
 		self.rounds=self.assumptions=self.eliminations=0
 		self.branches=self.max_depth=0
 		self.stage=RULES
-		self.keep_to(limit)
-	def keep_to(self,limit):
-		rounds=limit.rounds if limit is not None else None
-		branches=limit.branches if limit is not None else None
-		self.most_rounds=_NONE if rounds is None else rounds
-		self.most_branches=_NONE if branches is None else branches
+		self.limit=limit
 	def round(self):
 		self.rounds+=1
-		if self.rounds>self.most_rounds:
-			raise OverLimit(f"over {self.most_rounds} propagation rounds")
+		if self.limit is not None:
+			self.limit.check(self)
 	def branch(self):
 		self.branches+=1
-		if self.branches>self.most_branches:
-			raise OverLimit(f"over {self.most_branches} branches")
+		if self.limit is not None:
+			self.limit.check(self)
 ''',
 'bot/learning.py':r'''
 import time
@@ -2551,7 +2547,7 @@ LAZY={
 'bot/options.py':'1269 44 44 ',
 'bot/pacing.py':'1749 17 20 37 50 ',
 'bot/puzzle.py':'3459 89 91 ',
-'bot/assumption.py':'5589 11 31 33 37 39 61 63 76 78 96 98 102 104 106 108 111 166 183 130 136 ',
+'bot/assumption.py':'5591 11 31 33 37 39 61 63 76 78 96 98 102 104 106 108 111 166 183 130 136 ',
 'bot/branching.py':'4521 32 35 38 44 46 57 59 79 81 84 87 95 13 18 25 26 99 106 108 116 120 123 125 135 ',
 'bot/facts.py':'1009 26 30 32 34 36 42 ',
 'bot/grid.py':'5238 186 207 62 65 ',
@@ -2560,7 +2556,6 @@ LAZY={
 'bot/rules/connect.py':'4119 24 38 40 59 61 68 70 86 131 138 140 148 150 169 ',
 'bot/rules/groups.py':'6461 71 87 104 123 125 137 139 146 148 173 175 192 194 197 199 202 204 205 207 225 227 233 ',
 'bot/rules/nodes.py':'2667 36 43 45 56 58 67 73 87 ',
-'bot/work.py':'860 22 24 ',
 }
 import gc,sys
 # importlib.machinery.ModuleSpec, without importing importlib and warnings.
@@ -2592,7 +2587,7 @@ def lazy_stubs(namespace,lines,line,bodies):
 		return namespace['__lazy__'](n,arguments)
 	return first
 # The line of this file that opens LAZY_CODE: its tracebacks count from it.
-LAZY_CODE_LINE=2596
+LAZY_CODE_LINE=2591
 LAZY_CODE=r'''
 def shifted(code,lines):
 	# `code`, and the code it defines, `lines` further down this file.

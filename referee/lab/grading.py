@@ -15,7 +15,7 @@ from __future__ import annotations
 import random
 
 import bot
-from bot.work import ELIMINATION, RULES
+from bot.stages import ELIMINATION, RULES
 from referee.lab.walk import Link, completes_square, inner_cells, links_text, ordered
 
 EASY, MEDIUM, HARD = "easy", "medium", "hard"

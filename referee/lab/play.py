@@ -48,9 +48,8 @@ import time
 from pathlib import Path
 
 from bot.counting import count_solutions, find_solutions
+from bot.limits import Limit, OverLimit
 from bot.solver import Unsolvable
-from bot.stages import Limit
-from bot.work import OverLimit
 from referee.board import Board, BoardError, load_board, parse_board, puzzle_files
 from referee.commands import UsageError
 from referee.commands.args import output_path, unwritable

@@ -22,7 +22,7 @@ from bot.rules.balance import balance
 from bot.rules.connect import connect
 from bot.rules.groups import cycle_edges
 from bot.rules.nodes import node_reason
-from bot.work import Stats
+from bot.stats import Stats
 from tests.judge import fault, links_text
 from tests.project import PUBLIC, ROOT
 

@@ -24,8 +24,8 @@ from bot.options import DEFAULT
 from bot.pacing import Pacer
 from bot.puzzle import parse
 from bot.rules import Rules
+from bot.stats import Stats
 from bot.walk import Walk
-from bot.work import Stats
 from tests.judge import fault, links_text
 from tests.project import ROOT
 from tests.bot.test_bot_learning import connected_board

@@ -6,7 +6,6 @@ import pytest
 
 import bot
 import bot.rules.balance
-from bot.work import Stats
 from bot.grid import CLOSED, CUT, REGION, SLACK, Contradiction, Grid
 from bot.options import DEFAULT
 from bot.puzzle import parse
@@ -17,6 +16,7 @@ from bot.rules.balance import balance, balance_in_probe, due_in_probe
 from bot.rules.connect import connect
 from bot.rules.groups import isolate, slack
 from bot.rules.nodes import settle
+from bot.stats import Stats
 from tests.project import PUBLIC
 
 

@@ -14,8 +14,8 @@ from bot.learning import Turns
 from bot.options import DEFAULT
 from bot.puzzle import parse
 from bot.rules import FULL, Rules
+from bot.stats import Stats
 from bot.walk import Walk, filled
-from bot.work import Stats
 from tests.judge import fault, links_text
 from tests.project import ROOT
 from tests.bot.test_bot_learning import connected_board, near_tree_board

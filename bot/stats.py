@@ -1,0 +1,31 @@
+"""What a solve did: its counters, and the `bot.limits.Limit` it keeps to (where the library
+gives one)."""
+
+from bot.stages import RULES
+
+
+class Stats:
+    """Counters that explain a solve's time, and the limit the solve must keep to."""
+
+    COUNTERS = ("rounds", "assumptions", "eliminations", "branches", "max_depth", "stage")
+
+    def __init__(self, limit=None):
+        self.rounds = self.assumptions = self.eliminations = 0
+        self.branches = self.max_depth = 0
+        self.stage = RULES  # the deepest stage the solve needed (`bot.stages`)
+        self.limit = limit  # None: no bound
+
+    def round(self):
+        """Count a propagation round (OverLimit past the limit)."""
+        self.rounds += 1
+        if self.limit is not None:
+            self.limit.check(self)
+
+    def branch(self):
+        """Count a branch (OverLimit past the limit)."""
+        self.branches += 1
+        if self.limit is not None:
+            self.limit.check(self)
+
+    def as_dict(self):
+        return {name: getattr(self, name) for name in self.COUNTERS}
