@@ -300,7 +300,7 @@ def _branch(rules, stats, depth, budget, reach):
         try:
             assume(grid, edges, counts)
         except Contradiction:
-            stats.eliminations += 1
+            stats.dead_ends += 1
             rules.revert(mark)
             continue
         yield from solutions(rules, stats, depth + 1, budget, start)

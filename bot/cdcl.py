@@ -411,7 +411,7 @@ class Learner:
     def learn(self, conflict):
         """Trace `conflict` to its first unique implication point, store the nogood, jump
         back and assert it. A new conflict if asserting it meets one at once, else None."""
-        self.stats.eliminations += 1
+        self.stats.nogoods += 1
         grid = self.grid
         depth = len(grid.trail)
         self.phases.reached(grid)  # the fullest state yet sets the target phases

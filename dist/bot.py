@@ -616,7 +616,7 @@ def _branch(rules,stats,depth,budget,reach):
 		try:
 			assume(grid,edges,counts)
 		except Contradiction:
-			stats.eliminations+=1
+			stats.dead_ends+=1
 			rules.revert(mark)
 			continue
 		yield from solutions(rules,stats,depth+1,budget,start)
@@ -1710,9 +1710,9 @@ STAGE_NAMES={RULES:'rules',ELIMINATION:'elimination',BRANCHING:'branching'}
 'bot/stats.py':r'''
 from bot.stages import RULES
 class Stats:
-	COUNTERS='rounds','assumptions','eliminations','branches','max_depth','stage'
+	COUNTERS='rounds','assumptions','eliminations','dead_ends','nogoods','branches','max_depth','stage'
 	def __init__(self,limit=None):
-		self.rounds=self.assumptions=self.eliminations=0
+		self.rounds=self.assumptions=self.eliminations=self.dead_ends=self.nogoods=0
 		self.branches=self.max_depth=0
 		self.stage=RULES
 		self.limit=limit
@@ -2118,7 +2118,7 @@ class Learner:
 		except Contradiction as dead:
 			return self._diagnose(dead)
 	def learn(self,conflict):
-		self.stats.eliminations+=1
+		self.stats.nogoods+=1
 		grid=self.grid
 		depth=len(grid.trail)
 		self.phases.reached(grid)
@@ -2547,7 +2547,7 @@ LAZY={
 'bot/options.py':'1269 44 44 ',
 'bot/pacing.py':'1749 17 20 37 50 ',
 'bot/puzzle.py':'3459 89 91 ',
-'bot/assumption.py':'5591 11 31 33 37 39 61 63 76 78 96 98 102 104 106 108 111 166 183 130 136 ',
+'bot/assumption.py':'5588 11 31 33 37 39 61 63 76 78 96 98 102 104 106 108 111 166 183 130 136 ',
 'bot/branching.py':'4521 32 35 38 44 46 57 59 79 81 84 87 95 13 18 25 26 99 106 108 116 120 123 125 135 ',
 'bot/facts.py':'1009 26 30 32 34 36 42 ',
 'bot/grid.py':'5238 186 207 62 65 ',

@@ -390,7 +390,7 @@ def test_the_learning_search_decides_only_once_the_rules_have_nothing_left(seed,
     text = connected_board(14, 14, seed)
     _, found = learned_without_fill(text, stats)
     assert fault(text, links_text(next(found).links())) is None
-    assert stats.eliminations > 0 and pending and not any(pending)
+    assert stats.nogoods > 0 and pending and not any(pending)
 
 
 @pytest.mark.parametrize("seed", (42, 45))
@@ -416,7 +416,7 @@ def test_the_learning_search_walks_the_board_only_once_its_nogoods_have_nothing_
             behind.append((before, len(self.grid.trail) - engine.levels.scanned))
     monkeypatch.setattr(Rules, "propagate", walked)
     assert fault(text, links_text(next(found).links())) is None
-    assert stats.eliminations > 0 and len(behind) > 20 and not any(a or b for a, b in behind)
+    assert stats.nogoods > 0 and len(behind) > 20 and not any(a or b for a, b in behind)
 
 
 @pytest.mark.parametrize("seed", (42, 45))
@@ -758,7 +758,7 @@ def test_the_seed_draws_another_path_to_a_valid_answer_and_one_is_the_default():
         stats = Stats()
         links = bot.solve(text, stats=stats) if seed is None else bot.solve(text, stats, seed=seed)
         assert fault(text, links_text(links)) is None
-        runs[seed] = (stats.branches, stats.eliminations, sorted(links))
+        runs[seed] = (stats.branches, stats.nogoods, sorted(links))
     assert runs[None] == runs[1] != runs[2]
 
 
