@@ -1729,7 +1729,7 @@ class Stats:
 import time
 from bot.assumption import probe
 from bot.cdcl import REFUTED,SOLVED,Learner
-from bot.facts import negate
+from bot.facts import at_least,enforce,negate
 from bot.grid import Contradiction
 from bot.rules.engine import FULL
 from bot.walk import Walk,filled
@@ -1794,7 +1794,7 @@ class Turns:
 		if not engine.level and self.sure is not None and told>self.told:
 			self.told=told
 			self.sure(self.grid.links())
-		self.asked=engine.level and self.press is not None and self.press.due()and engine.drawn_above_root()
+		self.asked=engine.level and self.press is not None and self.press.due()and self.drawn_above_root()
 		return bool(self.asked)
 	def _walk_turn(self):
 		engine=self.engine
@@ -1808,7 +1808,7 @@ class Turns:
 			if self.walk.best is not None:
 				phases.follow(self.walk.best[:])
 				engine.restart()
-		elif engine.impose(counts):
+		elif self.impose(counts):
 			self.sure=None
 			yield self.grid
 			engine.backjump(0)
@@ -1823,7 +1823,7 @@ class Turns:
 			for side in(negate(fact),fact):
 				if time.monotonic()>until or not engine.is_open(fact):
 					break
-				met=engine.assume(side)
+				met=self.assume(side)
 				if met is None:
 					return False
 				if sum(grid.lo)>links:
@@ -1836,7 +1836,7 @@ class Turns:
 		return True
 	def guess(self,fact):
 		self.press.guessed()
-		if not self.engine.hold(fact):
+		if not self.hold(fact):
 			return False
 		if self.walk is not None:
 			stop=self.walk.stop
@@ -1844,11 +1844,50 @@ class Turns:
 			self.walk.stop=stop
 			self.refilled=None
 		return True
+	def drawn_above_root(self):
+		engine=self.engine
+		lo,target=self.grid.lo,engine.phases.target
+		fact_level,fact_pos=engine.levels.fact_level,engine.levels.fact_pos
+		ranked=[]
+		for(e,low)in enumerate(lo):
+			if low:
+				fact=at_least(e,low)
+				level=fact_level[fact]
+				if level:
+					ranked.append((target[e]<low,level,-fact_pos[fact],fact))
+		ranked.sort()
+		return[fact for(*_,fact)in ranked]
+	def assume(self,fact):
+		engine=self.engine
+		conflicts=engine.conflicts
+		if not engine.analyse(engine.suppose(fact))or engine.search(float('inf'),lambda:True)is REFUTED:
+			return
+		engine.backjump(0)
+		return engine.conflicts>conflicts
+	def hold(self,fact):
+		self.engine.backjump(0)
+		try:
+			enforce(self.grid,fact)
+		except Contradiction:
+			return False
+		return True
+	def impose(self,counts):
+		engine,grid=self.engine,self.grid
+		engine.backjump(0)
+		engine.open()
+		try:
+			for(e,n)in enumerate(counts):
+				grid.raise_lo(e,n)
+				grid.lower_hi(e,n)
+		except Contradiction:
+			engine.backjump(0)
+			return False
+		return True
 ''',
 'bot/cdcl.py':r'''
 import random
 from bot.branching import Phases
-from bot.facts import at_least,bound,enforce,every_fact,fact_count,holds,is_lower,made_true,negate
+from bot.facts import bound,enforce,every_fact,fact_count,holds,is_lower,made_true,negate
 from bot.grid import Contradiction
 from bot.restarts import Restarts
 from bot.rules.engine import LEARN,LEARN_CHEAP,LEARN_CHEAP_NO_SLACK,LEARN_NO_SLACK
@@ -2021,13 +2060,18 @@ class Learner:
 	def decide(self):
 		fact=self.phases.choose(self.rules)
 		self.stats.branch()
-		self.levels.open(self.rules.mark())
+		conflict=self.suppose(fact)
 		if self.level>self.stats.max_depth:
 			self.stats.max_depth=self.level
+		return conflict
+	def suppose(self,fact):
+		self.open()
 		try:
 			enforce(self.grid,fact)
 		except Contradiction as dead:
 			return self._diagnose(dead)
+	def open(self):
+		self.levels.open(self.rules.mark())
 	def analyse(self,conflict):
 		while conflict is not None:
 			deepest=max(map(self.levels.fact_level.__getitem__,conflict),default=0)
@@ -2055,52 +2099,9 @@ class Learner:
 	def rule_out(self):
 		decisions=self.levels.decisions()
 		return bool(decisions)and self.analyse(decisions)
-	def drawn_above_root(self):
-		lo,target=self.grid.lo,self.phases.target
-		fact_level,fact_pos=self.levels.fact_level,self.levels.fact_pos
-		ranked=[]
-		for(e,low)in enumerate(lo):
-			if low:
-				fact=at_least(e,low)
-				level=fact_level[fact]
-				if level:
-					ranked.append((target[e]<low,level,-fact_pos[fact],fact))
-		ranked.sort()
-		return[fact for(*_,fact)in ranked]
 	def is_open(self,fact):
 		lo,hi=self.grid.lo,self.grid.hi
 		return not holds(lo,hi,fact)and not holds(lo,hi,negate(fact))
-	def assume(self,fact):
-		conflicts=self.conflicts
-		self.levels.open(self.rules.mark())
-		try:
-			enforce(self.grid,fact)
-		except Contradiction as dead:
-			if not self.analyse(self._diagnose(dead)):
-				return
-		if self.search(float('inf'),lambda:True)is REFUTED:
-			return
-		self.backjump(0)
-		return self.conflicts>conflicts
-	def hold(self,fact):
-		self.backjump(0)
-		try:
-			enforce(self.grid,fact)
-		except Contradiction:
-			return False
-		return True
-	def impose(self,counts):
-		self.backjump(0)
-		self.levels.open(self.rules.mark())
-		grid=self.grid
-		try:
-			for(e,n)in enumerate(counts):
-				grid.raise_lo(e,n)
-				grid.lower_hi(e,n)
-		except Contradiction:
-			self.backjump(0)
-			return False
-		return True
 	def _diagnose(self,dead):
 		self.levels.scan()
 		conflict=self.rules.diagnose(self.top,*dead.args)
@@ -2587,7 +2588,7 @@ def lazy_stubs(namespace,lines,line,bodies):
 		return namespace['__lazy__'](n,arguments)
 	return first
 # The line of this file that opens LAZY_CODE: its tracebacks count from it.
-LAZY_CODE_LINE=2591
+LAZY_CODE_LINE=2592
 LAZY_CODE=r'''
 def shifted(code,lines):
 	# `code`, and the code it defines, `lines` further down this file.

@@ -521,7 +521,7 @@ def test_a_search_refutes_a_board_held_to_a_link_its_only_answer_lacks():
     engine = rooted_engine(text, Stats())
     e, n = next((e, n) for e, n in enumerate(solved.grid.lo)
                 if n and engine.is_open(at_least(e, n)))
-    assert engine.hold(negate(at_least(e, n)))  # the root alone does not refuse it
+    assert Turns(engine).hold(negate(at_least(e, n)))  # the root alone does not refuse it
     assert engine.search(float("inf"), never) is REFUTED
 
 
