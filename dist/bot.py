@@ -1056,25 +1056,24 @@ class Rules:
 		self.options=options
 		self.listener=self.completed=None
 		self.changes=grid.changes=Changes(len(grid.puzzle))
-		self.balanced=self.isolated=self.connected=self.slackened=-1
-		self.slack_left=None
-		self.parity_looks=self.parity_hits=0
-		self.spanning=None
-		self.spanned=0
+		self.balanced=self.isolated=self.connected=-1
+		self.slackened=-1,None
+		self.certificate=None
+		self.worth=balance.Worth()
 	def mark(self):
-		cursors=self.balanced,self.isolated,self.connected,self.slackened,self.slack_left
+		cursors=self.balanced,self.isolated,self.connected,self.slackened
 		state=tuple(self.changes.dirty),self.changes.joined,self.changes.cut,cursors
 		return self.grid.mark(),len(self.grid.trail),state
 	def revert(self,mark):
 		changes=self.changes
 		board,length,(pending,changes.joined,changes.cut,cursors)=mark
-		self.balanced,self.isolated,self.connected,self.slackened,self.slack_left=cursors
+		self.balanced,self.isolated,self.connected,self.slackened=cursors
 		if self.listener is not None:
 			self.listener.reverted(length,self.grid.trail,self.grid.ends)
 		self.grid.revert(board)
 		changes.dirty=dict.fromkeys(pending)
 	def undo(self,length):
-		forgotten=(),True,True,(-1,-1,-1,-1,None)
+		forgotten=(),True,True,(-1,-1,-1,(-1,None))
 		self.revert((self.grid.mark_at(length),length,forgotten))
 	def caught_up(self):
 		self.changes.dirty.clear()
@@ -1172,20 +1171,24 @@ def _decided_since(grid,position):
 		return range(len(grid.puzzle))
 	lo,hi,ends=grid.lo,grid.hi,grid.ends
 	return{i for(e,_,_)in grid.trail[position:]if lo[e]==hi[e]for i in ends[e]}
+class Worth:
+	def __init__(self):
+		self.looks=self.hits=0
 def due_in_probe(rules):
 	if rules.balanced<0:
 		return True
-	options=rules.options
+	options,worth=rules.options,rules.worth
 	after=options.probe_balance_after
-	if rules.parity_hits*options.parity_pays<rules.parity_looks:
+	if worth.hits*options.parity_pays<worth.looks:
 		after=options.probe_balance_rarely
 	return len(rules.grid.trail)-rules.balanced>=after
 def balance_in_probe(rules):
-	rules.parity_looks+=1
+	worth=rules.worth
+	worth.looks+=1
 	try:
 		balance(rules)
 	except Contradiction:
-		rules.parity_hits+=1
+		worth.hits+=1
 		raise
 def unbalanced_region(grid,top,hint=None):
 	p=grid.puzzle
@@ -1219,34 +1222,37 @@ def connect(rules):
 	if rules.connected<0:
 		rules.connected=len(grid.trail)
 		return _draw_bridges(rules)
-	hi,spanning=grid.hi,rules.spanning
-	if spanning is None or rules.spanned>2*n:
+	hi,certificate=grid.hi,rules.certificate
+	if certificate is None or certificate.size>2*n:
 		rules.connected=len(grid.trail)
 		_span(rules)
 		return False
-	mended={e for(e,_,old_hi)in grid.trail[rules.connected:]if old_hi and not hi[e]and spanning[e]}
+	edges=certificate.edges
+	mended={e for(e,_,old_hi)in grid.trail[rules.connected:]if old_hi and not hi[e]and edges[e]}
 	rules.connected=len(grid.trail)
 	if len(mended)*rules.options.mend_share>n:
 		_span(rules)
 		return False
-	_mend(rules,mended)
+	certificate.mend(grid,mended)
 	return False
-def _mend(rules,mended):
-	grid,spanning=rules.grid,rules.spanning
-	ends=grid.ends
-	for e in mended:
-		spanning[e]=0
-	for e in mended:
-		path=_path(grid,*ends[e])
-		if path is None:
-			for f in mended:
-				spanning[f]=1
-			raise Contradiction(None,CUT)
-		for f in path:
-			if not spanning[f]:
-				spanning[f]=1
-				rules.spanned+=1
-		rules.spanned-=1
+class Certificate:
+	def __init__(self,edges,size):
+		self.edges,self.size=edges,size
+	def mend(self,grid,mended):
+		edges,ends=self.edges,grid.ends
+		for e in mended:
+			edges[e]=0
+		for e in mended:
+			path=_path(grid,*ends[e])
+			if path is None:
+				for f in mended:
+					edges[f]=1
+				raise Contradiction(None,CUT)
+			for f in path:
+				if not edges[f]:
+					edges[f]=1
+					self.size+=1
+			self.size-=1
 def _path(grid,a,b):
 	hi,node_edges=grid.hi,grid.puzzle.node_edges
 	via=[-1]*len(node_edges)
@@ -1281,8 +1287,8 @@ def _span(rules):
 	grid=rules.grid
 	p=grid.puzzle
 	hi,node_edges=grid.hi,p.node_edges
-	rules.spanning=None
-	spanning=bytearray(len(p.ends))
+	rules.certificate=None
+	tree=bytearray(len(p.ends))
 	seen=bytearray(len(p))
 	seen[0]=1
 	reached=[0]
@@ -1290,22 +1296,22 @@ def _span(rules):
 		for(e,y)in node_edges[x]:
 			if hi[e]and not seen[y]:
 				seen[y]=1
-				spanning[e]=1
+				tree[e]=1
 				reached.append(y)
 	if len(reached)<len(p):
 		raise Contradiction(None,CUT)
-	rules.spanning,rules.spanned=spanning,len(reached)-1
+	rules.certificate=Certificate(tree,len(reached)-1)
 def _draw_bridges(rules):
 	grid=rules.grid
 	p=grid.puzzle
 	n=len(p)
-	rules.spanning=None
-	spanning=bytearray(len(p.ends))
+	rules.certificate=None
+	tree=bytearray(len(p.ends))
 	order,low=[-1]*n,[0]*n
-	bridges,reached=bridges_from(p.node_edges,grid.hi,0,order,low,0,spanning)
+	bridges,reached=bridges_from(p.node_edges,grid.hi,0,order,low,0,tree)
 	if reached<n:
 		raise Contradiction(None,CUT)
-	rules.spanning,rules.spanned=spanning,n-1
+	rules.certificate=Certificate(tree,n-1)
 	changed=False
 	for e in bridges:
 		changed|=grid.raise_lo(e,1)
@@ -1427,8 +1433,9 @@ def slack(rules):
 		return False
 	if left<0:
 		raise Contradiction(None,SLACK)
-	starts=joined_since(grid,rules.slackened)if rules.slack_left==left else None
-	rules.slackened,rules.slack_left=len(grid.trail),left
+	at,was=rules.slackened
+	starts=joined_since(grid,at)if was==left else None
+	rules.slackened=len(grid.trail),left
 	if starts is not None:
 		return _slack_in_groups(grid,starts,left)
 	lo,hi,ends,parent=grid.lo,grid.hi,grid.ends,grid.parent
@@ -2552,10 +2559,10 @@ LAZY={
 'bot/branching.py':'4521 32 35 38 44 46 57 59 79 81 84 87 95 13 18 25 26 99 106 108 116 120 123 125 135 ',
 'bot/facts.py':'1009 26 30 32 34 36 42 ',
 'bot/grid.py':'5238 186 207 62 65 ',
-'bot/rules/engine.py':'3573 57 58 60 62 64 65 83 88 90 99 ',
-'bot/rules/balance.py':'2811 19 20 22 24 26 48 70 80 82 88 ',
-'bot/rules/connect.py':'4119 24 38 40 59 61 68 70 86 131 138 140 148 150 169 ',
-'bot/rules/groups.py':'6461 71 87 104 123 125 137 139 146 148 173 175 192 194 197 199 202 204 205 207 225 227 233 ',
+'bot/rules/engine.py':'3506 56 57 59 61 63 64 82 87 89 98 ',
+'bot/rules/balance.py':'2879 19 20 22 24 26 48 74 84 86 92 ',
+'bot/rules/connect.py':'4208 43 62 64 71 73 89 134 141 143 151 153 172 28 41 ',
+'bot/rules/groups.py':'6442 72 88 105 124 126 138 140 147 149 174 176 193 195 198 200 203 205 206 208 226 228 234 ',
 'bot/rules/nodes.py':'2667 36 43 45 56 58 67 73 87 ',
 }
 import gc,sys
@@ -2588,7 +2595,7 @@ def lazy_stubs(namespace,lines,line,bodies):
 		return namespace['__lazy__'](n,arguments)
 	return first
 # The line of this file that opens LAZY_CODE: its tracebacks count from it.
-LAZY_CODE_LINE=2592
+LAZY_CODE_LINE=2599
 LAZY_CODE=r'''
 def shifted(code,lines):
 	# `code`, and the code it defines, `lines` further down this file.

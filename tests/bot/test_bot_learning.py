@@ -785,7 +785,7 @@ def slack_looks(text, monkeypatch, spare_limit):
     # has run the rule (a revert gives back only what a look had noted before).
     real = Rules.propagate
     monkeypatch.setattr(Rules, "propagate", lambda r, *args: (
-        real(r, *args), r.slack_left is not None and looks.append(1))[0])
+        real(r, *args), r.slackened[1] is not None and looks.append(1))[0])
     found = sorted(tuple(sorted(g.links()))
                    for g in Turns(Learner(rules, Stats())).solutions())
     monkeypatch.undo()
