@@ -110,6 +110,7 @@ DEFAULT=Options()
 ''',
 'bot/pacing.py':r'''
 import time
+from bot.lines import line
 FIRST_AT=.5
 EVERY=.07
 LEAD=.02
@@ -129,8 +130,6 @@ class LineSchedule:
 		self.printed[pair]=self.printed.get(pair,0)+1
 		self.next_at=self.clock()+self.every
 		return pair
-def line(*numbers):
-	return' '.join(map(str,numbers))+'\n'
 class Pacer:
 	def __init__(self,out,start=None,first_at=FIRST_AT,every=EVERY,clock=time.monotonic,lead=LEAD):
 		self.out=out
@@ -174,9 +173,13 @@ class Pacer:
 		self.stopped=True
 		return self.printer.stop()if self.printer is not None else{}
 ''',
+'bot/lines.py':r'''
+def line(*numbers):
+	return' '.join(map(str,numbers))+'\n'
+''',
 'bot/printers.py':r'''
 import os,select,sys
-from bot.pacing import line
+from bot.lines import line
 SWITCH=.001
 class ThreadPrinter:
 	def __init__(self,out,schedule):
@@ -2553,7 +2556,7 @@ def _walked(sources,reached,owner,lead,finished,running):
 # last line in MODULES[file].split('\n').
 LAZY={
 'bot/options.py':'1269 44 44 ',
-'bot/pacing.py':'1749 17 20 37 50 ',
+'bot/pacing.py':'1717 18 21 36 49 ',
 'bot/puzzle.py':'3459 89 91 ',
 'bot/assumption.py':'5588 11 31 33 37 39 61 63 76 78 96 98 102 104 106 108 111 166 183 130 136 ',
 'bot/branching.py':'4521 32 35 38 44 46 57 59 79 81 84 87 95 13 18 25 26 99 106 108 116 120 123 125 135 ',
@@ -2595,7 +2598,7 @@ def lazy_stubs(namespace,lines,line,bodies):
 		return namespace['__lazy__'](n,arguments)
 	return first
 # The line of this file that opens LAZY_CODE: its tracebacks count from it.
-LAZY_CODE_LINE=2599
+LAZY_CODE_LINE=2602
 LAZY_CODE=r'''
 def shifted(code,lines):
 	# `code`, and the code it defines, `lines` further down this file.
