@@ -9,9 +9,9 @@ import importlib
 _HOMES = {
     "DEFAULT": "bot.options", "Options": "bot.options",
     "Puzzle": "bot.puzzle", "PuzzleError": "bot.puzzle", "parse": "bot.puzzle",
-    "Unsolvable": "bot.solver", "solve": "bot.solver", "solve_to": "bot.stages",
+    "Unsolvable": "bot.solver", "solve": "bot.solver", "solve_to": "bot.elimination",
     "count_solutions": "bot.counting", "find_solutions": "bot.counting",
-    "Limit": "bot.stages", "OverLimit": "bot.work", "Stats": "bot.work",
+    "Limit": "bot.limits", "OverLimit": "bot.limits", "Stats": "bot.stats",
 }
 __all__ = sorted(_HOMES)
 

@@ -5,7 +5,7 @@ edges (a "completion"). Assume it, run the rules, and if they meet a contradicti
 completion is eliminated (the seed paper's elimination search, taken per node rather than
 per edge so one probe settles up to four edges).
 
-- `bot.stages.eliminate` probes every completion of every open node, most constrained
+- `bot.elimination.eliminate` probes every completion of every open node, most constrained
   node first, and narrows the node's edges to what its surviving completions allow; it
   repeats until nothing is eliminated. It never guesses, so it grades a puzzle's difficulty.
 - `solutions` branches depth-first: it takes the most constrained node (fewest
@@ -26,7 +26,7 @@ from bot.branching import choose_node, completions, count_completions, memory_of
 from bot.grid import Contradiction
 from bot.options import DEFAULT
 from bot.rules.engine import FULL, NODES, PROBE
-from bot.work import BRANCHING, ELIMINATION
+from bot.stages import BRANCHING, ELIMINATION
 
 
 def assume(grid, edges, counts):
@@ -300,7 +300,7 @@ def _branch(rules, stats, depth, budget, reach):
         try:
             assume(grid, edges, counts)
         except Contradiction:
-            stats.eliminations += 1
+            stats.dead_ends += 1
             rules.revert(mark)
             continue
         yield from solutions(rules, stats, depth + 1, budget, start)

@@ -7,9 +7,11 @@ of it passes through, and the facts found become a nogood. The interface a strat
 
 - `search(conflicts, stop)`: propagate, learn, restart and decide until SOLVED, REFUTED or
   UNDECIDED (paused: `conflicts` more conflicts met, or `stop()` at a fixed point);
-- its steps: `propagate()`, `decide()`, `analyse(conflict)` (learn, jump back, assert what
-  was learned), `backjump(level)`, `restart()`, and `rule_out()` a solution found;
-- at the root: `assume` a fact to settle it, `hold` a guess, `impose` an answer found apart.
+- its steps: `propagate()`, `decide()` (`suppose` the bound its phases choose),
+  `analyse(conflict)` (learn, jump back, assert what was learned), `backjump(level)`,
+  `restart()`, and `rule_out()` a solution found;
+- for a strategy's own moves (`bot.learning.Turns`): `suppose(fact)` opens a level on which a
+  fact holds, `open()` one the strategy fills itself.
 
 Its parts: `Levels` (where and at which level each fact became true), `Nogoods` (what it
 learned, watched) and `bot.branching.Phases` (where it decides).
@@ -23,8 +25,8 @@ rules' premises are read off the later state without going back to it.
 import random
 
 from bot.branching import Phases
-from bot.facts import (at_least, bound, enforce, every_fact, fact_count, holds, is_lower,
-                       made_true, negate)
+from bot.facts import (bound, enforce, every_fact, fact_count, holds, is_lower, made_true,
+                       negate)
 from bot.grid import Contradiction
 from bot.restarts import Restarts
 from bot.rules.engine import LEARN, LEARN_CHEAP, LEARN_CHEAP_NO_SLACK, LEARN_NO_SLACK
@@ -272,14 +274,24 @@ class Learner:
         meets one, else None."""
         fact = self.phases.choose(self.rules)
         self.stats.branch()
-        self.levels.open(self.rules.mark())
+        conflict = self.suppose(fact)
         if self.level > self.stats.max_depth:
             self.stats.max_depth = self.level
+        return conflict
+
+    def suppose(self, fact):
+        """Open a level on which `fact` holds, with nothing run on it. The conflict if that
+        meets one, else None."""
+        self.open()
         try:
             enforce(self.grid, fact)
         except Contradiction as dead:
             return self._diagnose(dead)
         return None
+
+    def open(self):
+        """Open a decision level at the trail's end."""
+        self.levels.open(self.rules.mark())
 
     def analyse(self, conflict):
         """Learn from `conflict` (None: there is none) and from any conflict that asserting
@@ -300,7 +312,7 @@ class Learner:
         mark, length = levels.marks[level], levels.starts[level]
         levels.forget(length, self.phases.phase)  # (`scanned` kept, but not past `length`)
         if len(grid.trail) >= length:
-            # What the root left unscanned below a level `impose` opened stays unscanned:
+            # What the root left unscanned below a level `Turns.impose` opened stays unscanned:
             # the next propagation shows it to the nogoods.
             self.rules.revert(mark)
         else:
@@ -321,69 +333,10 @@ class Learner:
         decisions = self.levels.decisions()
         return bool(decisions) and self.analyse(decisions)
 
-    # -- at the root: what a strategy asks when it must print a link -----------------------
-    def drawn_above_root(self):
-        """The links drawn above the root, likeliest first, as facts: those the fullest
-        state holds too, then by the shallowest level they were made at (the fewest
-        decisions behind them), the latest there first."""
-        lo, target = self.grid.lo, self.phases.target
-        fact_level, fact_pos = self.levels.fact_level, self.levels.fact_pos
-        ranked = []
-        for e, low in enumerate(lo):
-            if low:
-                fact = at_least(e, low)
-                level = fact_level[fact]
-                if level:
-                    ranked.append((target[e] < low, level, -fact_pos[fact], fact))
-        ranked.sort()
-        return [fact for *_, fact in ranked]
-
     def is_open(self, fact):
         """Whether the bounds leave `fact` open."""
         lo, hi = self.grid.lo, self.grid.hi
         return not holds(lo, hi, fact) and not holds(lo, hi, negate(fact))
-
-    def assume(self, fact):
-        """From the root, assume `fact` and propagate; learn from any conflict met, and go
-        back to the root. Whether a conflict was met; None if no solution is left."""
-        conflicts = self.conflicts
-        self.levels.open(self.rules.mark())
-        try:
-            enforce(self.grid, fact)
-        except Contradiction as dead:
-            if not self.analyse(self._diagnose(dead)):
-                return None
-        # Learning to a fixed point, where the search pauses: it decides nothing.
-        if self.search(float("inf"), lambda: True) is REFUTED:
-            return None
-        self.backjump(0)
-        return self.conflicts > conflicts
-
-    def hold(self, fact):
-        """Make `fact` hold at the root, as if every solution held it (a guess); what is
-        learned from then on holds given it. False if the root refuses it at once."""
-        self.backjump(0)
-        try:
-            enforce(self.grid, fact)
-        except Contradiction:
-            return False
-        return True
-
-    def impose(self, counts):
-        """From the root, open a level that sets every edge to its count in `counts` (an
-        answer found apart), to be read and taken off (`backjump`) with nothing run on it.
-        False, back at the root, if the bounds refuse it."""
-        self.backjump(0)
-        self.levels.open(self.rules.mark())
-        grid = self.grid
-        try:
-            for e, n in enumerate(counts):
-                grid.raise_lo(e, n)
-                grid.lower_hi(e, n)
-        except Contradiction:
-            self.backjump(0)
-            return False
-        return True
 
     # -- inside ----------------------------------------------------------------------------
     def _diagnose(self, dead):
@@ -411,7 +364,7 @@ class Learner:
     def learn(self, conflict):
         """Trace `conflict` to its first unique implication point, store the nogood, jump
         back and assert it. A new conflict if asserting it meets one at once, else None."""
-        self.stats.eliminations += 1
+        self.stats.nogoods += 1
         grid = self.grid
         depth = len(grid.trail)
         self.phases.reached(grid)  # the fullest state yet sets the target phases

@@ -1,5 +1,5 @@
 """The search that learns, driven: the conflict-driven engine (`bot.cdcl`) taking turns
-with the walk (`bot.local`), telling the caller the sure links, and proving and guessing
+with the walk (`bot.walk`), telling the caller the sure links, and proving and guessing
 when the caller runs out of them.
 
 The node search (`bot.assumption`) forgets each contradiction it meets and backtracks one
@@ -15,10 +15,10 @@ import time
 
 from bot.assumption import probe
 from bot.cdcl import REFUTED, SOLVED, Learner
-from bot.facts import negate
+from bot.facts import at_least, enforce, negate
 from bot.grid import Contradiction
-from bot.local import Walk, filled
 from bot.rules.engine import FULL
+from bot.walk import Walk, filled
 
 
 def learned_solutions(rules, stats, sure=None, walk=False, press=None):
@@ -64,7 +64,9 @@ def make_root(rules, stats):
 
 
 class Turns:
-    """The turns around the engine's search (`Learner.search`), taken between its calls.
+    """The turns around the engine's search (`Learner.search`), taken between its calls, and
+    what they do at its root: `assume` a fact to settle it, `hold` a guess, `impose` an answer
+    found apart, rank the links `drawn_above_root`.
 
     `sure`, if given, hears the links drawn at the root (in every solution), each time they
     grow, until the first solution. `press`, given with `sure`, says when the caller is
@@ -75,7 +77,7 @@ class Turns:
 
     def __init__(self, engine, sure=None, walk=None, press=None):
         self.engine, self.grid, self.options = engine, engine.grid, engine.options
-        self.walk = walk  # a `bot.local.Walk`, or None
+        self.walk = walk  # a `bot.walk.Walk`, or None
         self.walk_at = self.options.walk_after  # the conflict count of the walk's next turn
         self.refilled = None   # the engine's fullest state as the walk last filled from it
         self.sure = sure
@@ -113,7 +115,7 @@ class Turns:
             self.told = told  # (the links drawn at the root are in every solution)
             self.sure(self.grid.links())
         self.asked = (engine.level and self.press is not None and self.press.due()
-                      and engine.drawn_above_root())
+                      and self.drawn_above_root())
         return bool(self.asked)
 
     def _walk_turn(self):
@@ -133,7 +135,7 @@ class Turns:
             if self.walk.best is not None:
                 phases.follow(self.walk.best[:])
                 engine.restart()
-        elif engine.impose(counts):
+        elif self.impose(counts):
             self.sure = None  # the answer's links are not sure ones
             yield self.grid
             engine.backjump(0)  # the answer off: the search goes on from the root
@@ -156,7 +158,7 @@ class Turns:
             for side in (negate(fact), fact):
                 if time.monotonic() > until or not engine.is_open(fact):
                     break
-                met = engine.assume(side)
+                met = self.assume(side)
                 if met is None:
                     return False
                 if sum(grid.lo) > links:
@@ -174,11 +176,67 @@ class Turns:
         hold given the guess, which stays too; the walk starts over from the new root.
         False if the root refuses it at once (no solution is left)."""
         self.press.guessed()
-        if not self.engine.hold(fact):
+        if not self.hold(fact):
             return False
         if self.walk is not None:
             stop = self.walk.stop
             self.walk = Walk(self.grid, self.engine.phases.seed(), self.options)
             self.walk.stop = stop
             self.refilled = None
+        return True
+
+    # -- at the root: what the turns ask of the engine when a link must be printed ----------
+    def drawn_above_root(self):
+        """The links drawn above the root, likeliest first, as facts: those the fullest
+        state holds too, then by the shallowest level they were made at (the fewest
+        decisions behind them), the latest there first."""
+        engine = self.engine
+        lo, target = self.grid.lo, engine.phases.target
+        fact_level, fact_pos = engine.levels.fact_level, engine.levels.fact_pos
+        ranked = []
+        for e, low in enumerate(lo):
+            if low:
+                fact = at_least(e, low)
+                level = fact_level[fact]
+                if level:
+                    ranked.append((target[e] < low, level, -fact_pos[fact], fact))
+        ranked.sort()
+        return [fact for *_, fact in ranked]
+
+    def assume(self, fact):
+        """From the root, assume `fact` and propagate; learn from any conflict met, and go
+        back to the root. Whether a conflict was met; None if no solution is left."""
+        engine = self.engine
+        conflicts = engine.conflicts
+        # Learning to a fixed point, where the search pauses: it decides nothing.
+        if (not engine.analyse(engine.suppose(fact))
+                or engine.search(float("inf"), lambda: True) is REFUTED):
+            return None
+        engine.backjump(0)
+        return engine.conflicts > conflicts
+
+    def hold(self, fact):
+        """Make `fact` hold at the root, as if every solution held it (a guess); what the
+        engine learns from then on holds given it. False if the root refuses it at once."""
+        self.engine.backjump(0)
+        try:
+            enforce(self.grid, fact)
+        except Contradiction:
+            return False
+        return True
+
+    def impose(self, counts):
+        """From the root, open a level that sets every edge to its count in `counts` (an
+        answer found apart), to be read and taken off (`backjump`) with nothing run on it.
+        False, back at the root, if the bounds refuse it."""
+        engine, grid = self.engine, self.grid
+        engine.backjump(0)
+        engine.open()
+        try:
+            for e, n in enumerate(counts):
+                grid.raise_lo(e, n)
+                grid.lower_hi(e, n)
+        except Contradiction:
+            engine.backjump(0)
+            return False
         return True

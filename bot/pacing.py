@@ -22,6 +22,8 @@ system allows one.
 
 import time
 
+from bot.lines import line
+
 FIRST_AT = 0.5  # s after the input: the first sure link, if the search is still running
 EVERY = 0.07    # s between sure links: CodinGame allows 0.1, the rest is margin
 LEAD = 0.02     # s before the printer runs dry that the search is told to guess
@@ -49,10 +51,6 @@ class LineSchedule:
         self.printed[pair] = self.printed.get(pair, 0) + 1
         self.next_at = self.clock() + self.every
         return pair
-
-
-def line(*numbers):
-    return " ".join(map(str, numbers)) + "\n"
 
 
 class Pacer:

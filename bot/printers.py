@@ -12,7 +12,7 @@ import os
 import select
 import sys
 
-from bot.pacing import line
+from bot.lines import line
 
 SWITCH = 0.001  # s: how soon the search yields the interpreter to a thread printer
 

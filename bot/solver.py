@@ -15,7 +15,7 @@ from bot.grid import Grid
 from bot.options import DEFAULT
 from bot.puzzle import parse
 from bot.rules.engine import Rules
-from bot.work import Stats
+from bot.stats import Stats
 
 
 class Unsolvable(Exception):
@@ -50,7 +50,7 @@ def solve(text, stats=None, within=None, sure=None, seed=None, press=None, optio
     """Solve CodinGame puzzle text; return its links as (x1, y1, x2, y2, n) tuples.
 
     Raises PuzzleError for malformed text and Unsolvable when no solution exists (to stop
-    at an earlier stage, see `bot.stages.solve_to`). Pass a Stats to collect counters, and
+    at an earlier stage, see `bot.elimination.solve_to`). Pass a Stats to collect counters, and
     a Limit as `within` to bound the work (OverLimit past it). `sure`, if given, is called
     with the links known to be in every solution (as the answer's tuples), each time the
     search proves more.
@@ -86,5 +86,5 @@ def stats_within(stats, within):
     """`stats` (a fresh Stats if None), kept to the Limit `within` if given."""
     stats = Stats() if stats is None else stats
     if within is not None:
-        stats.keep_to(within)
+        stats.limit = within
     return stats

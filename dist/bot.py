@@ -110,6 +110,7 @@ DEFAULT=Options()
 ''',
 'bot/pacing.py':r'''
 import time
+from bot.lines import line
 FIRST_AT=.5
 EVERY=.07
 LEAD=.02
@@ -129,8 +130,6 @@ class LineSchedule:
 		self.printed[pair]=self.printed.get(pair,0)+1
 		self.next_at=self.clock()+self.every
 		return pair
-def line(*numbers):
-	return' '.join(map(str,numbers))+'\n'
 class Pacer:
 	def __init__(self,out,start=None,first_at=FIRST_AT,every=EVERY,clock=time.monotonic,lead=LEAD):
 		self.out=out
@@ -174,9 +173,13 @@ class Pacer:
 		self.stopped=True
 		return self.printer.stop()if self.printer is not None else{}
 ''',
+'bot/lines.py':r'''
+def line(*numbers):
+	return' '.join(map(str,numbers))+'\n'
+''',
 'bot/printers.py':r'''
 import os,select,sys
-from bot.pacing import line
+from bot.lines import line
 SWITCH=.001
 class ThreadPrinter:
 	def __init__(self,out,schedule):
@@ -403,7 +406,7 @@ from bot.grid import Grid
 from bot.options import DEFAULT
 from bot.puzzle import parse
 from bot.rules.engine import Rules
-from bot.work import Stats
+from bot.stats import Stats
 class Unsolvable(Exception):
 	pass
 def answers(rules,stats,sure=None,press=None,handed_over=None):
@@ -434,7 +437,7 @@ def rules_for(text,options,seed=None):
 def stats_within(stats,within):
 	stats=Stats()if stats is None else stats
 	if within is not None:
-		stats.keep_to(within)
+		stats.limit=within
 	return stats
 ''',
 'bot/assumption.py':r'''
@@ -442,7 +445,7 @@ from bot.branching import choose_node,completions,count_completions,memory_of
 from bot.grid import Contradiction
 from bot.options import DEFAULT
 from bot.rules.engine import FULL,NODES,PROBE
-from bot.work import BRANCHING,ELIMINATION
+from bot.stages import BRANCHING,ELIMINATION
 def assume(grid,edges,counts):
 	for(e,n)in zip(edges,counts):
 		grid.raise_lo(e,n)
@@ -616,7 +619,7 @@ def _branch(rules,stats,depth,budget,reach):
 		try:
 			assume(grid,edges,counts)
 		except Contradiction:
-			stats.eliminations+=1
+			stats.dead_ends+=1
 			rules.revert(mark)
 			continue
 		yield from solutions(rules,stats,depth+1,budget,start)
@@ -1056,25 +1059,24 @@ class Rules:
 		self.options=options
 		self.listener=self.completed=None
 		self.changes=grid.changes=Changes(len(grid.puzzle))
-		self.balanced=self.isolated=self.connected=self.slackened=-1
-		self.slack_left=None
-		self.parity_looks=self.parity_hits=0
-		self.spanning=None
-		self.spanned=0
+		self.balanced=self.isolated=self.connected=-1
+		self.slackened=-1,None
+		self.certificate=None
+		self.worth=balance.Worth()
 	def mark(self):
-		cursors=self.balanced,self.isolated,self.connected,self.slackened,self.slack_left
+		cursors=self.balanced,self.isolated,self.connected,self.slackened
 		state=tuple(self.changes.dirty),self.changes.joined,self.changes.cut,cursors
 		return self.grid.mark(),len(self.grid.trail),state
 	def revert(self,mark):
 		changes=self.changes
 		board,length,(pending,changes.joined,changes.cut,cursors)=mark
-		self.balanced,self.isolated,self.connected,self.slackened,self.slack_left=cursors
+		self.balanced,self.isolated,self.connected,self.slackened=cursors
 		if self.listener is not None:
 			self.listener.reverted(length,self.grid.trail,self.grid.ends)
 		self.grid.revert(board)
 		changes.dirty=dict.fromkeys(pending)
 	def undo(self,length):
-		forgotten=(),True,True,(-1,-1,-1,-1,None)
+		forgotten=(),True,True,(-1,-1,-1,(-1,None))
 		self.revert((self.grid.mark_at(length),length,forgotten))
 	def caught_up(self):
 		self.changes.dirty.clear()
@@ -1172,20 +1174,24 @@ def _decided_since(grid,position):
 		return range(len(grid.puzzle))
 	lo,hi,ends=grid.lo,grid.hi,grid.ends
 	return{i for(e,_,_)in grid.trail[position:]if lo[e]==hi[e]for i in ends[e]}
+class Worth:
+	def __init__(self):
+		self.looks=self.hits=0
 def due_in_probe(rules):
 	if rules.balanced<0:
 		return True
-	options=rules.options
+	options,worth=rules.options,rules.worth
 	after=options.probe_balance_after
-	if rules.parity_hits*options.parity_pays<rules.parity_looks:
+	if worth.hits*options.parity_pays<worth.looks:
 		after=options.probe_balance_rarely
 	return len(rules.grid.trail)-rules.balanced>=after
 def balance_in_probe(rules):
-	rules.parity_looks+=1
+	worth=rules.worth
+	worth.looks+=1
 	try:
 		balance(rules)
 	except Contradiction:
-		rules.parity_hits+=1
+		worth.hits+=1
 		raise
 def unbalanced_region(grid,top,hint=None):
 	p=grid.puzzle
@@ -1219,34 +1225,37 @@ def connect(rules):
 	if rules.connected<0:
 		rules.connected=len(grid.trail)
 		return _draw_bridges(rules)
-	hi,spanning=grid.hi,rules.spanning
-	if spanning is None or rules.spanned>2*n:
+	hi,certificate=grid.hi,rules.certificate
+	if certificate is None or certificate.size>2*n:
 		rules.connected=len(grid.trail)
 		_span(rules)
 		return False
-	mended={e for(e,_,old_hi)in grid.trail[rules.connected:]if old_hi and not hi[e]and spanning[e]}
+	edges=certificate.edges
+	mended={e for(e,_,old_hi)in grid.trail[rules.connected:]if old_hi and not hi[e]and edges[e]}
 	rules.connected=len(grid.trail)
 	if len(mended)*rules.options.mend_share>n:
 		_span(rules)
 		return False
-	_mend(rules,mended)
+	certificate.mend(grid,mended)
 	return False
-def _mend(rules,mended):
-	grid,spanning=rules.grid,rules.spanning
-	ends=grid.ends
-	for e in mended:
-		spanning[e]=0
-	for e in mended:
-		path=_path(grid,*ends[e])
-		if path is None:
-			for f in mended:
-				spanning[f]=1
-			raise Contradiction(None,CUT)
-		for f in path:
-			if not spanning[f]:
-				spanning[f]=1
-				rules.spanned+=1
-		rules.spanned-=1
+class Certificate:
+	def __init__(self,edges,size):
+		self.edges,self.size=edges,size
+	def mend(self,grid,mended):
+		edges,ends=self.edges,grid.ends
+		for e in mended:
+			edges[e]=0
+		for e in mended:
+			path=_path(grid,*ends[e])
+			if path is None:
+				for f in mended:
+					edges[f]=1
+				raise Contradiction(None,CUT)
+			for f in path:
+				if not edges[f]:
+					edges[f]=1
+					self.size+=1
+			self.size-=1
 def _path(grid,a,b):
 	hi,node_edges=grid.hi,grid.puzzle.node_edges
 	via=[-1]*len(node_edges)
@@ -1281,8 +1290,8 @@ def _span(rules):
 	grid=rules.grid
 	p=grid.puzzle
 	hi,node_edges=grid.hi,p.node_edges
-	rules.spanning=None
-	spanning=bytearray(len(p.ends))
+	rules.certificate=None
+	tree=bytearray(len(p.ends))
 	seen=bytearray(len(p))
 	seen[0]=1
 	reached=[0]
@@ -1290,22 +1299,22 @@ def _span(rules):
 		for(e,y)in node_edges[x]:
 			if hi[e]and not seen[y]:
 				seen[y]=1
-				spanning[e]=1
+				tree[e]=1
 				reached.append(y)
 	if len(reached)<len(p):
 		raise Contradiction(None,CUT)
-	rules.spanning,rules.spanned=spanning,len(reached)-1
+	rules.certificate=Certificate(tree,len(reached)-1)
 def _draw_bridges(rules):
 	grid=rules.grid
 	p=grid.puzzle
 	n=len(p)
-	rules.spanning=None
-	spanning=bytearray(len(p.ends))
+	rules.certificate=None
+	tree=bytearray(len(p.ends))
 	order,low=[-1]*n,[0]*n
-	bridges,reached=bridges_from(p.node_edges,grid.hi,0,order,low,0,spanning)
+	bridges,reached=bridges_from(p.node_edges,grid.hi,0,order,low,0,tree)
 	if reached<n:
 		raise Contradiction(None,CUT)
-	rules.spanning,rules.spanned=spanning,n-1
+	rules.certificate=Certificate(tree,n-1)
 	changed=False
 	for e in bridges:
 		changed|=grid.raise_lo(e,1)
@@ -1427,8 +1436,9 @@ def slack(rules):
 		return False
 	if left<0:
 		raise Contradiction(None,SLACK)
-	starts=joined_since(grid,rules.slackened)if rules.slack_left==left else None
-	rules.slackened,rules.slack_left=len(grid.trail),left
+	at,was=rules.slackened
+	starts=joined_since(grid,at)if was==left else None
+	rules.slackened=len(grid.trail),left
 	if starts is not None:
 		return _slack_in_groups(grid,starts,left)
 	lo,hi,ends,parent=grid.lo,grid.hi,grid.ends,grid.parent
@@ -1703,40 +1713,36 @@ def dead_node(grid,top,hint=None):
 				if lo[f]:
 					return[at_least(e,1),at_least(f,1)]
 ''',
-'bot/work.py':r'''
+'bot/stages.py':r'''
 RULES,ELIMINATION,BRANCHING=1,2,3
-_NONE=float('inf')
-class OverLimit(Exception):
-	pass
+STAGE_NAMES={RULES:'rules',ELIMINATION:'elimination',BRANCHING:'branching'}
+''',
+'bot/stats.py':r'''
+from bot.stages import RULES
 class Stats:
-	COUNTERS='rounds','assumptions','eliminations','branches','max_depth','stage'
+	COUNTERS='rounds','assumptions','eliminations','dead_ends','nogoods','branches','max_depth','stage'
 	def __init__(self,limit=None):
-		self.rounds=self.assumptions=self.eliminations=0
+		self.rounds=self.assumptions=self.eliminations=self.dead_ends=self.nogoods=0
 		self.branches=self.max_depth=0
 		self.stage=RULES
-		self.keep_to(limit)
-	def keep_to(self,limit):
-		rounds=limit.rounds if limit is not None else None
-		branches=limit.branches if limit is not None else None
-		self.most_rounds=_NONE if rounds is None else rounds
-		self.most_branches=_NONE if branches is None else branches
+		self.limit=limit
 	def round(self):
 		self.rounds+=1
-		if self.rounds>self.most_rounds:
-			raise OverLimit(f"over {self.most_rounds} propagation rounds")
+		if self.limit is not None:
+			self.limit.check(self)
 	def branch(self):
 		self.branches+=1
-		if self.branches>self.most_branches:
-			raise OverLimit(f"over {self.most_branches} branches")
+		if self.limit is not None:
+			self.limit.check(self)
 ''',
 'bot/learning.py':r'''
 import time
 from bot.assumption import probe
 from bot.cdcl import REFUTED,SOLVED,Learner
-from bot.facts import negate
+from bot.facts import at_least,enforce,negate
 from bot.grid import Contradiction
-from bot.local import Walk,filled
 from bot.rules.engine import FULL
+from bot.walk import Walk,filled
 def learned_solutions(rules,stats,sure=None,walk=False,press=None):
 	grid,options=rules.grid,rules.options
 	if not make_root(rules,stats):
@@ -1798,7 +1804,7 @@ class Turns:
 		if not engine.level and self.sure is not None and told>self.told:
 			self.told=told
 			self.sure(self.grid.links())
-		self.asked=engine.level and self.press is not None and self.press.due()and engine.drawn_above_root()
+		self.asked=engine.level and self.press is not None and self.press.due()and self.drawn_above_root()
 		return bool(self.asked)
 	def _walk_turn(self):
 		engine=self.engine
@@ -1812,7 +1818,7 @@ class Turns:
 			if self.walk.best is not None:
 				phases.follow(self.walk.best[:])
 				engine.restart()
-		elif engine.impose(counts):
+		elif self.impose(counts):
 			self.sure=None
 			yield self.grid
 			engine.backjump(0)
@@ -1827,7 +1833,7 @@ class Turns:
 			for side in(negate(fact),fact):
 				if time.monotonic()>until or not engine.is_open(fact):
 					break
-				met=engine.assume(side)
+				met=self.assume(side)
 				if met is None:
 					return False
 				if sum(grid.lo)>links:
@@ -1840,7 +1846,7 @@ class Turns:
 		return True
 	def guess(self,fact):
 		self.press.guessed()
-		if not self.engine.hold(fact):
+		if not self.hold(fact):
 			return False
 		if self.walk is not None:
 			stop=self.walk.stop
@@ -1848,11 +1854,50 @@ class Turns:
 			self.walk.stop=stop
 			self.refilled=None
 		return True
+	def drawn_above_root(self):
+		engine=self.engine
+		lo,target=self.grid.lo,engine.phases.target
+		fact_level,fact_pos=engine.levels.fact_level,engine.levels.fact_pos
+		ranked=[]
+		for(e,low)in enumerate(lo):
+			if low:
+				fact=at_least(e,low)
+				level=fact_level[fact]
+				if level:
+					ranked.append((target[e]<low,level,-fact_pos[fact],fact))
+		ranked.sort()
+		return[fact for(*_,fact)in ranked]
+	def assume(self,fact):
+		engine=self.engine
+		conflicts=engine.conflicts
+		if not engine.analyse(engine.suppose(fact))or engine.search(float('inf'),lambda:True)is REFUTED:
+			return
+		engine.backjump(0)
+		return engine.conflicts>conflicts
+	def hold(self,fact):
+		self.engine.backjump(0)
+		try:
+			enforce(self.grid,fact)
+		except Contradiction:
+			return False
+		return True
+	def impose(self,counts):
+		engine,grid=self.engine,self.grid
+		engine.backjump(0)
+		engine.open()
+		try:
+			for(e,n)in enumerate(counts):
+				grid.raise_lo(e,n)
+				grid.lower_hi(e,n)
+		except Contradiction:
+			engine.backjump(0)
+			return False
+		return True
 ''',
 'bot/cdcl.py':r'''
 import random
 from bot.branching import Phases
-from bot.facts import at_least,bound,enforce,every_fact,fact_count,holds,is_lower,made_true,negate
+from bot.facts import bound,enforce,every_fact,fact_count,holds,is_lower,made_true,negate
 from bot.grid import Contradiction
 from bot.restarts import Restarts
 from bot.rules.engine import LEARN,LEARN_CHEAP,LEARN_CHEAP_NO_SLACK,LEARN_NO_SLACK
@@ -2025,13 +2070,18 @@ class Learner:
 	def decide(self):
 		fact=self.phases.choose(self.rules)
 		self.stats.branch()
-		self.levels.open(self.rules.mark())
+		conflict=self.suppose(fact)
 		if self.level>self.stats.max_depth:
 			self.stats.max_depth=self.level
+		return conflict
+	def suppose(self,fact):
+		self.open()
 		try:
 			enforce(self.grid,fact)
 		except Contradiction as dead:
 			return self._diagnose(dead)
+	def open(self):
+		self.levels.open(self.rules.mark())
 	def analyse(self,conflict):
 		while conflict is not None:
 			deepest=max(map(self.levels.fact_level.__getitem__,conflict),default=0)
@@ -2059,52 +2109,9 @@ class Learner:
 	def rule_out(self):
 		decisions=self.levels.decisions()
 		return bool(decisions)and self.analyse(decisions)
-	def drawn_above_root(self):
-		lo,target=self.grid.lo,self.phases.target
-		fact_level,fact_pos=self.levels.fact_level,self.levels.fact_pos
-		ranked=[]
-		for(e,low)in enumerate(lo):
-			if low:
-				fact=at_least(e,low)
-				level=fact_level[fact]
-				if level:
-					ranked.append((target[e]<low,level,-fact_pos[fact],fact))
-		ranked.sort()
-		return[fact for(*_,fact)in ranked]
 	def is_open(self,fact):
 		lo,hi=self.grid.lo,self.grid.hi
 		return not holds(lo,hi,fact)and not holds(lo,hi,negate(fact))
-	def assume(self,fact):
-		conflicts=self.conflicts
-		self.levels.open(self.rules.mark())
-		try:
-			enforce(self.grid,fact)
-		except Contradiction as dead:
-			if not self.analyse(self._diagnose(dead)):
-				return
-		if self.search(float('inf'),lambda:True)is REFUTED:
-			return
-		self.backjump(0)
-		return self.conflicts>conflicts
-	def hold(self,fact):
-		self.backjump(0)
-		try:
-			enforce(self.grid,fact)
-		except Contradiction:
-			return False
-		return True
-	def impose(self,counts):
-		self.backjump(0)
-		self.levels.open(self.rules.mark())
-		grid=self.grid
-		try:
-			for(e,n)in enumerate(counts):
-				grid.raise_lo(e,n)
-				grid.lower_hi(e,n)
-		except Contradiction:
-			self.backjump(0)
-			return False
-		return True
 	def _diagnose(self,dead):
 		self.levels.scan()
 		conflict=self.rules.diagnose(self.top,*dead.args)
@@ -2122,7 +2129,7 @@ class Learner:
 		except Contradiction as dead:
 			return self._diagnose(dead)
 	def learn(self,conflict):
-		self.stats.eliminations+=1
+		self.stats.nogoods+=1
 		grid=self.grid
 		depth=len(grid.trail)
 		self.phases.reached(grid)
@@ -2213,7 +2220,7 @@ class Restarts:
 		self.recent.clear()
 		self.recent_sum=0
 ''',
-'bot/local.py':r'''
+'bot/walk.py':r'''
 import random
 from itertools import permutations
 from bot.grid import components,solves
@@ -2549,18 +2556,17 @@ def _walked(sources,reached,owner,lead,finished,running):
 # last line in MODULES[file].split('\n').
 LAZY={
 'bot/options.py':'1269 44 44 ',
-'bot/pacing.py':'1749 17 20 37 50 ',
+'bot/pacing.py':'1717 18 21 36 49 ',
 'bot/puzzle.py':'3459 89 91 ',
-'bot/assumption.py':'5589 11 31 33 37 39 61 63 76 78 96 98 102 104 106 108 111 166 183 130 136 ',
+'bot/assumption.py':'5588 11 31 33 37 39 61 63 76 78 96 98 102 104 106 108 111 166 183 130 136 ',
 'bot/branching.py':'4521 32 35 38 44 46 57 59 79 81 84 87 95 13 18 25 26 99 106 108 116 120 123 125 135 ',
 'bot/facts.py':'1009 26 30 32 34 36 42 ',
 'bot/grid.py':'5238 186 207 62 65 ',
-'bot/rules/engine.py':'3573 57 58 60 62 64 65 83 88 90 99 ',
-'bot/rules/balance.py':'2811 19 20 22 24 26 48 70 80 82 88 ',
-'bot/rules/connect.py':'4119 24 38 40 59 61 68 70 86 131 138 140 148 150 169 ',
-'bot/rules/groups.py':'6461 71 87 104 123 125 137 139 146 148 173 175 192 194 197 199 202 204 205 207 225 227 233 ',
+'bot/rules/engine.py':'3506 56 57 59 61 63 64 82 87 89 98 ',
+'bot/rules/balance.py':'2879 19 20 22 24 26 48 74 84 86 92 ',
+'bot/rules/connect.py':'4208 43 62 64 71 73 89 134 141 143 151 153 172 28 41 ',
+'bot/rules/groups.py':'6442 72 88 105 124 126 138 140 147 149 174 176 193 195 198 200 203 205 206 208 226 228 234 ',
 'bot/rules/nodes.py':'2667 36 43 45 56 58 67 73 87 ',
-'bot/work.py':'860 22 24 ',
 }
 import gc,sys
 # importlib.machinery.ModuleSpec, without importing importlib and warnings.
@@ -2592,7 +2598,7 @@ def lazy_stubs(namespace,lines,line,bodies):
 		return namespace['__lazy__'](n,arguments)
 	return first
 # The line of this file that opens LAZY_CODE: its tracebacks count from it.
-LAZY_CODE_LINE=2596
+LAZY_CODE_LINE=2602
 LAZY_CODE=r'''
 def shifted(code,lines):
 	# `code`, and the code it defines, `lines` further down this file.

@@ -92,25 +92,35 @@ def _decided_since(grid, position):
     return {i for e, _, _ in grid.trail[position:] if lo[e] == hi[e] for i in ends[e]}
 
 
+class Worth:
+    """What `balance` is worth in probes on this board: its `looks` there and the `hits`
+    among them (the contradictions they found). Learned, so the engine keeps it across
+    revert (`Rules.worth`)."""
+
+    def __init__(self):
+        self.looks = self.hits = 0
+
+
 def due_in_probe(rules):
     """Whether a probe has changed enough bounds since `balance` last looked (or it never
     has) for a look to be worth it on this board."""
     if rules.balanced < 0:
         return True
-    options = rules.options
+    options, worth = rules.options, rules.worth
     after = options.probe_balance_after
-    if rules.parity_hits * options.parity_pays < rules.parity_looks:
+    if worth.hits * options.parity_pays < worth.looks:
         after = options.probe_balance_rarely
     return len(rules.grid.trail) - rules.balanced >= after
 
 
 def balance_in_probe(rules):
     """`balance`, counting its looks and the contradictions they find."""
-    rules.parity_looks += 1
+    worth = rules.worth
+    worth.looks += 1
     try:
         balance(rules)
     except Contradiction:
-        rules.parity_hits += 1
+        worth.hits += 1
         raise
 
 

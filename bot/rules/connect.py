@@ -1,12 +1,13 @@
 """The connection rule: the possible links must reach every node, and on the first look an
 edge whose loss would split them (a bridge) must carry at least one link.
 
-The first look keeps a certificate of connection: a set of possible edges that joins every
-node (`Rules.spanning`, the walk's tree). It stays true as the search goes back, since going
-back only makes edges possible again. Later looks need only mend it: for each of its edges
-cut since, the cut edge's ends must still meet, and the path that joins them goes into the
-certificate; a cut outside it changes nothing. Bridges found after the first look rarely
-matter, and the search finds them anyway.
+The first look keeps a certificate of connection, a `Certificate` the engine holds for the
+rule (`Rules.certificate`): a set of possible edges that joins every node (the walk's tree).
+It stays true as the search goes back, since going back only makes edges possible again.
+Later looks need only mend it: for each of its edges cut since, the cut edge's ends must
+still meet, and the path that joins them goes into the certificate; a cut outside it changes
+nothing. Bridges found after the first look rarely matter, and the search finds them
+anyway.
 
 The bridge's reason and the diagnosis of a board that falls apart stand beside the rule.
 """
@@ -24,39 +25,47 @@ def connect(rules):
     if rules.connected < 0:
         rules.connected = len(grid.trail)
         return _draw_bridges(rules)
-    hi, spanning = grid.hi, rules.spanning
-    if spanning is None or rules.spanned > 2 * n:
+    hi, certificate = grid.hi, rules.certificate
+    if certificate is None or certificate.size > 2 * n:
         rules.connected = len(grid.trail)
         _span(rules)
         return False
+    edges = certificate.edges
     mended = {e for e, _, old_hi in grid.trail[rules.connected:]
-              if old_hi and not hi[e] and spanning[e]}
+              if old_hi and not hi[e] and edges[e]}
     rules.connected = len(grid.trail)
     if len(mended) * rules.options.mend_share > n:
         _span(rules)  # one walk of the board costs less than this many paths
         return False
-    _mend(rules, mended)
+    certificate.mend(grid, mended)
     return False
 
 
-def _mend(rules, mended):
-    """Join the ends of each certificate edge in `mended`, cut since the last look, by a
-    path of possible links, which goes into the certificate (Contradiction if none)."""
-    grid, spanning = rules.grid, rules.spanning
-    ends = grid.ends
-    for e in mended:
-        spanning[e] = 0
-    for e in mended:
-        path = _path(grid, *ends[e])
-        if path is None:
-            for f in mended:
-                spanning[f] = 1  # as it was: true again once the search goes back
-            raise Contradiction(None, CUT)
-        for f in path:
-            if not spanning[f]:
-                spanning[f] = 1
-                rules.spanned += 1
-        rules.spanned -= 1
+class Certificate:
+    """`connect`'s proof that the possible links join every node: a set of possible edges
+    that does (`edges`, a 1 for each edge in it), true for every state back to where it was
+    made; `size`, the edges it holds."""
+
+    def __init__(self, edges, size):
+        self.edges, self.size = edges, size
+
+    def mend(self, grid, mended):
+        """Join the ends of each edge in `mended` (cut since the last look) by a path of
+        possible links, which goes into the certificate (Contradiction if none)."""
+        edges, ends = self.edges, grid.ends
+        for e in mended:
+            edges[e] = 0
+        for e in mended:
+            path = _path(grid, *ends[e])
+            if path is None:
+                for f in mended:
+                    edges[f] = 1  # as it was: true again once the search goes back
+                raise Contradiction(None, CUT)
+            for f in path:
+                if not edges[f]:
+                    edges[f] = 1
+                    self.size += 1
+            self.size -= 1
 
 
 def _path(grid, a, b):
@@ -104,8 +113,8 @@ def _span(rules):
     grid = rules.grid
     p = grid.puzzle
     hi, node_edges = grid.hi, p.node_edges
-    rules.spanning = None
-    spanning = bytearray(len(p.ends))
+    rules.certificate = None
+    tree = bytearray(len(p.ends))
     seen = bytearray(len(p))
     seen[0] = 1
     reached = [0]
@@ -113,11 +122,11 @@ def _span(rules):
         for e, y in node_edges[x]:
             if hi[e] and not seen[y]:
                 seen[y] = 1
-                spanning[e] = 1
+                tree[e] = 1
                 reached.append(y)
     if len(reached) < len(p):
         raise Contradiction(None, CUT)
-    rules.spanning, rules.spanned = spanning, len(reached) - 1
+    rules.certificate = Certificate(tree, len(reached) - 1)
 
 
 def _draw_bridges(rules):
@@ -126,13 +135,13 @@ def _draw_bridges(rules):
     grid = rules.grid
     p = grid.puzzle
     n = len(p)
-    rules.spanning = None
-    spanning = bytearray(len(p.ends))  # the walk's tree: the certificate
+    rules.certificate = None
+    tree = bytearray(len(p.ends))  # the walk's tree: the certificate
     order, low = [-1] * n, [0] * n
-    bridges, reached = bridges_from(p.node_edges, grid.hi, 0, order, low, 0, spanning)
+    bridges, reached = bridges_from(p.node_edges, grid.hi, 0, order, low, 0, tree)
     if reached < n:
         raise Contradiction(None, CUT)
-    rules.spanning, rules.spanned = spanning, n - 1
+    rules.certificate = Certificate(tree, n - 1)
     changed = False
     for e in bridges:
         changed |= grid.raise_lo(e, 1)

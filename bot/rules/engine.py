@@ -102,15 +102,13 @@ class Rules:
     the nodes queued for the node rules, in the order they were queued (a dict as an
     ordered set: a node queued again keeps its place); `joined` and `cut` are the global
     rules' flags. The cursors are trail positions up to which `balance`, `isolate`,
-    `connect` and `slack` have looked (-1: nothing yet), and the slack left at `slack`'s
-    last look. `mark` keeps the queue, flags and cursors beside the grid's mark and
-    `revert` gives them back, so the rules look again only at what the revert undid: a mark
-    taken before the first propagation (every node queued) gives every node back.
-    `spanning` is `connect`'s certificate of connection, true for every state back to where
-    it was made (going back only makes edges possible again). `parity_looks` and
-    `parity_hits` count `balance`'s looks in probes and the contradictions they found: the
-    engine's measure of what that rule is worth on this board, learned, so kept across
-    revert.
+    `connect` and `slack` have looked (-1: nothing yet), `slack`'s with the slack it saw
+    there. `mark` keeps the queue, flags and cursors beside the grid's mark and `revert`
+    gives them back, so the rules look again only at what the revert undid: a mark taken
+    before the first propagation (every node queued) gives every node back. What a rule
+    learned stays across revert, in an object of its own: `certificate`, `connect`'s proof of
+    connection (`connect.Certificate`), and `worth`, what `balance` is worth in probes on
+    this board (`balance.Worth`).
 
     Two listeners, None where no one listens: `completed`, a list a probe lends, gets every
     node `settle` finds complete; `listener`, a search's memory, hears of every dead end
@@ -123,16 +121,15 @@ class Rules:
         self.options = options
         self.listener = self.completed = None
         self.changes = grid.changes = Changes(len(grid.puzzle))
-        self.balanced = self.isolated = self.connected = self.slackened = -1
-        self.slack_left = None
-        self.parity_looks = self.parity_hits = 0
-        self.spanning = None  # connect's certificate; None: to be made
-        self.spanned = 0      # how many edges it holds
+        self.balanced = self.isolated = self.connected = -1
+        self.slackened = -1, None
+        self.certificate = None  # connect's; None: to be made
+        self.worth = balance.Worth()
 
     def mark(self):
         """A point to `revert` to: the grid's, its trail length, and the queue, flags and
         cursors."""
-        cursors = self.balanced, self.isolated, self.connected, self.slackened, self.slack_left
+        cursors = self.balanced, self.isolated, self.connected, self.slackened
         state = tuple(self.changes.dirty), self.changes.joined, self.changes.cut, cursors
         return self.grid.mark(), len(self.grid.trail), state
 
@@ -140,7 +137,7 @@ class Rules:
         """Undo every change made since `mark`, with the queue, flags and cursors."""
         changes = self.changes
         board, length, (pending, changes.joined, changes.cut, cursors) = mark
-        self.balanced, self.isolated, self.connected, self.slackened, self.slack_left = cursors
+        self.balanced, self.isolated, self.connected, self.slackened = cursors
         if self.listener is not None:
             self.listener.reverted(length, self.grid.trail, self.grid.ends)
         self.grid.revert(board)
@@ -149,7 +146,7 @@ class Rules:
     def undo(self, length):
         """Go back to trail `length`, forgetting where the rules looked (a trace reads the
         state there; the level's mark gives the cursors back when the search jumps)."""
-        forgotten = (), True, True, (-1, -1, -1, -1, None)
+        forgotten = (), True, True, (-1, -1, -1, (-1, None))
         self.revert((self.grid.mark_at(length), length, forgotten))
 
     def caught_up(self):

@@ -73,8 +73,9 @@ def slack(rules):
         return False
     if left < 0:
         raise Contradiction(None, SLACK)
-    starts = joined_since(grid, rules.slackened) if rules.slack_left == left else None
-    rules.slackened, rules.slack_left = len(grid.trail), left
+    at, was = rules.slackened  # where it last looked, and the slack left there
+    starts = joined_since(grid, at) if was == left else None
+    rules.slackened = len(grid.trail), left
     if starts is not None:  # the same slack: only edges groups joined since can be capped
         return _slack_in_groups(grid, starts, left)
     lo, hi, ends, parent = grid.lo, grid.hi, grid.ends, grid.parent

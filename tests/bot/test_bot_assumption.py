@@ -10,12 +10,13 @@ from bot.assumption import (Budget, OutOfBranches, assume, changes_of, completed
                             first_solution, probe, probe_completions, replay, solutions,
                             spread_first)
 from bot.branching import Memory, choose_node, count_completions, completions, forget_counts
-from bot.stages import eliminate, solve_to
-from bot.work import BRANCHING, ELIMINATION, RULES, Stats
+from bot.elimination import eliminate, solve_to
 from bot.grid import Contradiction, Grid
 from bot.options import DEFAULT
 from bot.puzzle import parse
 from bot.rules import PROBE, Rules
+from bot.stages import BRANCHING, ELIMINATION, RULES
+from bot.stats import Stats
 from tests.judge import fault, links_text
 from tests.project import PUBLIC, ROOT
 

@@ -22,7 +22,7 @@ from bot.rules.balance import balance
 from bot.rules.connect import connect
 from bot.rules.groups import cycle_edges
 from bot.rules.nodes import node_reason
-from bot.work import Stats
+from bot.stats import Stats
 from tests.judge import fault, links_text
 from tests.project import PUBLIC, ROOT
 
@@ -390,7 +390,7 @@ def test_the_learning_search_decides_only_once_the_rules_have_nothing_left(seed,
     text = connected_board(14, 14, seed)
     _, found = learned_without_fill(text, stats)
     assert fault(text, links_text(next(found).links())) is None
-    assert stats.eliminations > 0 and pending and not any(pending)
+    assert stats.nogoods > 0 and pending and not any(pending)
 
 
 @pytest.mark.parametrize("seed", (42, 45))
@@ -416,7 +416,7 @@ def test_the_learning_search_walks_the_board_only_once_its_nogoods_have_nothing_
             behind.append((before, len(self.grid.trail) - engine.levels.scanned))
     monkeypatch.setattr(Rules, "propagate", walked)
     assert fault(text, links_text(next(found).links())) is None
-    assert stats.eliminations > 0 and len(behind) > 20 and not any(a or b for a, b in behind)
+    assert stats.nogoods > 0 and len(behind) > 20 and not any(a or b for a, b in behind)
 
 
 @pytest.mark.parametrize("seed", (42, 45))
@@ -521,7 +521,7 @@ def test_a_search_refutes_a_board_held_to_a_link_its_only_answer_lacks():
     engine = rooted_engine(text, Stats())
     e, n = next((e, n) for e, n in enumerate(solved.grid.lo)
                 if n and engine.is_open(at_least(e, n)))
-    assert engine.hold(negate(at_least(e, n)))  # the root alone does not refuse it
+    assert Turns(engine).hold(negate(at_least(e, n)))  # the root alone does not refuse it
     assert engine.search(float("inf"), never) is REFUTED
 
 
@@ -758,7 +758,7 @@ def test_the_seed_draws_another_path_to_a_valid_answer_and_one_is_the_default():
         stats = Stats()
         links = bot.solve(text, stats=stats) if seed is None else bot.solve(text, stats, seed=seed)
         assert fault(text, links_text(links)) is None
-        runs[seed] = (stats.branches, stats.eliminations, sorted(links))
+        runs[seed] = (stats.branches, stats.nogoods, sorted(links))
     assert runs[None] == runs[1] != runs[2]
 
 
@@ -785,7 +785,7 @@ def slack_looks(text, monkeypatch, spare_limit):
     # has run the rule (a revert gives back only what a look had noted before).
     real = Rules.propagate
     monkeypatch.setattr(Rules, "propagate", lambda r, *args: (
-        real(r, *args), r.slack_left is not None and looks.append(1))[0])
+        real(r, *args), r.slackened[1] is not None and looks.append(1))[0])
     found = sorted(tuple(sorted(g.links()))
                    for g in Turns(Learner(rules, Stats())).solutions())
     monkeypatch.undo()

@@ -20,12 +20,12 @@ from bot.assumption import probe
 from bot.cdcl import Learner
 from bot.grid import Grid
 from bot.learning import Turns, learned_solutions
-from bot.local import Walk
 from bot.options import DEFAULT
 from bot.pacing import Pacer
 from bot.puzzle import parse
 from bot.rules import Rules
-from bot.work import Stats
+from bot.stats import Stats
+from bot.walk import Walk
 from tests.judge import fault, links_text
 from tests.project import ROOT
 from tests.bot.test_bot_learning import connected_board
@@ -327,8 +327,8 @@ def test_a_guess_is_announced_and_kept_in_the_answer(index, monkeypatch):
     # guess is one a known solution holds, so an answer exists, and it must hold them all.
     text = learner_boards()[index]
     known = edges_of(text, bot.solve(text))
-    likeliest = Learner.drawn_above_root
-    monkeypatch.setattr(Learner, "drawn_above_root", lambda self: [
+    likeliest = Turns.drawn_above_root
+    monkeypatch.setattr(Turns, "drawn_above_root", lambda self: [
         fact for fact in likeliest(self) if known.get(fact >> 2, 0) > fact & 3])
     guessed = []
     guess = Turns.guess
@@ -355,8 +355,8 @@ def wrong_guess(text, monkeypatch):
     (one solution) holds, guessed without being tried first; the options to solve with."""
     answer = edges_of(text, bot.solve(text))
     edges = range(len(parse(text).ends))
-    monkeypatch.setattr(Learner, "drawn_above_root", lambda self: [
-        4 * next(e for e in edges if e not in answer and self.is_open(4 * e))])
+    monkeypatch.setattr(Turns, "drawn_above_root", lambda self: [
+        4 * next(e for e in edges if e not in answer and self.engine.is_open(4 * e))])
     return LEARNS.replace(prove_for=-1)
 
 

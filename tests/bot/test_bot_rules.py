@@ -6,7 +6,6 @@ import pytest
 
 import bot
 import bot.rules.balance
-from bot.work import Stats
 from bot.grid import CLOSED, CUT, REGION, SLACK, Contradiction, Grid
 from bot.options import DEFAULT
 from bot.puzzle import parse
@@ -17,6 +16,7 @@ from bot.rules.balance import balance, balance_in_probe, due_in_probe
 from bot.rules.connect import connect
 from bot.rules.groups import isolate, slack
 from bot.rules.nodes import settle
+from bot.stats import Stats
 from tests.project import PUBLIC
 
 
@@ -327,7 +327,7 @@ def test_connect_keeps_a_true_certificate_through_cuts_and_reverts():
         assert whole
         verdicts.append(True)
         # The certificate: possible edges only, and they join every node.
-        spanning = rules.spanning
+        spanning = rules.certificate.edges
         kept = [e for e in range(len(ends)) if spanning[e]]
         assert all(g.hi[e] for e in kept)
         assert len(components(g, [1 if spanning[e] else 0 for e in range(len(ends))])[2]) == 1
@@ -443,14 +443,14 @@ def test_probes_look_for_parity_rarely_where_it_has_not_paid():
     g = Grid(parse(text))
     rules = Rules(g, tuned(probe_balance_after=2, probe_balance_rarely=4, parity_pays=10))
     rules.propagate(PROBE)
-    assert (rules.parity_looks, rules.parity_hits) == (1, 0)  # the first look counts, and passed
+    assert (rules.worth.looks, rules.worth.hits) == (1, 0)  # the first look counts, and passed
     start = rules.balanced
     open_edges = [e for e in range(len(g.lo)) if g.lo[e] != g.hi[e]]
     g.trail.extend((e, g.lo[e], g.hi[e]) for e in open_edges[:3])  # three changes, seen
     assert not due_in_probe(rules)  # 3 < 4: no hit in 1 look, so rarely
-    rules.parity_hits = 1
+    rules.worth.hits = 1
     assert due_in_probe(rules)  # 3 >= 2: one hit in 1 look pays
-    rules.parity_looks = 11
+    rules.worth.looks = 11
     assert not due_in_probe(rules)  # one hit in 11 looks does not
     g.trail.append((open_edges[3], g.lo[open_edges[3]], g.hi[open_edges[3]]))
     assert due_in_probe(rules)  # 4 changes: the rare look is due
@@ -461,7 +461,7 @@ def test_a_contradiction_balance_finds_in_a_probe_is_counted():
     rules = Rules(Grid(parse("3\n3\n1.1\n...\n1..\n")))  # three 1s in one region: 3 links short
     with pytest.raises(Contradiction):
         balance_in_probe(rules)
-    assert (rules.parity_looks, rules.parity_hits) == (1, 1)
+    assert (rules.worth.looks, rules.worth.hits) == (1, 1)
 
 
 def test_balance_refutes_a_region_whose_two_sides_lack_different_totals():
@@ -588,7 +588,7 @@ def test_propagate_for_a_probe_leaves_balance_to_larger_changes():
     assert not looked()  # a probe's change too small to look
     rules.propagate(FULL)
     assert looked()  # outside a probe it looks
-    rules.parity_hits = rules.parity_looks  # the rule pays on this board
+    rules.worth.hits = rules.worth.looks  # the rule pays on this board
     change()
     rules.propagate(PROBE)
     assert looked()

@@ -413,13 +413,13 @@ def test_the_search_that_learns_is_imported_only_when_the_node_search_hands_over
     run = _run_bundle(quick, tmp_path, flags=("-X", "importtime"))
     assert run.returncode == 0 and fault(quick, run.stdout) is None
     assert "bot.assumption" in _imported(run.stderr)
-    assert not {"bot.learning", "bot.cdcl", "bot.local", "random"} & _imported(run.stderr)
+    assert not {"bot.learning", "bot.cdcl", "bot.walk", "random"} & _imported(run.stderr)
     # A board the node search hands over (tests/bot/test_bot_assumption.py has its kind).
     handed = (ROOT / "puzzles" / "stress" / "lattice" / "20x20_grid_mixed_014.txt").read_text()
     run = _run_bundle(handed, tmp_path, flags=("-X", "importtime"))
     assert run.returncode == 0, run.stderr[-2000:]
     assert fault(handed, run.stdout) is None
-    assert {"bot.learning", "bot.cdcl", "bot.local"} <= _imported(run.stderr)
+    assert {"bot.learning", "bot.cdcl", "bot.walk"} <= _imported(run.stderr)
 
 
 @pytest.mark.slow

@@ -47,7 +47,8 @@ def test_percentile_is_nearest_rank():
 
 
 def _run(name, nodes, seconds, solved=True):
-    counters = dict(rounds=1, assumptions=2, eliminations=0, branches=3, max_depth=1)
+    counters = dict(rounds=1, assumptions=2, eliminations=0, dead_ends=0, nogoods=0, branches=3,
+                    max_depth=1)
     return PuzzleRun("s", name, nodes, seconds, solved, "", "rules", counters)
 
 
@@ -303,13 +304,15 @@ def test_bench_reports_the_bundles_match_per_suite_and_passes_a_late_last_line(t
 
 
 def _summary(name, seconds):
-    counters = dict(rounds=1, assumptions=0, eliminations=0, branches=0, max_depth=0)
+    counters = dict(rounds=1, assumptions=0, eliminations=0, dead_ends=0, nogoods=0, branches=0,
+                    max_depth=0)
     return suite_summary([PuzzleRun("s", name, 10, seconds, True, "", "rules", counters)])
 
 
 def test_compare_reads_files_of_the_old_code_and_the_bundles_matches(capsys):
     run = PuzzleRun("s", "a", 10, 0.002, True, "", "rules",
-                    dict(rounds=1, assumptions=0, eliminations=0, branches=0, max_depth=0))
+                    dict(rounds=1, assumptions=0, eliminations=0, dead_ends=0, nogoods=0,
+                         branches=0, max_depth=0))
     new = {"s": dict(_summary("a", 0.002), bundle={
         "puzzle": "s/a", "verdict": "win", "won": True, "reason": "r", "first_line": 0.6,
         "longest_gap": 0.07, "last_line": 2.0, "lines": 30})}

@@ -71,7 +71,7 @@ from tests.project import run_referee
 
 
 def test_classify_matches_the_solver_stages():
-    from bot.work import ELIMINATION, RULES
+    from bot.stages import ELIMINATION, RULES
 
     spec = SetSpec(width=12, height=12, count=12, seed=2, join=1.0, double=0.1, unique=True)
     kept, _ = generate_set(spec)
@@ -196,7 +196,7 @@ def test_every_mutation_keeps_the_known_solution():
 
 @pytest.mark.slow
 def test_hard_unique_puzzles_need_branching():
-    from bot.work import ELIMINATION
+    from bot.stages import ELIMINATION
 
     kept, _ = generate_set(parse_spec("12x12:hard:unique:count=1:seed=6:density=0.15"))
     assert len(kept) == 1

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 import bot
-from bot.local import Walk
 from bot.options import DEFAULT
+from bot.walk import Walk
 from referee.lab import peer
 from referee.judge.board import parse_board
 from referee.lab.gen.walk import generate, links_text, puzzle_rng, solution_text

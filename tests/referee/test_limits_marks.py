@@ -102,7 +102,8 @@ def test_run_fails_a_turn_over_its_limit_naming_puzzle_figure_and_limit():
 def _run(key, seconds):
     suite, name = key.split("/")
     return PuzzleRun(suite, name, 10, seconds, True, "", "rules",
-                     dict(rounds=1, assumptions=0, eliminations=0, branches=0, max_depth=0))
+                     dict(rounds=1, assumptions=0, eliminations=0, dead_ends=0, nogoods=0,
+                          branches=0, max_depth=0))
 
 
 def _match(key, won, first, gap, last, lines, reason="every node is full"):

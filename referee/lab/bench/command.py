@@ -13,8 +13,8 @@ make the same boards, is refused.
 Each puzzle is solved --repeat times with bot.solve (time.perf_counter; the median
 counts) and the answer is judged by referee.judge.rules: a wrong answer, an exception or a
 solve over --timeout seconds counts as not solved. Prints, per suite: solved/total,
-median, p90, p99 and max time and the slowest puzzle; the solver's counters (propagation
-rounds, assumptions, eliminations, branches, maximum depth; mean and max per puzzle) and
+median, p90, p99 and max time and the slowest puzzle; the solver's counters (rounds,
+assumptions, eliminations, dead ends, nogoods, branches, depth: mean and max a puzzle) and
 how many solves went to each stage; then one table of time by node count over all
 puzzles; then the bundle (`python dist/bot.py` with this Python): its time to its first
 output line on a two-island puzzle (median of --startup-runs) against a bare

@@ -16,8 +16,8 @@ its bot before its first solve: no round times an import.
 Every answer is judged by the referee's rules; an `Unsolvable` answer is a refutation,
 wrong where the other side's links win. A solve over --timeout (the worker's own timer,
 on the same clock) ends that side's puzzle. Per puzzle: each side's median time, the
-ratio new/old, and whether the solver's counters (rounds, assumptions, eliminations,
-branches, depth, stage) were the same. Per suite: each side's median, p99, max and
+ratio new/old, and whether the solver's counters (rounds, assumptions, eliminations, dead
+ends, nogoods, branches, depth, stage) were the same. Per suite: each side's median, p99, max and
 slowest puzzle, and the geometric mean of the puzzles' ratios (of medians) over the
 puzzles both sides answered alike, with a bootstrap interval (`referee.history.bootstrap`) that
 draws the rounds as well as the puzzles: on a few puzzles whose times swing it is wide.

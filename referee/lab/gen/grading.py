@@ -15,7 +15,7 @@ from __future__ import annotations
 import random
 
 import bot
-from bot.work import ELIMINATION, RULES
+from bot.stages import ELIMINATION, RULES
 from referee.judge.geometry import inner_cells
 from referee.lab.gen.walk import Link, completes_square, links_text, ordered
 

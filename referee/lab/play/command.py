@@ -48,9 +48,8 @@ import time
 from pathlib import Path
 
 from bot.counting import count_solutions, find_solutions
+from bot.limits import Limit, OverLimit
 from bot.solver import Unsolvable
-from bot.stages import Limit
-from bot.work import OverLimit
 from referee.judge.board import (Board, BoardError, load_board, parse_board, puzzle_files,
                                   sdk_fields)
 from referee.cli import UsageError

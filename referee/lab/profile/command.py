@@ -10,8 +10,8 @@ times in-process under cProfile, then prints:
     output (formatting the links as the bot's CLI prints them);
   - own time per module of bot/ (where the time is spent, not passed through);
   - the --top functions by own time, with calls and cumulative time;
-  - the solver's counters (propagation rounds, assumptions, eliminations, branches,
-    maximum depth, deepest stage).
+  - the solver's counters (propagation rounds, assumptions, eliminations, dead ends,
+    nogoods, branches, maximum depth, deepest stage).
 Times under the profiler are inflated by its overhead; compare them with each other.
 --what count profiles bot.count_solutions(text, 2) (the uniqueness check `gen --unique`
 runs) instead of bot.solve.

@@ -1,4 +1,4 @@
-"""The walk (`bot.local`): a local search that keeps every island at its value, and its
+"""The walk (`bot.walk`): a local search that keeps every island at its value, and its
 turns beside the search that learns."""
 
 import random
@@ -7,15 +7,15 @@ from collections import Counter
 import pytest
 
 import bot
-import bot.local
+import bot.walk
 from bot.cdcl import Learner
 from bot.grid import Grid, components
 from bot.learning import Turns
-from bot.local import Walk, filled
 from bot.options import DEFAULT
 from bot.puzzle import parse
 from bot.rules import FULL, Rules
-from bot.work import Stats
+from bot.stats import Stats
+from bot.walk import Walk, filled
 from tests.judge import fault, links_text
 from tests.project import ROOT
 from tests.bot.test_bot_learning import connected_board, near_tree_board
@@ -128,7 +128,7 @@ def test_a_loose_link_is_one_that_comes_off_without_splitting_a_group(seed):
     p = parse(near_tree_board(9, 7, seed, cycles=3))
     draw = random.Random(seed)
     count = [draw.choice((0, 0, 1, 1, 2)) for _ in p.ends]  # any links: crossings, values aside
-    loose = bot.local.loose_links(p.node_edges, count)
+    loose = bot.walk.loose_links(p.node_edges, count)
     groups = len(set(groups_by_union(p, count)))
     kinds = set()
     for e, n in enumerate(count):
@@ -149,7 +149,7 @@ def test_a_move_takes_a_loose_link_off_where_the_island_has_one():
         walk = Walk(rooted(near_tree_board(12, 9, seed, cycles=4, doubles=1)), seed)
         walk.run(200)
         p, count, lo = walk.puzzle, walk.count, walk.lo
-        walk.loose = loose = bot.local.loose_links(p.node_edges, count)
+        walk.loose = loose = bot.walk.loose_links(p.node_edges, count)
         for start in [i for i in range(len(p)) for _ in range(4)]:
             asked = []
             # The goal is the second island a link is added at: the path takes one off.
