@@ -257,6 +257,19 @@ def relative_path(path: Path) -> Path:
         return path
 
 
+def spoon2_words() -> list[str]:
+    """How to call spoon2 from here, as a replay line starts: `spoon2` when the PATH finds
+    the script beside this Python, else that script by its path from the working folder,
+    else this Python (by its path) with `-m referee`."""
+    script = Path(sys.executable).with_name("spoon2")
+    if not script.is_file():
+        return [str(relative_path(Path(sys.executable))), "-m", "referee"]
+    found = shutil.which("spoon2")
+    if found is not None and os.path.samefile(found, script):
+        return ["spoon2"]
+    return [str(relative_path(script))]
+
+
 BUNDLE = "dist/bot.py"
 
 
