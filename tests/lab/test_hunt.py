@@ -104,6 +104,7 @@ def test_the_hunt_plays_on_while_a_timeout_is_shrunk():
     assert [loss.verdict for loss in told] == ["timeout"]
 
 
+@pytest.mark.slow
 def test_a_timeout_the_judge_marks_busy_is_no_loss():
     hunted, told, _ = stand_hunt(lambda board: slow_and_eight(board, busy=True),
                                  verdicts=frozenset({Verdict.TIMEOUT}), seconds=0.3)
@@ -206,7 +207,7 @@ def test_the_printed_replay_loses_the_same_way(eight_hunt):
 @pytest.mark.slow
 def test_a_slow_bot_has_its_wrong_answer_shrunk_first(tmp_path):
     # tests/fakebots/slow_and_wrong.py: late past 40 islands, a crossing on many small boards
-    run = referee("hunt", "--bot", "tests/fakebots/slow_and_wrong.py", "--time", "25",
+    run = referee("hunt", "--bot", "tests/fakebots/slow_and_wrong.py", "--time", "30",
                   "--seed", "1", "--out", str(tmp_path), timeout=120)
     assert run.returncode == 1, run.stdout + run.stderr
     board = load_board(tmp_path / "crossing.txt")
