@@ -97,7 +97,7 @@ benchmarks: build $(VENV)/.installed-lab
 startup-bench: build
 	$(PY) -m referee.lab.bench.startup
 
-# How fast `hunt` catches and shrinks the tests' two hostile bots (a few minutes).
+# How well `hunt` finds bugs first: the tests' hostile bots hunted and replayed (some 12 minutes).
 hunt-bench: $(VENV)/.installed-run
 	$(PY) -m referee.lab.hunt.bench
 

@@ -104,12 +104,32 @@ def test_out_of_time_keeps_the_smallest_board_so_far():
 
     def first_losing(candidates):
         asked.append(candidates)
-        return 0 if has_eight(candidates[0]) else None
+        return next((i for i, c in enumerate(candidates) if has_eight(c)), None)
 
     start = first_board(has_eight)
     shrunk = shrink(start, first_losing, out_of_time=lambda: len(asked) >= 2)
     assert not shrunk.complete and has_eight(shrunk.witness)
     assert len(asked) == 2 and len(shrunk.witness.islands) < len(start.islands)
+
+
+def compact(witness: Witness) -> bool:
+    """No empty row nor column."""
+    return (witness.width, witness.height) == (len({x for x, _ in witness.islands}),
+                                               len({y for _, y in witness.islands}))
+
+
+@pytest.mark.parametrize("rounds", [2, 4, 5])
+def test_a_shrink_cut_short_keeps_no_empty_row_nor_column(rounds):
+    asked = []
+
+    def first_losing(candidates):
+        asked.append(candidates)
+        return next((i for i, c in enumerate(candidates) if has_eight(c)), None)
+
+    start = first_board(lambda w: has_eight(w) and not compact(w))
+    shrunk = shrink(start, first_losing, out_of_time=lambda: len(asked) >= rounds)
+    assert not shrunk.complete and shrunk.witness != start and compact(shrunk.witness)
+    assert all(compact(c) for candidates in asked for c in candidates)
 
 
 def test_a_compacted_board_has_the_same_solutions():

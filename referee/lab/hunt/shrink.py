@@ -1,9 +1,11 @@
 """Shrink a board a bot loses on to a small one it loses on the same way: delta debugging
 over the islands, then over the links, of the board's known solution (referee.lab.hunt.witness).
 
-`shrink(start, first_losing, out_of_time)` asks `first_losing(candidates)` for the first
-of a list of smaller witnesses on which the bot still loses the same way (None: none
-does); the caller plays them, as many at once as it likes, and confirms what needs it.
+A `Shrinker` goes one round at a time, so that a hunt can play its candidates beside
+other matches: `candidates` is a list of smaller witnesses (empty once the shrink has
+ended), `answer(hit)` tells it the index of the first on which the bot still loses the
+same way (None: none does), and `best` is the smallest board so far. `shrink(start,
+first_losing, out_of_time)` runs one to its end, asking `first_losing(candidates)`.
 
 Islands: the islands, in Z order (so that a run of them is a compact block of the
 board), are cut into n chunks; each chunk is tried alone (each group it falls into) and
@@ -11,19 +13,23 @@ the rest without it (its largest group). A candidate that still loses is kept an
 starts again from n - 1 chunks (from 2 after a chunk alone); when none does, n doubles,
 up to one island a chunk. Links: the same over the links, each chunk's links made one
 smaller (referee.lab.hunt.witness.Witness.reduced). The two passes take turns until neither
-finds anything, then the empty rows and columns are dropped if the bot still loses then.
-The board so far is what is returned when `out_of_time()` says so.
+finds anything. Every candidate is compacted (its empty rows and columns dropped), so the
+board so far has none wherever the shrink stops; a start that never shrank is tried
+compacted last.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Callable, Sequence
+from typing import Callable, Generator, Sequence
 
 from referee.judge.board import Cell
 from referee.lab.hunt.witness import Witness
 
 GROUPS_PER_CHUNK = 3     # a chunk alone may fall apart: its largest groups are tried
+
+FirstLosing = Callable[[Sequence[Witness]], "int | None"]
+Rounds = Generator[list[Witness], "int | None", bool]
 
 
 @dataclass(frozen=True)
@@ -36,57 +42,77 @@ class Shrunk:
     complete: bool
 
 
-FirstLosing = Callable[[Sequence[Witness]], "int | None"]
+class Shrinker:
+    """One shrink, a round at a time (see the module)."""
+
+    def __init__(self, start: Witness):
+        self.best = start
+        self.steps = 0             # rounds that found a smaller board
+        self.done = False
+        self.candidates: list[Witness] = []
+        self._rounds = self._search()
+        self._next(None)
+
+    def answer(self, hit: int | None) -> None:
+        """The first candidate the bot loses on (None: none); the next round follows."""
+        if hit is not None:
+            self.best = self.candidates[hit]
+            self.steps += 1
+        self._next(hit)
+
+    def _next(self, hit: int | None) -> None:
+        try:
+            self.candidates = self._rounds.send(hit)
+        except StopIteration:
+            self.candidates, self.done = [], True
+
+    def _search(self) -> Rounds:
+        changed = True
+        while changed:
+            changed = False
+            for units, cut in ((_islands, _island_candidates), (_reducible, _link_candidates)):
+                found = yield from self._ddmin(units, cut)
+                changed = changed or found
+        compact = self.best.compacted()
+        if compact != self.best:
+            yield [compact]
+        return True
+
+    def _ddmin(self, units, cut) -> Rounds:
+        """One pass of delta debugging over `units(best)`, cut by `cut(best, units, chunks)`:
+        whether it found a smaller board."""
+        chunks, found = 2, False
+        while True:
+            items = units(self.best)
+            if not items:
+                return found
+            chunks = min(chunks, len(items))
+            seen: dict[Witness, bool] = {}
+            for candidate, alone in cut(self.best, items, chunks):
+                if candidate is not None and (candidate := candidate.compacted()) != self.best:
+                    seen.setdefault(candidate, alone)
+            unique = list(seen.items())
+            hit = (yield [c for c, _ in unique]) if unique else None
+            if hit is not None:
+                found = True
+                chunks = 2 if unique[hit][1] else max(chunks - 1, 2)
+            elif chunks >= len(items):
+                return found
+            else:
+                chunks = min(2 * chunks, len(items))
 
 
 def shrink(start: Witness, first_losing: FirstLosing,
            out_of_time: Callable[[], bool] = lambda: False) -> Shrunk:
     """The smallest witness the passes reach from `start`, on which the bot still loses."""
-    best, steps = start, 0
-    changed = True
-    while changed:
-        changed = False
-        for units, cut in ((_islands, _island_candidates), (_reducible, _link_candidates)):
-            best, found, finished = _ddmin(best, units, cut, first_losing, out_of_time)
-            steps += found
-            changed = changed or found > 0
-            if not finished:
-                return Shrunk(best, steps, complete=False)
-    compact = best.compacted()
-    if compact != best and not out_of_time() and first_losing([compact]) == 0:
-        best, steps = compact, steps + 1
-    return Shrunk(best, steps, complete=not out_of_time())
-
-
-def _ddmin(best: Witness, units, cut, first_losing: FirstLosing, out_of_time):
-    """One pass of delta debugging over `units(best)`, cut by `cut(best, units, chunks)`:
-    (smallest witness, how many candidates were kept, False if time ran out)."""
-    chunks, steps = 2, 0
-    while True:
-        if out_of_time():
-            return best, steps, False
-        items = units(best)
-        if not items:
-            return best, steps, True
-        chunks = min(chunks, len(items))
-        seen: dict[Witness, bool] = {}
-        for candidate, alone in cut(best, items, chunks):
-            if candidate is not None and candidate != best:
-                seen.setdefault(candidate, alone)
-        unique = list(seen.items())
-        hit = first_losing([c for c, _ in unique]) if unique else None
-        if hit is not None:
-            best, steps = unique[hit][0], steps + 1
-            chunks = 2 if unique[hit][1] else max(chunks - 1, 2)
-        elif chunks >= len(items):
-            return best, steps, True
-        else:
-            chunks = min(2 * chunks, len(items))
+    shrinker = Shrinker(start)
+    while not shrinker.done and not out_of_time():
+        shrinker.answer(first_losing(shrinker.candidates))
+    return Shrunk(shrinker.best, shrinker.steps, complete=shrinker.done)
 
 
 def _islands(witness: Witness) -> list[Cell]:
-    """The islands in Z order: a run of them is a compact block of the board."""
-    return sorted(witness.islands, key=_z_order)
+    return witness.in_z_order()
 
 
 def _island_candidates(witness: Witness, cells: list[Cell], chunks: int):
@@ -126,12 +152,3 @@ def _split(items: list, chunks: int) -> list[list]:
         parts.append(items[start:end])
         start = end
     return [part for part in parts if part]
-
-
-def _z_order(cell: Cell) -> int:
-    """The cell's place on the Z curve: the bits of x and y interleaved."""
-    x, y = cell
-    key = 0
-    for bit in range(5):   # sides up to 32
-        key |= ((x >> bit) & 1) << (2 * bit) | ((y >> bit) & 1) << (2 * bit + 1)
-    return key

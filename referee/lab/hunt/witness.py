@@ -14,6 +14,8 @@ with the links left as the proof, and no solver is needed to say so:
                  island with no link
   compacted()    the empty rows and columns dropped, the board cropped to its islands:
                  the same neighbours, the same crossings, the same solutions
+  at_most(n)     the first n islands in Z order (a compact block of the board), the
+                 largest group they fall into kept, compacted
 
 Removing an island may open a line of sight between two others: the puzzle gains candidate
 links, never loses its solution.
@@ -84,6 +86,18 @@ class Witness:
                 links[index] = None
         return Witness(self.width, self.height, tuple(link for link in links if link is not None))
 
+    def in_z_order(self) -> list[Cell]:
+        """The islands in Z order: a run of them is a compact block of the board."""
+        return sorted(self.islands, key=_z_order)
+
+    def at_most(self, islands: int) -> Witness:
+        """This board when it has at most `islands` islands; else the largest group of its
+        first `islands` islands in Z order, compacted (at least one link is kept)."""
+        if len(self.islands) <= islands:
+            return self
+        kept = self.keep(self.in_z_order()[:max(islands, 2)])
+        return (kept or Witness(self.width, self.height, self.links[:1])).compacted()
+
     def compacted(self) -> Witness:
         """The board without its empty rows and columns: every coordinate renumbered in
         order, so the islands' order along each row and column stays as it was."""
@@ -108,3 +122,12 @@ def _groups(links) -> list[list[Link]]:
     for link in links:
         grouped.setdefault(group_of[link[:2]], []).append(link)
     return list(grouped.values())
+
+
+def _z_order(cell: Cell) -> int:
+    """The cell's place on the Z curve: the bits of x and y interleaved."""
+    x, y = cell
+    key = 0
+    for bit in range(5):   # sides up to 32
+        key |= ((x >> bit) & 1) << (2 * bit) | ((y >> bit) & 1) << (2 * bit + 1)
+    return key

@@ -8,10 +8,11 @@ const RUN = JSON.parse(document.getElementById("run-data").textContent);
 const NS = "http://www.w3.org/2000/svg";
 const CELL = 40;                 // SVG units per cell
 const RADIUS = 15;               // node circle
+const RING = RADIUS + 4;         // the ring around a losing link's ends (its stroke: 4)
+const MARGIN = RING + 5;         // from an edge island's centre to the board's edge: its ring whole
 const GAP = 5;                   // half the distance between the two strokes of a double link
 const PLAY_MS = 120;             // delay between frames when playing
 const BOARD_PX = 720, CELL_PX = 44;   // the board's width on the page: at most, per cell
-const EDGE = 4;                  // SVG units past the outer cells, so a ring round an edge node shows whole
 
 let view = null;                 // the open match: {i, m, frame, nodes, ...}
 let timer = null;
@@ -126,9 +127,10 @@ function openMatch(i) {
 }
 
 function drawBoard(m) {
+  const width = (m.w - 1) * CELL + 2 * MARGIN, height = (m.h - 1) * CELL + 2 * MARGIN;
   const svg = el("svg", {class: "board", id: "board",
-                         viewBox: `${-CELL / 2 - EDGE} ${-CELL / 2 - EDGE} ${m.w * CELL + 2 * EDGE} ${m.h * CELL + 2 * EDGE}`});
-  svg.style.maxWidth = Math.min(BOARD_PX, m.w * CELL_PX) + "px";
+                         viewBox: `${-MARGIN} ${-MARGIN} ${width} ${height}`});
+  svg.style.maxWidth = Math.min(BOARD_PX, width / CELL * CELL_PX) + "px";
   const dots = el("g", {class: "dots"}, svg);
   const links = el("g", {class: "links", id: "links"}, svg);
   const mark = el("g", {class: "offending", id: "offending"}, svg);
@@ -199,7 +201,7 @@ function go(frame) {
   if (decided && m.bad) {
     const [ax, ay, bx, by, n] = m.bad;
     if (ax === bx || ay === by) strokes(view.mark, ax, ay, bx, by, n);
-    for (const [x, y] of [[ax, ay], [bx, by]]) el("circle", {cx: x * CELL, cy: y * CELL, r: RADIUS + 4}, view.mark);
+    for (const [x, y] of [[ax, ay], [bx, by]]) el("circle", {cx: x * CELL, cy: y * CELL, r: RING}, view.mark);
   }
   view.slider.value = frame;
   view.frameLabel.textContent = `line ${frame} / ${m.frames}`;
