@@ -55,9 +55,11 @@ def version_labels(given: list[str] | None, bots: int) -> tuple[str | None, ...]
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--db", type=output_path, metavar="PATH",
                         help="the history database (default: as `run` records)")
-    parser.add_argument("--json", action="store_true", help="print the runs as a JSON list")
+    parser.add_argument("--json", action="store_true", help="print the runs and the ranked "
+                        "versions as one JSON object")
     parser.add_argument("--html", type=output_path, metavar="FILE",
-                        help="also draw the runs as a chart in a self-contained page")
+                        help="also write them as a self-contained page: a chart and a table "
+                        "per bot, the ranking")
 
 
 def open_runs(db: str | None, ids: list[int] | None = None):

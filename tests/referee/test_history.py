@@ -466,9 +466,10 @@ def labelled(tmp_path_factory):
     solver.write_text(SOLVER.format(bundle=ROOT / "dist" / "bot.py", width=4))
     db = folder / "h.sqlite"
     bot = f"{sys.executable} {folder / 'bot.py'}"
-    greedy = run_into(db, "--bot", bot, "--label", "greedy", *PUZZLES)
+    roomy = ["--first-line-ms", "20000", "--turn-ms", "20000"]   # no loss to a busy machine
+    greedy = run_into(db, "--bot", bot, "--label", "greedy", *roomy, *PUZZLES)
     solver.write_text(SOLVER.format(bundle=ROOT / "dist" / "bot.py", width=100))
-    wider = run_into(db, "--bot", bot, "--label", "wider", *PUZZLES)
+    wider = run_into(db, "--bot", bot, "--label", "wider", *roomy, *PUZZLES)
     assert (greedy.returncode, wider.returncode) == (1, 0), greedy.stderr + wider.stderr
     return db
 
