@@ -11,8 +11,10 @@ the same interval), and `no difference` when the interval holds 1. The bootstrap
 puzzles and, with several runs a side, the runs: with one run a side it cannot see a whole
 run slowed alike (a busy machine, a cold cache), and a note says so. A warning says when
 the sides saw different machine load, or a run saw a busy one (/proc/loadavg per CPU and
-/proc/pressure/cpu, at its start and end), or the runs ran under different containment,
-box or memory modes, whose figures do not compare.
+/proc/pressure/cpu, at its start and end), or the runs ran in different modes (the
+containment, the box, how memory was counted, the memory and CPU caps), whose figures do
+not compare. Each run is shown with its bot, its version and the version's name (`run
+--label`), and whether it was stopped early.
 
 Exit status: 0 compared, 1 no puzzle won in every run, 2 usage error (an id not in the
 history, no database or a damaged one).
@@ -28,9 +30,10 @@ from referee.cli.args import integer, output_path
 from referee.cli.history import open_runs
 from referee.history.machine import busiest, busy, load_differs, load_text
 from referee.history.store import Run
+from referee.history.summary import mode_text, played, version_name
 from referee.terminal import safe
 
-MODES = ("containment", "box", "memory_mode")
+UNKNOWN_WHEN_NONE = ("memory_cap_mb",)   # None: not recorded, so no difference to warn of
 FIGURES = ("wall", "cpu")
 
 
@@ -58,10 +61,11 @@ def execute(args: argparse.Namespace) -> int:
     runs = open_runs(args.db, args.first + args.second)
     first, second = runs[:len(args.first)], runs[len(args.first):]
     a, b = _said(args.first), _said(args.second)
-    print(f"compare {b} with {a} (ratios: {b} / {a})")
+    print(f"compare {b}{_names(second)} with {a}{_names(first)} (ratios: {b} / {a})")
     for run in runs:
-        print(f"  run {run.id}: {safe(run.bot)}  version {run.bot_hash}  {run.started}  "
-              f"{run.containment}  {load_text(busiest([run.load_start, run.load_end]))}")
+        print(f"  run {run.id}: {safe(run.bot)}  version {run.bot_hash}{_named(run)}  "
+              f"{run.started}  {mode_text(run.setup)}  "
+              f"{load_text(busiest([run.load_start, run.load_end]))}{_stopped(run)}")
     sides = [[figures(run) for run in side] for side in (first, second)]
     puzzles = [key for key in sides[0][0] if all(key in run for side in sides for run in side)]
     if not puzzles:
@@ -85,6 +89,20 @@ def execute(args: argparse.Namespace) -> int:
 
 def _said(ids: list[int]) -> str:
     return f"run {ids[0]}" if len(ids) == 1 else f"runs {','.join(map(str, ids))}"
+
+
+def _names(side: list[Run]) -> str:
+    """' (fast)': the names of a side's versions, each once; '' when none was named."""
+    names = version_name(side)
+    return f" ({safe(names)})" if names else ""
+
+
+def _named(run: Run) -> str:
+    return f" {safe(run.label)}" if run.label else ""
+
+
+def _stopped(run: Run) -> str:
+    return f"  ({played(run)})" if run.stopped else ""
 
 
 def figures(run: Run) -> dict:
@@ -130,9 +148,10 @@ def warnings(first: list[Run], second: list[Run]) -> list[str]:
                     + "; ".join(f"{i}: {load_text(f)}" for i, f in loaded)
                     + "): times there hold waits for a CPU and a shared cache; "
                     "the CPU ratio is the steadier one")
-    for mode in MODES:
-        seen = {getattr(run, mode) for run in first + second}
+    modes = [run.setup.mode() for run in first + second]
+    for key in modes[0]:
+        seen = {mode[key] for mode in modes} - ({None} if key in UNKNOWN_WHEN_NONE else set())
         if len(seen) > 1:
-            said.append(f"the runs ran with {mode} {' and '.join(sorted(map(str, seen)))}: "
+            said.append(f"the runs ran with {key} {' and '.join(sorted(map(str, seen)))}: "
                         "figures from different modes do not compare")
     return said

@@ -1,13 +1,17 @@
-"""List the runs `run` recorded: by bot and version, with their figures.
+"""List the runs `run` recorded: by bot and version, with their figures, and the versions
+ranked on the same puzzles.
 
 Every `run` is recorded in a local SQLite database (default: $SPOON2_HISTORY, else
 $XDG_DATA_HOME/spoon2/history.sqlite, else ~/.local/share/spoon2/history.sqlite; --db
-PATH names another). A bot's version is a hash of the files its command names, by content.
-Per run: id, when it started (UTC), passed and failed matches, the first line's p50 and p99
-over its puzzles, the slowest later line, the CPU time of all its matches, and the
-containment it ran under. --json prints the runs as a JSON list instead; --html FILE draws
-them as a chart, one per bot. `compare ID ID` sets two of them side by side. More:
-docs/HISTORY.md.
+PATH names another). A bot's version is a hash of what it runs (its program and the files
+beside it that it can load), named by `run --label NAME`. Per run: id, when it started
+(UTC), passed and failed matches, the first line's p50 and p99 over its puzzles, the
+slowest later line, the CPU time of all its matches, its mode (the box, how memory was
+counted, the caps), and whether Ctrl-C or SIGTERM stopped it. Then, for each set of
+puzzles, the versions played on it, ranked by the share of matches won, then by the first
+line's p99: runs, matches won and lost, first-line and per-turn p50 and p99, the last run.
+--json prints both as one JSON object instead; --html FILE draws them in a page. `compare
+ID ID` sets two runs side by side. More: docs/HISTORY.md.
 
 Exit status: 0 listed, 2 usage error (no database, a damaged one, an unwritable --html).
 """
@@ -21,17 +25,41 @@ from pathlib import Path
 from referee.cli import UsageError
 from referee.cli.args import output_path, unwritable
 from referee.history.chart import history_page
+from referee.history.standings import Table, tables
 from referee.history.store import HistoryError, connect, default_path, read_runs
-from referee.history.summary import by_bot, summary
+from referee.history.summary import by_bot, mode_text, played, summary, version_name
 from referee.terminal import safe
+
+MAX_LABEL = 40       # characters of a version's name
+SHOWN_PUZZLES = 4    # puzzles named above a ranking; the rest counted
+
+
+def label_type(text: str) -> str:
+    """An argparse type: a version's name, 1 to MAX_LABEL printable characters."""
+    name = text.strip()
+    if not name or len(name) > MAX_LABEL or safe(name) != name:
+        raise argparse.ArgumentTypeError(f"a name is 1 to {MAX_LABEL} printable characters, "
+                                         f"got {safe(text)!r}")
+    return name
+
+
+def version_labels(given: list[str] | None, bots: int) -> tuple[str | None, ...]:
+    """Each bot's --label, in --bot order: none, or one per bot."""
+    if not given:
+        return (None,) * bots
+    if len(given) != bots:
+        raise UsageError(f"--label: give one per --bot ({bots}), got {len(given)}")
+    return tuple(given)
 
 
 def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--db", type=output_path, metavar="PATH",
                         help="the history database (default: as `run` records)")
-    parser.add_argument("--json", action="store_true", help="print the runs as a JSON list")
+    parser.add_argument("--json", action="store_true", help="print the runs and the ranked "
+                        "versions as one JSON object")
     parser.add_argument("--html", type=output_path, metavar="FILE",
-                        help="also draw the runs as a chart in a self-contained page")
+                        help="also write them as a self-contained page: a chart and a table "
+                        "per bot, the ranking")
 
 
 def open_runs(db: str | None, ids: list[int] | None = None):
@@ -57,37 +85,80 @@ def execute(args: argparse.Namespace) -> int:
         except OSError as error:
             raise UsageError(f"cannot write --html {args.html}: {error.strerror or error}") from None
     if args.json:
-        print(json.dumps([summary(run) for run in runs], indent=1))
+        print(json.dumps({"runs": [summary(run) for run in runs],
+                          "versions": [table.as_dict() for table in tables(runs)]}, indent=1))
         return 0
-    print("\n".join(listing(runs)) if runs else "no run recorded yet")
+    print("\n".join(listing(runs) + [""] + ranking(tables(runs))) if runs
+          else "no run recorded yet")
     return 0
 
 
 COLUMNS = ("id", "started", "passed", "failed", "first p50", "first p99", "slowest later",
-           "cpu ms", "mode")
+           "cpu ms", "mode", "")
+RANK_COLUMNS = ("rank", "version", "runs", "won", "lost", "first p50", "first p99",
+                "turn p50", "turn p99", "last run")
 
 
 def listing(runs) -> list[str]:
-    """Each bot, each of its versions, a row per run."""
+    """Each bot, each of its versions (its name, what was hashed), a row per run."""
     lines = []
     for bot, versions in by_bot(runs).items():
         lines.append(f"bot {safe(bot)}")
         for version, mine in versions.items():
-            lines.append(f"  version {version}")
-            rows = [COLUMNS] + [row(summary(run)) for run in mine]
-            widths = [max(len(r[k]) for r in rows) for k in range(len(COLUMNS))]
-            lines += ["    " + "  ".join(cell.ljust(w) if k < 2 else cell.rjust(w)
-                                          for k, (cell, w) in enumerate(zip(r, widths)))
-                      for r in rows]
+            lines.append(f"  version {version}{_named(version_name(mine))}{_scope(mine[-1])}")
+            lines += aligned([COLUMNS] + [row(run) for run in mine], range(2, 8), "    ")
     return lines
 
 
-def row(figures: dict) -> tuple[str, ...]:
-    def ms(value):
-        return "-" if value is None else f"{value:.1f}"
-    mode = figures["containment"] + (f"/{figures['box']}" if figures["box"] else "")
-    return (str(figures["id"]) + (f" {figures['label']}" if figures["label"] else ""),
-            figures["started"].replace("T", " ")[:19], str(figures["passed"]),
-            str(figures["failed"]), ms(figures["first_line_p50_ms"]),
-            ms(figures["first_line_p99_ms"]), ms(figures["slowest_later_line_ms"]),
-            ms(figures["cpu_ms"]), mode)
+def ranking(ranked: list[Table]) -> list[str]:
+    """Each set of puzzles, its versions ranked."""
+    lines = ["versions on the same puzzles, ranked by matches won (as a share of those "
+             "played), then by first-line p99:"]
+    for table in ranked:
+        names = ", ".join(safe(name) for name in table.puzzles[:SHOWN_PUZZLES])
+        more = table.size - min(len(table.puzzles), SHOWN_PUZZLES)
+        lines.append(f"  {table.size} puzzle(s): {names}" + (f" and {more} more" if more > 0 else ""))
+        rows = [RANK_COLUMNS] + [(str(s.rank), s.version + _named(s.label), str(s.runs),
+                                  str(s.won), str(s.lost), _ms(s.first_line_p50_ms),
+                                  _ms(s.first_line_p99_ms), _ms(s.turn_p50_ms),
+                                  _ms(s.turn_p99_ms), f"{s.last_run} {_when(s.last_started)}")
+                                 for s in table.standings]
+        lines += aligned(rows, range(2, 9), "    ")
+    return lines
+
+
+def aligned(rows: list[tuple[str, ...]], right: range, indent: str) -> list[str]:
+    """Columns padded to their widths, those of `right` to the right, the others to the
+    left; no trailing spaces."""
+    widths = [max(len(r[k]) for r in rows) for k in range(len(rows[0]))]
+    return [(indent + "  ".join(text.rjust(widths[k]) if k in right else text.ljust(widths[k])
+                                for k, text in enumerate(r))).rstrip() for r in rows]
+
+
+def row(run) -> tuple[str, ...]:
+    figures = summary(run)
+    return (str(run.id) + (f" {run.side}" if run.side else ""), _when(run.started),
+            str(run.passed), str(run.failed), _ms(figures["first_line_p50_ms"]),
+            _ms(figures["first_line_p99_ms"]), _ms(figures["slowest_later_line_ms"]),
+            _ms(figures["cpu_ms"]), mode_text(run.setup), played(run))
+
+
+def _ms(value: float | None) -> str:
+    return "-" if value is None else f"{value:.1f}"
+
+
+def _when(started: str) -> str:
+    return started.replace("T", " ")[:19]
+
+
+def _named(name: str) -> str:
+    return f" {safe(name)}" if name else ""
+
+
+def _scope(run) -> str:
+    """'  (3 files, 4.1 kB hashed)', and what the bound left out."""
+    scope = run.version_scope
+    if not scope:
+        return ""
+    cut = f"; cut: {safe(scope['cut'])}" if scope.get("cut") else ""
+    return f"  ({scope['files']} file(s), {scope['bytes'] / 1000:.1f} kB hashed{cut})"

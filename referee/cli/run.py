@@ -66,10 +66,12 @@ Each output needs a path of its own: two at one path are refused.
 
 Every run is recorded in a local SQLite database (--db PATH; default: $SPOON2_HISTORY,
 else $XDG_DATA_HOME/spoon2/history.sqlite, else ~/.local/share/spoon2/history.sqlite):
-the bot's command and a hash of its files, each line's latency, CPU, peak memory, the
-machine's load. `history` lists the runs, `compare ID ID` sets two side by side;
---no-record leaves the database alone. A database that cannot be written costs a warning
-on stderr, never the run.
+the bot's command and its version (a hash of its program and the files beside it that it
+can load), named by --label NAME (once per --bot), each line's latency, CPU, peak memory,
+the mode, the machine's load. A run stopped by Ctrl-C or SIGTERM is recorded with the
+matches it finished, marked stopped. `history` lists the runs and ranks the versions,
+`compare ID ID` sets two side by side; --no-record leaves the database alone. A database
+that cannot be written costs a warning on stderr, never the run.
 
 A match the referee cannot play to a verdict (the bot cannot be started, or the referee
 fails inside it) gets verdict `error` with the reason, and the other matches are played
@@ -99,7 +101,8 @@ from referee.cli.args import (bot_argv, default_bot, integer, number, output_pat
                               spoon2_words)
 from referee.cli.run_files import (check_inputs, check_outputs, write_csv, write_html,
                                        write_json, write_outputs)
-from referee.judge.limits import CPU_CAP_CPUS, FIRST_LINE_LIMIT_S, TURN_LIMIT_S, Limits
+from referee.judge.limits import (CPU_CAP_CPUS, FIRST_LINE_LIMIT_S, MEMORY_LIMIT_BYTES, TURN_LIMIT_S,
+                                  Limits)
 from referee.report.tables import (cleanup_notes, latency_summary, loss_details, loss_line,
                             summary_line, table,
                             versus_stats, versus_summary, versus_table)
@@ -110,8 +113,8 @@ from referee.box.sandbox import MODES, ContainmentError, Mode, choose_mode, desc
 from referee.box.one_match import play_one
 from referee.box.crew import Crew
 from referee.terminal import safe, use_colour
-from referee.history.machine import load_now
-from referee.history.record import now, record_after_run
+from referee.cli.history import label_type, version_labels
+from referee.history.record import Plan, record_after_run
 from referee.history.store import ENV_VAR, DEFAULT_DB
 from referee.files import write_new
 
@@ -184,6 +187,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--db", type=output_path, metavar="PATH", help="the history database "
                         f"the run is recorded in (default: ${ENV_VAR}, else {DEFAULT_DB})")
     parser.add_argument("--no-record", action="store_true", help="do not record the run")
+    parser.add_argument("--label", action="append", type=label_type, metavar="NAME",
+                        help="name the bot's version in the history, as `history` and "
+                        "`compare` show it (once per --bot; default: none)")
 
 
 def execute(args: argparse.Namespace) -> int:
@@ -192,6 +198,7 @@ def execute(args: argparse.Namespace) -> int:
         raise UsageError(f"--bot: at most {len(LABELS)} bots, got {len(bots)}")
     argvs = [bot_argv(command) for command in bots]
     labels = LABELS[:len(bots)] if len(bots) > 1 else ("",)
+    names = version_labels(args.label, len(bots))
     if args.jobs < 1:
         raise UsageError(f"--jobs must be at least 1, got {args.jobs}")
     check_outputs(args)
@@ -209,17 +216,21 @@ def execute(args: argparse.Namespace) -> int:
     cap_cpu(args.cpu_cap)
     progress = Progress("run", len(puzzles) * len(bots), enabled=not args.quiet)
     finished: dict[tuple[int, int], MatchResult] = {}
-    started, load_start = now(), load_now()
+    cpu_cap = None if args.cpu_cap is None else f"{args.cpu_cap:g}"
+    plan = Plan.make(bots, argvs, sides=labels, labels=names, containment=mode.value,
+                     limits=limits, memory_cap_bytes=MEMORY_LIMIT_BYTES, cpu_cap=cpu_cap,
+                     puzzles=[(p.name, p.board) for p in puzzles])
     try:
         pairs = play_all(puzzles, argvs, labels, limits, args.jobs, progress, mode, finished,
                          args.replay_busy)
     except KeyboardInterrupt:   # Ctrl-C or SIGTERM: what was played is still worth reading
         progress.close()
         print_stopped(args, puzzles, bots, finished, limits, len(puzzles) * len(bots))
+        record_after_run(args, plan, [finished[key] for key in sorted(finished)], stopped=True)
         raise
     progress.close()
     results = [r for pair in pairs for r in pair]
-    record_after_run(args, bots, argvs, labels, results, mode.value, limits, started, load_start)
+    record_after_run(args, plan, results)
     replays = [replay_command(args, bots[labels.index(r.bot)], puzzle)
                for puzzle, pair in zip(puzzles, pairs) for r in pair]
     stats = versus_stats(pairs, labels) if len(bots) > 1 else None

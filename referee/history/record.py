@@ -1,17 +1,22 @@
-"""A `run` written into the history: each bot's matches, its version, the machine's load."""
+"""A `run` written into the history: each bot's matches, its version and its name, the
+mode and limits, the machine's load; a run stopped early, with the matches it finished."""
 
 from __future__ import annotations
 
 import datetime
+import hashlib
 import subprocess
 import sys
 import uuid
+from dataclasses import dataclass
 from importlib import metadata
 from pathlib import Path
 
-from referee.history.fingerprint import bot_hash
+from referee.history.fingerprint import Version, bot_version
 from referee.history.machine import load_now
-from referee.history.store import HistoryError, Match, Run, add_run, connect, default_path
+from referee.history.store import (HistoryError, Match, Run, Setup, add_run, box_kind, connect,
+                                   default_path)
+from referee.judge.board import Board
 from referee.judge.limits import Limits
 from referee.judge.result import MatchResult
 from referee.terminal import safe
@@ -38,26 +43,59 @@ def referee_version() -> str:
     return f"{version} {described.stdout.strip()}" if described.returncode == 0 else version
 
 
-def record_run(path: Path, bots: list[str], argvs: list[list[str]], labels: tuple[str, ...],
-               results: list[MatchResult], containment: str, limits: Limits,
-               started: str, loads: tuple[dict, dict]) -> list[int]:
+@dataclass(frozen=True)
+class Plan:
+    """What a `run` sets out to do, known before its first match."""
+
+    bots: tuple[str, ...]             # the commands as given
+    versions: tuple[Version, ...]     # each bot's, read before its first match
+    sides: tuple[str, ...]            # '' alone, 'A' and 'B'
+    labels: tuple[str | None, ...]    # each bot's version's name (run --label), or None
+    containment: str
+    limits: Limits
+    memory_cap_bytes: int | None
+    cpu_cap: str | None
+    puzzles: tuple[tuple[str, Board], ...]   # (name, board) of each puzzle to play
+    started: str
+    load_start: dict
+
+    @classmethod
+    def make(cls, bots: list[str], argvs: list[list[str]], sides: tuple[str, ...],
+             labels: tuple[str | None, ...], containment: str, limits: Limits,
+             memory_cap_bytes: int | None, cpu_cap: str | None,
+             puzzles: list[tuple[str, Board]]) -> "Plan":
+        """The plan of a run about to start: each bot's version read, the clock and the
+        machine's load taken now."""
+        return cls(tuple(bots), tuple(bot_version(argv) for argv in argvs), tuple(sides),
+                   tuple(labels), containment, limits, memory_cap_bytes, cpu_cap,
+                   tuple(puzzles), now(), load_now())
+
+
+def puzzle_set(puzzles) -> str:
+    """12 hex digits naming a set of puzzles by their names and boards, in any order."""
+    digest = hashlib.sha256()
+    for name, rows in sorted((name, "\n".join(board.rows())) for name, board in puzzles):
+        digest.update(f"{name}\0{rows}\0".encode(errors="surrogateescape"))
+    return digest.hexdigest()[:12]
+
+
+def record_run(path: Path, plan: Plan, results: list[MatchResult],
+               stopped: bool = False) -> list[int]:
     """One row per bot, its matches with it; the ids given. HistoryError if it cannot."""
     session, finished, version = uuid.uuid4().hex, now(), referee_version()
+    puzzles, load_end = puzzle_set(plan.puzzles), load_now()
     db = connect(path, create=True)
     try:
         ids = []
-        for bot, argv, label in zip(bots, argvs, labels):
-            mine = [r for r in results if r.bot == label]
-            run = Run(id=0, session=session, label=label, started=started, finished=finished,
-                      bot=bot, bot_hash=bot_hash(argv), referee_version=version,
-                      containment=containment,
-                      box=next((r.usage.box for r in mine if r.usage.box), None),
-                      memory_mode=next((r.usage.memory_count for r in mine
-                                        if r.usage.memory_count), None),
-                      first_line_limit_ms=limits.first_line_s * 1000,
-                      turn_limit_ms=limits.turn_s * 1000, load_start=loads[0],
-                      load_end=loads[1], passed=sum(r.won for r in mine),
-                      failed=sum(not r.won for r in mine),
+        for bot, hashed, side, label in zip(plan.bots, plan.versions, plan.sides, plan.labels):
+            mine = [r for r in results if r.bot == side]
+            run = Run(id=0, session=session, side=side, started=plan.started, finished=finished,
+                      bot=bot, bot_hash=hashed.digest, label=label,
+                      version_scope=hashed.scope(), referee_version=version,
+                      setup=setup(plan, mine), load_start=plan.load_start,
+                      load_end=load_end, passed=sum(r.won for r in mine),
+                      failed=sum(not r.won for r in mine), stopped=stopped,
+                      planned=len(plan.puzzles), puzzle_set=puzzles,
                       matches=tuple(match_row(r) for r in mine))
             ids.append(add_run(db, run))
         return ids
@@ -67,6 +105,19 @@ def record_run(path: Path, bots: list[str], argvs: list[list[str]], labels: tupl
         raise HistoryError(f"{path}: {error}") from None
     finally:
         db.close()
+
+
+def setup(plan: Plan, results: list[MatchResult]) -> Setup:
+    """The mode and limits a bot's matches had: the box without its user's number."""
+    return Setup(containment=plan.containment,
+                 box=box_kind(next((r.usage.box for r in results if r.usage.box), None)),
+                 memory_mode=next((r.usage.memory_count for r in results
+                                   if r.usage.memory_count), None),
+                 memory_cap_mb=None if plan.memory_cap_bytes is None
+                 else plan.memory_cap_bytes / 2**20,
+                 cpu_cap=plan.cpu_cap,
+                 first_line_limit_ms=plan.limits.first_line_s * 1000,
+                 turn_limit_ms=plan.limits.turn_s * 1000)
 
 
 def match_row(result: MatchResult) -> Match:
@@ -79,20 +130,21 @@ def match_row(result: MatchResult) -> Match:
                  busy=int(result.busy))
 
 
-def record_after_run(args, bots: list[str], argvs: list[list[str]], labels: tuple[str, ...],
-                     results: list[MatchResult], containment: str, limits: Limits,
-                     started: str, load_start: dict) -> None:
+def record_after_run(args, plan: Plan, results: list[MatchResult], stopped: bool = False) -> None:
     """`run`'s hook: record unless --no-record; a database that fails costs a warning on
-    stderr, never the run's results or exit status."""
+    stderr, never the run's results or exit status. A stopped run is recorded with the
+    matches it finished, and says so."""
     if args.no_record:
         return
     path = Path(args.db) if args.db else default_path()
     try:
-        ids = record_run(path, bots, argvs, labels, results, containment, limits, started,
-                         (load_start, load_now()))
+        ids = record_run(path, plan, results, stopped)
     except HistoryError as error:
         print(f"run: not recorded in the history: {safe(error)}", file=sys.stderr)
         return
-    if not args.quiet:
+    if stopped:
+        print(f"run: recorded as run {', '.join(map(str, ids))} in {safe(path)}, stopped after "
+              f"{len(results)} of {len(plan.puzzles) * len(plan.bots)} match(es)", file=sys.stderr)
+    elif not args.quiet:
         print(f"run: recorded as run {', '.join(map(str, ids))} in {safe(path)} "
               "(`spoon2 history` lists the runs)", file=sys.stderr)
