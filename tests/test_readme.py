@@ -235,8 +235,8 @@ def _tables():
 
 
 def test_each_command_has_a_flag_table():
-    assert set(_tables()) == {"run", "show", "gen", "bench", "profile", "explain", "play",
-                              "stress-gen", "build.py"}
+    assert set(_tables()) == {"run", "show", "hunt", "gen", "bench", "profile", "explain",
+                              "play", "stress-gen", "build.py"}
 
 
 @pytest.mark.slow
