@@ -199,7 +199,9 @@ def player(tmp_path_factory):
 def _shell(command):
     """The command for bash, with the project's script and interpreter as this test runs them."""
     python = shlex.quote(sys.executable)
-    spelled = {SCRIPT: f"{python} -m referee", PYTHON: python}
+    # -P: the working folder stays off the path, as for the installed script, so a player's
+    # bot.py is never taken for the bot package
+    spelled = {SCRIPT: f"{python} -P -m referee", PYTHON: python}
     pattern = r"(?<![\w/.-])(spoon2|\.venv/bin/python)(?![\w.-])"
     return re.sub(pattern, lambda m: spelled[m.group(1)], command)
 
