@@ -230,7 +230,7 @@ def laid_out(code, comments=False):
 
 def _is_string(text):
     """Whether the statement `text` is a string alone (a docstring)."""
-    if text[0] not in "'\"":   # (nor is it then a whole statement: `def f():`)
+    if text[0] not in "'\"":   # not a string, and maybe no whole statement: `def f():`
         return False
     node = ast.parse(text).body[0]
     return isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant) \
