@@ -2550,6 +2550,60 @@ def _walked(sources,reached,owner,lead,finished,running):
 			rest.append(i)
 	return list(parts.values()),rest
 ''',
+'bot/bundle/__init__.py':'',
+'bot/bundle/lazy.py':r'''
+def shifted(code,lines):
+	return code.replace(co_firstlineno=code.co_firstlineno+lines,
+		co_consts=tuple(shifted(c,lines)if type(c)is CodeType else c for c in code.co_consts))
+CodeType=type(shifted.__code__)
+def passed(code,arguments):
+	count=code.co_argcount+code.co_kwonlyargcount
+	args=[arguments[name]for name in code.co_varnames[:code.co_argcount]]
+	keywords={name:arguments[name]for name in code.co_varnames[code.co_argcount:count]}
+	if code.co_flags&4:
+		args+=arguments[code.co_varnames[count]]
+		count+=1
+	if code.co_flags&8:
+		keywords.update(arguments[code.co_varnames[count]])
+	return args,keywords
+class LazyBodies:
+	def __init__(self,namespace,lines,line,bodies):
+		self.namespace=namespace
+		self.lines=lines
+		self.line=line
+		self.bodies=bodies
+		self.functions={}
+	def __call__(self,n,arguments):
+		function=self.function(n)
+		stub=function.__code__
+		if'__lazy__'in stub.co_names:
+			function.__code__=self.compiled(n,function.__name__)
+		args,keywords=passed(stub,arguments)
+		return function(*args,**keywords)
+	def head(self,n):
+		head=self.bodies[n][0]-1
+		while not self.lines[head].lstrip('\t').startswith('def '):
+			head-=1
+		return head
+	def function(self,n):
+		at=self.line+1+self.head(n)
+		if at not in self.functions:
+			name=self.namespace['__name__']
+			for value in list(self.namespace.values()):
+				for item in[value,*vars(value).values()]if isinstance(value,type)else[value]:
+					if getattr(item,'__module__',None)==name and hasattr(item,'__code__'):
+						self.functions[item.__code__.co_firstlineno]=item
+		return self.functions[at]
+	def compiled(self,n,name):
+		head,last=self.head(n),self.bodies[n][1]
+		text=self.lines[head:last+1]
+		if not text[0].startswith('\t'):
+			text=['\t'+line for line in text]
+		outer={}
+		exec('def outer():\n\tglobal '+name+'\n'+'\n'.join(text),outer)
+		code=next(c for c in outer['outer'].__code__.co_consts if type(c)is CodeType)
+		return shifted(code,self.line+head-2)
+''',
 }
 # Bodies compiled at their function's first call, not with their module (compiling is most
 # of the start; build.py, lazy_bodies): the module's length, then each body's first and
@@ -2568,98 +2622,57 @@ LAZY={
 'bot/rules/groups.py':'6442 72 88 105 124 126 138 140 147 149 174 176 193 195 198 200 203 205 206 208 226 228 234 ',
 'bot/rules/nodes.py':'2667 36 43 45 56 58 67 73 87 ',
 }
-import gc,sys
-# importlib.machinery.ModuleSpec, without importing importlib and warnings.
-ModuleSpec=type(sys.__spec__)
-# The line of this file that opens MODULES: tracebacks count from it.
 MODULES_LINE=6
+# The bundle's importer: it imports the modules of MODULES from memory, each at its own
+# lines of the bundle, and compiles the bodies LAZY lists when their function is first called.
+# Nothing is written to disk. MODULES_LINE is the bundle's line that opens MODULES.
+import gc,sys
+ModuleSpec=type(sys.__spec__)
+MODULE_LINES={}
 def module_file(name):
 	# bot.cli is MODULES['bot/cli.py'], a package its __init__.py.
 	base=name.replace('.','/')
-	for file in (base+'.py',base+'/__init__.py'):
+	for file in(base+'.py',base+'/__init__.py'):
 		if file in MODULES:
 			return file
 def module_line(file):
 	# The line before MODULES[file]'s first (all counted once).
 	if not MODULE_LINES:
 		line=MODULES_LINE
-		for key,source in MODULES.items():
+		for(key,source)in MODULES.items():
 			MODULE_LINES[key]=line
 			line+=source.count('\n')+1
 	return MODULE_LINES[file]
-MODULE_LINES={}
+def waiting(file):
+	# (first, last) line of each body of MODULES[file] that LAZY lists; none for a module
+	# whose text is not the build's (a player's edit): it is compiled whole.
+	numbers=[*map(int,LAZY.get(file,'0').split())]
+	return[*zip(numbers[1::2],numbers[2::2])]if numbers[0]==len(MODULES[file])else[]
+def stubbed(lines,bodies):
+	# Each body on its first line replaced by a stub that calls __lazy__, the lines after
+	# it left empty: every line keeps its number.
+	for(n,(first,last))in enumerate(bodies):
+		tabs=len(lines[first])-len(lines[first].lstrip('\t'))
+		lines[first:last+1]=['\t'*tabs+'return __lazy__(%d,locals())'%n]+['']*(last-first)
 def lazy_stubs(namespace,lines,line,bodies):
-	# A module's __lazy__ until one of its bodies is first called: then LAZY_CODE is compiled
-	# (once: a board its rules solve never gets there) and a LazyBodies takes over.
+	# A module's __lazy__ until one of its bodies is first called: then bot.bundle.lazy is
+	# imported (a board its rules solve never gets there) and its LazyBodies takes over.
 	def first(n,arguments):
-		if 'LazyBodies' not in globals():
-			exec('\n'*(LAZY_CODE_LINE-1)+LAZY_CODE,globals())
+		from bot.bundle.lazy import LazyBodies
 		namespace['__lazy__']=LazyBodies(namespace,lines,line,bodies)
 		return namespace['__lazy__'](n,arguments)
 	return first
-# The line of this file that opens LAZY_CODE: its tracebacks count from it.
-LAZY_CODE_LINE=2602
-LAZY_CODE=r'''
-def shifted(code,lines):
-	# `code`, and the code it defines, `lines` further down this file.
-	return code.replace(co_firstlineno=code.co_firstlineno+lines,
-		co_consts=tuple(shifted(c,lines) if type(c) is CodeType else c for c in code.co_consts))
-CodeType=type(shifted.__code__)
-class LazyBodies:
-	# The functions of one module whose bodies LAZY lists. Until its first call each runs
-	# `return __lazy__(n,locals())`; that call compiles its body into it, so that the same
-	# function object, wherever it was imported, runs its own code from then on.
-	def __init__(self,namespace,lines,line,bodies):
-		self.namespace=namespace
-		self.lines=lines
-		self.line=line
-		self.bodies=bodies
-		self.functions={}
-	def __call__(self,n,arguments):
-		function=self.function(n)
-		stub=function.__code__
-		if '__lazy__' in stub.co_names:
-			function.__code__=self.compiled(n,function.__name__)
-		# Called again as the stub was: its locals are its parameters.
-		count=stub.co_argcount+stub.co_kwonlyargcount
-		args=[arguments[name] for name in stub.co_varnames[:stub.co_argcount]]
-		keywords={name:arguments[name] for name in stub.co_varnames[stub.co_argcount:count]}
-		if stub.co_flags&4:
-			args+=arguments[stub.co_varnames[count]]
-			count+=1
-		if stub.co_flags&8:
-			keywords.update(arguments[stub.co_varnames[count]])
-		return function(*args,**keywords)
-	def head(self,n):
-		# The line of the def whose body is bodies[n].
-		head=self.bodies[n][0]-1
-		while not self.lines[head].lstrip('\t').startswith('def '):
-			head-=1
-		return head
-	def function(self,n):
-		# The function or method of bodies[n]: the one whose code begins at its def.
-		at=self.line+1+self.head(n)
-		if at not in self.functions:
-			name=self.namespace['__name__']
-			for value in list(self.namespace.values()):
-				for item in [value,*vars(value).values()] if isinstance(value,type) else [value]:
-					if getattr(item,'__module__',None)==name and hasattr(item,'__code__'):
-						self.functions[item.__code__.co_firstlineno]=item
-		return self.functions[at]
-	def compiled(self,n,name):
-		# The code of the def at its lines, compiled inside a function that never runs (no
-		# default is evaluated again), its name global as at the top of a module.
-		head,last=self.head(n),self.bodies[n][1]
-		text=self.lines[head:last+1]
-		if not text[0].startswith('\t'):
-			text=['\t'+line for line in text]
-		outer={}
-		exec('def outer():\n\tglobal '+name+'\n'+'\n'.join(text),outer)
-		code=next(c for c in outer['outer'].__code__.co_consts if type(c) is CodeType)
-		return shifted(code,self.line+head-2)
-'''
+def run(source,namespace):
+	# exec, with no garbage collection meanwhile: what a module makes lives on.
+	collecting=gc.isenabled()
+	gc.disable()
+	try:
+		exec(source,namespace)
+	finally:
+		if collecting:
+			gc.enable()
 class BundleImporter:
-	# Finds and runs the modules of MODULES: nothing is written to disk.
+	# A finder on sys.meta_path, ahead of the others: a bot/ folder cannot shadow MODULES.
 	@staticmethod
 	def find_spec(name,*_):
 		file=module_file(name)
@@ -2667,31 +2680,20 @@ class BundleImporter:
 			return ModuleSpec(name,BundleImporter,origin=file,is_package=file.endswith('__init__.py'))
 	@staticmethod
 	def create_module(spec):
-		return None
+		pass
 	@staticmethod
 	def exec_module(module):
-		# Run at its lines: a traceback's "<string>", line N is this file's line N. exec of
+		# Run at its lines: a traceback's "<string>", line N is the bundle's line N. exec of
 		# the text, not compile(): the first compile() call costs milliseconds.
 		file=module.__spec__.origin
 		line=module_line(file)
 		lines=MODULES[file].split('\n')
-		numbers=[*map(int,LAZY.get(file,'0').split())]
-		# A module whose text is not the build's (a player's edit) is compiled whole.
-		bodies=[*zip(numbers[1::2],numbers[2::2])] if numbers[0]==len(MODULES[file]) else []
+		bodies=waiting(file)
 		if bodies:
 			module.__lazy__=lazy_stubs(module.__dict__,lines[:],line,bodies)
-			for n,(first,last) in enumerate(bodies):
-				tabs=len(lines[first])-len(lines[first].lstrip('\t'))
-				lines[first:last+1]=['\t'*tabs+'return __lazy__(%d,locals())'%n]+['']*(last-first)
-		source='\n'*line+'\n'.join(lines)
-		# No garbage collection meanwhile: what a module makes lives on.
-		collecting=gc.isenabled()
-		gc.disable()
-		try:
-			exec(source,module.__dict__)
-		finally:
-			if collecting:
-				gc.enable()
-sys.meta_path.insert(0,BundleImporter)
+			stubbed(lines,bodies)
+		run('\n'*line+'\n'.join(lines),module.__dict__)
+if __name__=='__main__':
+	sys.meta_path.insert(0,BundleImporter)
 from bot.cli import main
 main()

@@ -2,6 +2,7 @@
 
 import ast
 import io
+import json
 import os
 import re
 import select
@@ -13,6 +14,7 @@ import tokenize
 import pytest
 
 import build
+from bot.bundle import importer, lazy
 from tests.judge import fault
 from tests.project import ROOT, PUBLIC
 
@@ -118,8 +120,8 @@ def _module_file(name):
 
 
 @pytest.mark.slow
-def test_bundle_holds_exactly_the_modules_the_entry_point_imports():
-    todo, needed = [build.ENTRY], set()
+def test_bundle_holds_exactly_the_modules_the_entry_point_and_the_importer_import():
+    todo, needed = [build.ENTRY, build.RUNTIME], set()
     while todo:
         for name in _imported_modules(todo.pop()):
             for package in [".".join(name.split(".")[:i]) for i in range(1, name.count(".") + 2)]:
@@ -178,7 +180,7 @@ def test_each_shipped_module_is_bots_code_but_what_the_bot_never_names():
     text = BUNDLE.read_text()
     shipped = build.modules(text)
     assert len(shipped) >= 10
-    code = "\n".join(shipped.values()) + (ROOT / "bot" / "__main__.py").read_text()
+    code = "\n".join([*shipped.values(), build.ENTRY.read_text(), build.RUNTIME.read_text()])
     left_out = []
     for path, contents in shipped.items():
         if path.endswith("__init__.py"):
@@ -294,6 +296,12 @@ def test_a_traceback_from_a_bundled_module_names_its_line_in_the_bundle(tmp_path
     assert f'File "<string>", line {line}, in f\n' in run.stderr
 
 
+def _loader():
+    """The modules of the committed bundle that load the bodies compiled late."""
+    return {path: code for path, code in build.modules(BUNDLE.read_text()).items()
+            if path.startswith("bot/bundle/")}
+
+
 LAZY_MODULE = """\
 def add(a,b=2,*rest,scale=1,**named):
 \ttotal=(a+b+sum(rest))*scale
@@ -347,7 +355,8 @@ def test_only_plain_bodies_not_run_on_the_smoke_puzzle_wait_for_a_first_call():
 def test_a_body_compiled_when_first_called_runs_as_written_and_names_its_lines(tmp_path,
                                                                               monkeypatch):
     monkeypatch.setattr(build, "LAZY_MIN_CHARS", 0)  # every body of LAZY_MODULE waits
-    modules = {"bot/__init__.py": "", "bot/options.py": "FIELDS=()\n", "bot/lazy.py": LAZY_MODULE}
+    modules = {"bot/__init__.py": "", "bot/options.py": "FIELDS=()\n", "bot/lazy.py": LAZY_MODULE,
+               **_loader()}
     text = build.assembled(modules, LAZY_SCRIPT)
     assert len(build.lazy_bodies(build.module_text(LAZY_MODULE))) == 5   # every function and method
     bundle = tmp_path / "bundle.py"
@@ -367,9 +376,152 @@ def test_a_body_compiled_when_first_called_runs_as_written_and_names_its_lines(t
     assert run.stderr.rstrip().endswith("ValueError: a body compiled late still names its line")
 
 
+@pytest.fixture
+def memory(monkeypatch):
+    """The bundle's importer, ahead of the others, over MODULES of the test's own (opening at
+    line 100): the package `inmemory`, to which the test adds its modules. What it imported
+    is forgotten after."""
+    modules = {"inmemory/__init__.py": ""}
+    monkeypatch.setattr(importer, "MODULES", modules)
+    monkeypatch.setattr(importer, "LAZY", {})
+    monkeypatch.setattr(importer, "MODULES_LINE", 100)
+    monkeypatch.setattr(importer, "MODULE_LINES", {})
+    monkeypatch.setattr(sys, "meta_path", [importer.BundleImporter, *sys.meta_path])
+    yield modules
+    for name in [name for name in sys.modules if name.split(".")[0] == "inmemory"]:
+        del sys.modules[name]
+
+
+def _last_line(error):
+    """The line where `error` was raised."""
+    trace = error.__traceback__
+    while trace.tb_next:
+        trace = trace.tb_next
+    return trace.tb_lineno
+
+
+def test_the_importer_runs_a_module_from_memory_at_its_lines_ahead_of_a_folder(memory, tmp_path,
+                                                                              monkeypatch):
+    (tmp_path / "inmemory").mkdir()
+    (tmp_path / "inmemory" / "__init__.py").write_text("raise SystemExit('imported the folder')\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    memory["inmemory/m.py"] = "\nX=2\ndef f():\n\traise ValueError(X)\n"
+    from inmemory import m
+    assert m.X == 2 and m.__spec__.origin == "inmemory/m.py"
+    # Line 101 holds 'inmemory/__init__.py':'', line 102 'inmemory/m.py':r''', then its text
+    assert m.f.__code__.co_firstlineno == 104
+    with pytest.raises(ValueError) as raised:
+        m.f()
+    assert _last_line(raised.value) == 105
+
+
+def test_a_module_whose_text_is_not_the_builds_has_no_body_waiting(memory, monkeypatch):
+    memory["inmemory/m.py"] = "abcde"
+    monkeypatch.setattr(importer, "LAZY", {"inmemory/m.py": "5 1 2 3 4 "})
+    assert importer.waiting("inmemory/m.py") == [(1, 2), (3, 4)]
+    assert importer.waiting("inmemory/__init__.py") == []   # none listed
+    memory["inmemory/m.py"] = "abcdef"   # a player's edit: compiled whole
+    assert importer.waiting("inmemory/m.py") == []
+
+
+def test_a_stub_stands_on_its_bodys_first_line_and_every_line_keeps_its_number():
+    lines = ["def f(a):", "\tb=a+1", "\treturn b", "class C:", "\tdef g(self):", "\t\treturn 1",
+             "X=1"]
+    importer.stubbed(lines, [(1, 2), (5, 5)])
+    assert lines == ["def f(a):", "\treturn __lazy__(0,locals())", "", "class C:",
+                     "\tdef g(self):", "\t\treturn __lazy__(1,locals())", "X=1"]
+
+
+LATE = ("\ndef f(a,b=2,*rest,k=0,**named):\n\ttotal=a+b+sum(rest)+k\n\treturn total,sorted(named)"
+        "\nclass C:\n\tdef g(self,x):\n\t\treturn[x]*2\n")
+
+
+def test_a_body_compiled_at_its_first_call_runs_as_written_in_the_same_function(memory,
+                                                                               monkeypatch):
+    memory["inmemory/late.py"] = LATE
+    monkeypatch.setattr(importer, "LAZY", {"inmemory/late.py": f"{len(LATE)} 2 3 6 6 "})
+    from inmemory.late import C, f
+    assert "__lazy__" in f.__code__.co_names and "__lazy__" in C.g.__code__.co_names
+    assert f(1, 2, 3, 4, k=5, x=6) == (15, ["x"])
+    assert "__lazy__" not in f.__code__.co_names   # its own code from then on
+    assert f(1) == (3, []) and C().g(7) == [7, 7]
+    from inmemory.late import f as again
+    assert again is f
+    # 'inmemory/late.py' opens at line 102: its def at 103, its body's last line at 105
+    assert f.__code__.co_firstlineno == 103
+    assert max(line for *_, line in f.__code__.co_lines() if line) == 105
+
+
+def test_a_stubs_locals_call_its_function_again_as_it_was_called():
+    def f(a, b=2, *rest, k, **named):
+        return locals()   # what a stub hands __lazy__: its parameters
+
+    args, keywords = lazy.passed(f.__code__, f(1, 3, 4, 5, k=6, x=7))
+    assert (args, keywords) == ([1, 3, 4, 5], {"k": 6, "x": 7})
+    assert lazy.passed(f.__code__, f(1, k=2)) == ([1, 2], {"k": 2})
+
+    def only_rest(a, *rest):
+        return locals()
+
+    def only_named(a, **named):
+        return locals()
+
+    assert lazy.passed(only_rest.__code__, only_rest(1, 2)) == ([1, 2], {})
+    assert lazy.passed(only_named.__code__, only_named(1, x=2)) == ([1], {"x": 2})
+
+
+def test_the_bundle_lays_out_the_importer_as_written_its_docstrings_as_comments():
+    text = build.runtime()
+    assert text in BUNDLE.read_text()
+    source = ast.parse(build.RUNTIME.read_text())
+    assert {node.targets[0].id for node in source.body if build._sets_built(node)} == build.BUILT
+    source.body = [node for node in source.body if not build._sets_built(node)]
+    assert ast.dump(_normal(ast.parse(text))) == ast.dump(_normal(source))
+    assert not any(isinstance(node, ast.Name) and isinstance(node.ctx, ast.Store)
+                   and node.id in build.BUILT for node in ast.walk(ast.parse(text)))
+    said = "# A finder on sys.meta_path, ahead of the others: a bot/ folder cannot shadow MODULES."
+    assert f"class BundleImporter:\n\t{said}\n" in text
+
+
+def test_a_docstring_laid_out_as_comments_keeps_its_lines_and_its_indentation():
+    code = 'def f():\n    """One.\n\n    Two, its own line."""\n    return 1\n'
+    lines = build.laid_out(build.python_minifier.minify(code, **build.MINIFY), comments=True)
+    assert lines.splitlines() == ["def f():", "\t# One.", "\t#", "\t# Two, its own line.",
+                                  "\treturn 1"]
+
+
+def test_the_build_hears_what_a_copy_of_the_bot_calls_even_when_it_ends_at_os_exit(tmp_path):
+    (tmp_path / "bot").mkdir()
+    (tmp_path / "bot" / "__init__.py").write_text("")
+    (tmp_path / "bot" / "cli.py").write_text("import os\ndef main():\n    helper()\n"
+                                             "    os._exit(0)\ndef helper():\n    pass\n"
+                                             "def never():\n    pass\n")
+    where = str(tmp_path.resolve()) + os.sep
+    run = subprocess.run([sys.executable, str(build.CALLS), where], cwd=tmp_path, input="",
+                         capture_output=True, text=True, timeout=30)
+    assert run.returncode == 0, run.stderr
+    assert json.loads(run.stderr) == [["bot/__init__.py", "<module>"], ["bot/cli.py", "<module>"],
+                                      ["bot/cli.py", "helper"], ["bot/cli.py", "main"]]
+
+
+def test_build_py_holds_no_python_source_inside_a_string():
+    # The bundle's own code is bot/bundle/'s: build.py's strings are prose, comments, data.
+    def statements(text):
+        try:
+            return ast.parse(text).body
+        except SyntaxError:
+            return []
+
+    strings = [node.value for node in ast.walk(ast.parse((ROOT / "build.py").read_text()))
+               if isinstance(node, ast.Constant) and isinstance(node.value, str)
+               and "\n" in node.value.strip()]
+    assert len(strings) >= 10   # the docstrings, HEADER, LAZY_COMMENT
+    assert [text[:60] for text in strings if statements(text)] == []
+
+
 def test_what_the_bot_runs_on_the_smoke_puzzle_is_compiled_with_its_module():
     # On the smoke puzzle many bodies wait for a first call, and none is called: the bundle
-    # never even compiles the code that compiles them (LAZY_CODE).
+    # never even imports the code that compiles them (bot.bundle.lazy).
     script = ("import sys\n"
               "sys.argv = [sys.argv[1]]\n"
               "bundle = {'__name__': '__main__'}\n"
@@ -380,7 +532,7 @@ def test_what_the_bot_runs_on_the_smoke_puzzle_is_compiled_with_its_module():
               "             if getattr(f, '__module__', None) == m.__name__\n"
               "             and hasattr(f, '__code__')]\n"
               "waiting = sum('__lazy__' in f.__code__.co_names for f in functions)\n"
-              "print(waiting, 'LazyBodies' in bundle, file=sys.stderr)\n")
+              "print(waiting, 'bot.bundle.lazy' in sys.modules, file=sys.stderr)\n")
     puzzle = build.SMOKE_PUZZLE.read_text()
     run = subprocess.run([sys.executable, "-I", "-S", "-c", script, str(BUNDLE)], input=puzzle,
                          capture_output=True, text=True, timeout=60)
