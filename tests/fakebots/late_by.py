@@ -1,0 +1,52 @@
+"""Fake bot: reads the puzzle, prints a first line, then is late on the second by burning
+CPU until it is killed, in one of three ways:
+
+  burn MARKER  first waits (0.8 s at most) for its session to be raised to the highest
+               priority, as a test does to the process whose command line holds MARKER,
+               so that it has a CPU as if it were alone; then burns it.
+  starve N     moves to CPU N, where a test keeps a process of higher priority busy.
+  crowd        burns in two processes moved to one CPU before its first line: more
+               busy threads than CPUs.
+
+usage: late_by.py burn MARKER | late_by.py starve N | late_by.py crowd
+"""
+
+import os
+import sys
+import time
+
+
+def raised() -> bool:
+    try:
+        with open("/proc/self/autogroup") as file:
+            return file.read().split()[-1] == "-20"
+    except OSError:
+        return False
+
+
+def main() -> None:
+    height = int(sys.stdin.readline() and sys.stdin.readline())
+    for _ in range(height):
+        sys.stdin.readline()
+    how = sys.argv[1]
+    deadline = time.monotonic() + 0.8
+    while how == "burn" and not raised() and time.monotonic() < deadline:
+        time.sleep(0.002)
+    if how == "crowd":
+        cpu = {max(os.sched_getaffinity(0))}
+        child = os.fork() == 0
+        os.sched_setaffinity(0, cpu)
+        if child:
+            burn()
+    print("0 0 2 0 1", flush=True)
+    if how == "starve":
+        os.sched_setaffinity(0, {int(sys.argv[2])})
+    burn()
+
+
+def burn() -> None:
+    while True:
+        pass
+
+
+main()
