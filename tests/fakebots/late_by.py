@@ -1,7 +1,7 @@
 """Fake bot: reads the puzzle, prints a first line, then is late on the second by burning
 CPU until it is killed, in one of three ways:
 
-  burn MARKER  first waits (0.8 s at most) for its session to be raised to the highest
+  burn MARKER  first waits (3 s at most) for its session to be raised to the highest
                priority, as a test does to the process whose command line holds MARKER,
                so that it has a CPU as if it were alone; then burns it.
   starve N     moves to CPU N, where a test keeps a process of higher priority busy.
@@ -29,14 +29,12 @@ def main() -> None:
     for _ in range(height):
         sys.stdin.readline()
     how = sys.argv[1]
-    deadline = time.monotonic() + 0.8
+    deadline = time.monotonic() + 3.0
     while how == "burn" and not raised() and time.monotonic() < deadline:
         time.sleep(0.002)
     if how == "crowd":
-        cpu = {max(os.sched_getaffinity(0))}
-        child = os.fork() == 0
-        os.sched_setaffinity(0, cpu)
-        if child:
+        os.sched_setaffinity(0, {max(os.sched_getaffinity(0))})
+        if os.fork() == 0:   # on the same CPU, from its first instruction
             burn()
     print("0 0 2 0 1", flush=True)
     if how == "starve":

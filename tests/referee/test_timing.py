@@ -141,6 +141,41 @@ def test_a_line_is_stamped_when_the_bot_wrote_it_not_when_the_referee_read_it():
     assert event.at - sent < 1.5
 
 
+SHORT_THREAD = """
+import sys, threading, time
+def burn():
+    start = time.thread_time()
+    while time.thread_time() - start < 0.15:
+        pass
+sys.stdin.readline()
+thread = threading.Thread(target=burn)
+thread.start()
+thread.join()
+time.sleep(30)
+"""
+
+
+@pytest.mark.slow
+def test_a_thread_that_ends_within_the_interval_keeps_the_cpu_it_was_seen_to_use():
+    # no cgroup count here: only the counts taken while the referee waits see the thread
+    proc = subprocess.Popen([sys.executable, "-c", SHORT_THREAD], stdin=subprocess.PIPE)
+    try:
+        window = LoadWindow(lambda: None, lambda: [proc.pid])
+        time.sleep(0.3)
+        window.mark()
+        proc.stdin.write(b"go\n")
+        proc.stdin.flush()
+        end = time.perf_counter() + 1.0
+        while time.perf_counter() < end:
+            time.sleep(min(window.tick(), max(0.0, end - time.perf_counter())))
+        window.mark()
+        threads = len(os.listdir(f"/proc/{proc.pid}/task"))
+    finally:
+        proc.kill()
+        proc.wait()
+    assert threads == 1 and window.last().running_s >= 0.075, window.last()
+
+
 def test_an_interval_too_short_to_be_late_is_not_looked_into():
     window = LoadWindow(lambda: 0.0, lambda: [os.getpid()])
     window.mark()
@@ -176,11 +211,12 @@ def hog_on_a_cpu():
         hog.wait()
 
 
-def play_lost(bot, tmp_path):
+def play_lost(bot, tmp_path, first_line_ms=5000):
     """`run` of `bot` on the simplest puzzle: its LOST line, its match as JSON, all it
-    printed."""
+    printed. The first line has time for a Python's start on a loaded machine."""
     out = tmp_path / "result.json"
-    done = referee("run", "--bot", bot, "--json", str(out), "puzzles/public/01_simplest.txt")
+    done = referee("run", "--bot", bot, "--first-line-ms", str(first_line_ms), "--json",
+                   str(out), "puzzles/public/01_simplest.txt")
     lost = [line for line in done.stdout.splitlines() if line.startswith("LOST")]
     assert done.returncode == 1 and len(lost) == 1, done.stdout + done.stderr
     return lost[0], json.loads(out.read_text())["matches"][0], done.stdout
@@ -202,9 +238,9 @@ def test_a_bot_asleep_past_the_limit_is_late_on_its_own_beside_busy_processes(
 
 @pytest.mark.slow
 def test_a_bot_reading_stdin_to_its_end_is_told_it_stays_open(busy_machine, tmp_path):
-    lost, match, _ = play_lost(f"{box_python()} tests/fakebots/read_to_eof.py", tmp_path)
+    lost, match, _ = play_lost(f"{box_python()} tests/fakebots/read_to_eof.py", tmp_path, 2000)
     assert re.fullmatch(r"LOST 01_simplest: timeout awaiting line 1: no output line within "
-                        r"1000 ms of the input; .*waiting for input after the last row \d+ "
+                        r"2000 ms of the input; .*waiting for input after the last row \d+ "
                         r".*\(CodinGame keeps stdin open: read exactly the lines given\)",
                         lost), lost
     assert match["busy"] is False and match["lateness"]["reading_stdin"] is True
