@@ -110,9 +110,13 @@ def reading_stdin(pid: int, tid: int) -> bool:
 class CpuGroup:
     """The cpu cgroup a process is in: its cap in CPUs and the time it was throttled."""
 
-    def __init__(self, pid: int):
-        self.folder = _cpu_folder(pid)
-        self.cap = _cap(self.folder) if self.folder else None
+    def __init__(self, folder: Path | None):
+        self.folder = folder
+        self.cap = _cap(folder) if folder else None
+
+    @classmethod
+    def of(cls, pid: int) -> "CpuGroup":
+        return cls(_cpu_folder(pid))
 
     def throttled_s(self) -> float:
         """Seconds the group's threads were held back by its cap (0 without a cap)."""
@@ -231,7 +235,7 @@ class LoadWindow:
         now = time.perf_counter()
         if self._start is None:
             self._count(now, first=True)
-            self._group = CpuGroup(next(iter(self._tracks))[0]) if self._tracks else None
+            self._group = CpuGroup.of(next(iter(self._tracks))[0]) if self._tracks else None
         else:
             if now - self._counted_at >= max(REUSE_S, 10 * self._cost):
                 self._count(now)

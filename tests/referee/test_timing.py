@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from referee.box.lateness import LoadWindow, attribute
+from referee.box.lateness import CpuGroup, LoadWindow, attribute
 from referee.box.runner import BotProcess
 from referee.judge.board import parse_board
 from referee.judge.limits import Limits
@@ -139,6 +139,22 @@ def test_a_line_is_stamped_when_the_bot_wrote_it_not_when_the_referee_read_it():
         bot.close()
     assert event.kind is EventKind.LINE and event.text == "0 0 2 0 1"
     assert event.at - sent < 1.5
+
+
+def test_a_cgroups_cap_and_throttled_time_are_read_in_either_version(tmp_path):
+    v2, v1, free = tmp_path / "v2", tmp_path / "v1", tmp_path / "free"
+    for folder in (v2, v1, free):
+        folder.mkdir()
+    (v2 / "cpu.max").write_text("50000 100000\n")
+    (v2 / "cpu.stat").write_text("usage_usec 9\nthrottled_usec 250000\n")
+    (v1 / "cpu.cfs_quota_us").write_text("150000\n")
+    (v1 / "cpu.cfs_period_us").write_text("100000\n")
+    (v1 / "cpu.stat").write_text("nr_periods 4\nnr_throttled 2\nthrottled_time 30000000\n")
+    (free / "cpu.max").write_text("max 100000\n")
+    (free / "cpu.stat").write_text("throttled_usec 7\n")
+    assert (CpuGroup(v2).cap, CpuGroup(v2).throttled_s()) == (0.5, 0.25)
+    assert (CpuGroup(v1).cap, CpuGroup(v1).throttled_s()) == (1.5, 0.03)
+    assert (CpuGroup(free).cap, CpuGroup(free).throttled_s()) == (None, 0.0)
 
 
 SHORT_THREAD = """
