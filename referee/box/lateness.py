@@ -295,17 +295,17 @@ class LoadWindow:
         window = end - self._start
         if window < MIN_WINDOW_S or not self._tracks or not kernel_counts():
             return None
-        spent = [track.spent(end, key in self._alive) for key, track in self._tracks.items()]
-        running = sum(cpu for cpu, _ in spent)
+        spent = {key: track.spent(end, key in self._alive) for key, track in self._tracks.items()}
+        running = sum(cpu for cpu, _ in spent.values())
         cgroup_cpu = self._cgroup_cpu()
         if cgroup_cpu is not None:
             running = max(running, cgroup_cpu)   # threads that came and went unseen
-        cpus = self._cpus()
+        cpus = _cpus([tid for (_, tid), used in spent.items() if sum(used) > 0])
         if self._group and self._group.cap is not None:
             cpus = min(cpus, self._group.cap)
         throttled = self._throttled()
         return attribute(
-            window, running, sum(wait for _, wait in spent), cpus, throttled,
+            window, running, sum(wait for _, wait in spent.values()), cpus, throttled,
             stamper_wait=self._stamper.spent(end, True)[1] if self._stamper else 0.0,
             own_wait_cause="its CPU cap" if throttled > 0 else "its own threads",
             reading_stdin=any(reading_stdin(*key) for key in self._alive
@@ -317,18 +317,19 @@ class LoadWindow:
             return None
         return max(0.0, now - self._start_cpu)
 
-    def _cpus(self) -> float:
-        """The CPUs the bot's threads may run on (the most any of them may)."""
-        most = 0
-        for _, tid in self._alive:
-            try:
-                most = max(most, len(os.sched_getaffinity(tid)))
-            except OSError:
-                continue
-        return float(most or os.cpu_count() or 1)
-
     def _throttled(self) -> float:
         return max(0.0, self._group.throttled_s() - self._start_throttled) if self._group else 0.0
+
+
+def _cpus(tids: list[int]) -> float:
+    """The CPUs threads `tids` (those that ran or wanted to) may run on, together."""
+    allowed: set[int] = set()
+    for tid in tids:
+        try:
+            allowed |= os.sched_getaffinity(tid)
+        except OSError:
+            continue   # it ended
+    return float(len(allowed) or os.cpu_count() or 1)
 
 
 def attribute(window: float, running: float, waited: float, cpus: float,
