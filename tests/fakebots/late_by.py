@@ -1,14 +1,16 @@
 """Fake bot: reads the puzzle, prints a first line, then is late on the second by burning
 CPU until it is killed, in one of three ways:
 
-  burn MARKER  first waits (3 s at most) for its session to be raised to the highest
-               priority, as a test does to the process whose command line holds MARKER,
-               so that it has a CPU as if it were alone; then burns it.
-  starve N     moves to CPU N, where a test keeps a process of higher priority busy.
-  crowd        burns in two processes moved to one CPU before its first line: more
-               busy threads than CPUs.
+  burn MARKER   on one CPU, as if alone on it;
+  crowd MARKER  in two processes moved to one CPU before the first line: more busy
+                threads than CPUs;
+  starve N      moved to CPU N, where a test keeps a process of higher priority busy.
 
-usage: late_by.py burn MARKER | late_by.py starve N | late_by.py crowd
+With a MARKER, the bot first waits (3 s at most) for its session to be raised to the
+highest priority, as a test does to the process whose command line holds MARKER: its
+CPU is then its own, whatever else the machine runs.
+
+usage: late_by.py burn MARKER | late_by.py crowd MARKER | late_by.py starve N
 """
 
 import os
@@ -30,7 +32,7 @@ def main() -> None:
         sys.stdin.readline()
     how = sys.argv[1]
     deadline = time.monotonic() + 3.0
-    while how == "burn" and not raised() and time.monotonic() < deadline:
+    while how in ("burn", "crowd") and not raised() and time.monotonic() < deadline:
         time.sleep(0.002)
     if how == "crowd":
         os.sched_setaffinity(0, {max(os.sched_getaffinity(0))})
