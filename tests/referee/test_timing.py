@@ -335,7 +335,7 @@ def solutions(tmp_path_factory):
 def play_paced(solutions, gap_ms, tmp_path):
     out = tmp_path / "results.json"
     done = referee("run", "--bot", f"{sys.executable} {PACED} {solutions} {gap_ms}",
-                   "--json", str(out), *LOADED_PUZZLES, timeout=120)
+                   "--first-line-ms", "5000", "--json", str(out), *LOADED_PUZZLES, timeout=120)
     return done, json.loads(out.read_text())["matches"]
 
 
@@ -344,5 +344,7 @@ def test_a_bot_answering_every_130_ms_still_loses_beside_busy_processes(
         busy_machine, solutions, tmp_path):
     # lateness is never forgiven, busy machine or not
     done, matches = play_paced(solutions, 130, tmp_path)
-    assert [m["verdict"] for m in matches] == ["timeout", "timeout"], done.stdout
-    assert all("over the 100 ms limit" in m["reason"] for m in matches)
+    # (the first line has time for a Python's start on a loaded machine)
+    assert [(m["verdict"], m["turn"]) for m in matches] == [("timeout", 2)] * 2, done.stdout
+    assert all(m["reason"].startswith(("no line 2 within 100 ms of line 1; ", "line 2 came "))
+               for m in matches), [m["reason"] for m in matches]
