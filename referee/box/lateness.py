@@ -35,9 +35,10 @@ from typing import Callable
 from referee.judge.result import Lateness
 
 MIN_WINDOW_S = 0.05   # a shorter interval is not looked into (a few counts' spacing)
-TICK_S = 0.01         # how often the threads are counted while the referee waits,
+TICK_S = 0.02         # how often the threads are counted while the referee waits,
 TICK_AFTER_S = 0.02   # from this far into an interval (most lines come sooner)
 REUSE_S = 0.005       # a count this fresh stands for a mark (lines come in bursts)
+LIST_S = 0.05         # how often the match's processes are listed (their threads each count)
 READ_CALL = {"x86_64": 0, "aarch64": 63, "arm64": 63}.get(platform.machine())
 CGROUP_ROOT = Path("/sys/fs/cgroup")
 
@@ -182,6 +183,7 @@ class Track:
         self.first = first
         self.last = first
         self.start = start
+        self.seen_at = start
         if first.state == "R":
             stuck_since = start if stuck_since is None else stuck_since
         self.stuck_since = stuck_since if first.state == "R" else None
@@ -193,9 +195,13 @@ class Track:
 
     def see(self, thread: Thread, now: float) -> None:
         ran = thread.cpu_ns != self.last.cpu_ns or thread.wait_ns != self.last.wait_ns
-        if thread.state != "R" or ran:
-            self.stuck_since = now if thread.state == "R" else None
-        self.last = thread
+        if thread.state != "R":
+            self.stuck_since = None
+        elif ran:
+            self.stuck_since = now
+        elif self.stuck_since is None:   # woken since the last look: halfway, at a guess
+            self.stuck_since = (self.seen_at + now) / 2
+        self.last, self.seen_at = thread, now
 
     def spent(self, end: float, alive: bool) -> tuple[float, float]:
         """(seconds on a CPU, seconds waiting for one) over the interval."""
@@ -227,6 +233,8 @@ class LoadWindow:
         self._start_throttled = 0.0
         self._counted_at = 0.0
         self._cost = 0.0   # how long the last count took
+        self._pids: list[int] = []
+        self._listed_at = -LIST_S
         self._group: CpuGroup | None = None
         self._last: Lateness | None = None
 
@@ -274,7 +282,9 @@ class LoadWindow:
     def _count(self, now: float, first: bool = False) -> None:
         """Count every thread; one not seen before was born since the last count (or, at
         the first, counts from now)."""
-        threads = read_threads(self._processes())
+        if now - self._listed_at >= LIST_S:   # the list costs more than the counts
+            self._pids, self._listed_at = self._processes(), now
+        threads = read_threads(self._pids)
         for key, thread in threads.items():
             if key not in self._tracks:
                 self._tracks[key] = Track(thread if first else BORN, now)
