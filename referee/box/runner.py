@@ -12,7 +12,7 @@ The parts, each in its own home:
     which nothing here can delay; referee/box/stamper_client.py is the referee's end of it, and
     referee/box/lines.py turns its frames into lines;
   - memory: the kernel's cap where a cgroup counts it, else MemoryWatch samples it;
-  - the load of the machine around a late line: referee/box/lateness.py.
+  - where the bot's time went before a late line: referee/box/lateness.py.
 """
 
 from __future__ import annotations
@@ -148,7 +148,8 @@ class BotProcess:
         try:
             self._check_reachable(argv, cwd)
             self.memory = MemoryWatch(self.sandbox, memory_limit_bytes)
-            self.load = LoadWindow(self.sandbox.cpu_seconds)
+            self.load = LoadWindow(self.sandbox.cpu_seconds, self.sandbox.processes,
+                                   lambda: self.link and self.link.stamper_pid)
             self.sandbox.idle_cpu(self._idle)
             self._start(argv, cwd, tmp_parent, pass_fds)
         except BaseException:
@@ -316,6 +317,8 @@ class BotProcess:
             raise Interrupted()
         if started and self.memory.due(time.perf_counter()):
             self.memory.sample()
+        if started:
+            timeout = min(timeout, self.load.tick())   # the bot's threads counted meanwhile
         return self.link.poll(min(timeout, MEMORY_SAMPLE_S), started)
 
     def _exit_status(self) -> int | None:
@@ -390,7 +393,7 @@ class BotProcess:
             box=_box_text(self.sandbox) if hasattr(self, "sandbox") else "",
             memory_count=memory.mode if memory else "",
             stamps=("real-time" if link.real_time else "normal priority") if link else "",
-            busy_cpus=self.load.last() if hasattr(self, "load") else None)
+            lateness=self.load.last() if hasattr(self, "load") else None)
 
 
 class ReaperStatus:

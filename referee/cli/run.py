@@ -158,8 +158,9 @@ def configure(parser: argparse.ArgumentParser) -> None:
                         help="limit for each later line, from the previous one "
                         "(default: %(default)g)")
     parser.add_argument("--replay-busy", type=integer(0), default=0, metavar="N",
-                        help="play a match lost on time while the machine was busy outside "
-                        "the bot again, up to N times; the last result stands (default: 0)")
+                        help="play a match lost on time while the bot waited most of the "
+                        "time for a CPU others held (marked busy) again, up to N times; the "
+                        "last result stands (default: 0)")
     parser.add_argument("--jobs", type=integer(), default=1, metavar="N",
                         help="matches played at once (default: 1); parallel matches "
                         "compete for the CPU and distort timings")
@@ -326,8 +327,8 @@ def play_all(puzzles: list[Puzzle], argvs: list[list[str]], labels: tuple[str, .
     then B then A on the next puzzle, so neither bot always goes first. `finished` gets
     each match's result, keyed (puzzle index, bot index), as it ends: all there is to show
     when Ctrl-C stops the run (a match cut short by it is left out). A match lost on time
-    while the machine was busy is played again, up to `replay_busy` times: the last
-    result stands, so a replay wins only by arriving in time.
+    while the bot waited for a CPU others held (`busy`) is played again, up to
+    `replay_busy` times: the last result stands, so a replay wins only by arriving in time.
     """
     finished = {} if finished is None else finished
     order = [(i, k) for i in range(len(puzzles))

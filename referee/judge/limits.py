@@ -13,7 +13,8 @@ START_LIMIT_S = 10.0            # a launcher (shell, reaper) must have exec'd th
 MAX_LINE_BYTES = 4096           # a longer stdout line is cut and judged malformed
 STDERR_TAIL_BYTES = 4096        # how much of the end of stderr a result keeps
 READ_CHUNK_BYTES = 65536        # one os.read from a pipe
-BUSY_CPUS = 0.5                 # a late line with this much CPU demand outside the bot: busy
+BUSY_SHARE = 0.5                # a late line whose bot waited this share of the interval
+                                # for a CPU others held: busy
 CPU_CAP_CPUS = 1.0              # CPUs a match's processes may use at once, together (run --cpu-cap)
 
 

@@ -10,6 +10,29 @@ from referee.units import ms_number
 
 
 @dataclass(frozen=True)
+class Lateness:
+    """Where the bot's time went over the last interval the referee waited for a line, as
+    the kernel counted it (referee/box/lateness.py): the interval split by what its
+    threads were doing (their shares of it, where they wanted more than the interval)."""
+
+    window_s: float               # the interval, from the first count to the last
+    running_s: float = 0.0        # on a CPU
+    machine_wait_s: float = 0.0   # ready to run, waiting for a CPU that others held
+                                  # (the stamper's own wait included)
+    own_wait_s: float = 0.0       # ready to run, waiting behind the bot's own threads or
+                                  # held back by its CPU cap
+    asleep_s: float = 0.0         # blocked: sleeping, on a lock, reading input
+    own_wait_cause: str = ""      # "its own threads" or "its CPU cap"
+    reading_stdin: bool = False   # at the end, a thread of the bot was blocked reading stdin
+
+    def to_json(self) -> dict:
+        return {"window_ms": ms_number(self.window_s), "running_ms": ms_number(self.running_s),
+                "machine_wait_ms": ms_number(self.machine_wait_s),
+                "own_wait_ms": ms_number(self.own_wait_s), "asleep_ms": ms_number(self.asleep_s),
+                "own_wait_cause": self.own_wait_cause, "reading_stdin": self.reading_stdin}
+
+
+@dataclass(frozen=True)
 class Usage:
     """What the bot's process used, known once it is reaped."""
 
@@ -23,7 +46,7 @@ class Usage:
     box: str = ""                       # how the bot was contained ("sandboxed: bwrap as uid N")
     memory_count: str = ""              # "v1"/"v2": the kernel counted its memory; "sampled"
     stamps: str = ""                    # the stamper's priority: "real-time" or "normal priority"
-    busy_cpus: float | None = None      # CPUs used outside the bot over the last window waited
+    lateness: Lateness | None = None    # where its time went over the last interval waited
     stopped: bool = False               # the referee killed the bot, which had not exited:
                                         # exit_status then says only how it was stopped
 
@@ -49,7 +72,7 @@ class MatchResult:
     validator: bool | None = None   # an SDK test file's isValidator; None when it has none
     bot: str = ""                   # the bot's label ("A", "B") when several bots play
     cleanup: str = ""               # what of the bot's TMPDIR could not be removed, and why
-    busy: bool = False              # lost on time while the machine was busy outside the bot
+    busy: bool = False              # lost on time while the bot waited for a CPU others held
     replayed: int = 0               # times played again after such a loss (run --replay-busy)
 
     @property
@@ -95,7 +118,7 @@ class MatchResult:
             "cleanup": self.cleanup,
             "busy": self.busy,
             "replayed": self.replayed,
-            "busy_cpus": None if self.usage.busy_cpus is None else round(self.usage.busy_cpus, 2),
+            "lateness": self.usage.lateness and self.usage.lateness.to_json(),
             "sandboxed": self.usage.box.startswith("sandboxed"),
             "box": self.usage.box,
             "memory_count": self.usage.memory_count,

@@ -264,8 +264,8 @@ def loss_details(result: MatchResult, replay_command: str) -> str:
         parts.append(f"  played {result.replayed + 1} times: the machine was busy on the "
                      "earlier tries")
     if result.busy:
-        parts.append(f"  the machine was busy: {result.usage.busy_cpus:.1f} CPU(s) in use "
-                     "outside the bot while it waited (run --replay-busy N replays it)")
+        parts.append("  the machine was busy: the bot waited most of the time for a CPU "
+                     "others held (run --replay-busy N replays it)")
     parts.append(_indent(draw_result(result)))
     tail = [safe(l) for l in result.usage.stderr_tail.split("\n") if l.strip()][-STDERR_LINES_SHOWN:]
     if tail:
