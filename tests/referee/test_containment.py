@@ -301,6 +301,21 @@ def test_the_box_shows_no_host_folder_the_bot_does_not_need(canaries):
 
 @pytest.mark.slow
 @BOXED
+def test_a_bot_in_a_checkout_sees_its_files_not_the_git_history():
+    folder = open_folder(SESSION_TMP)
+    shutil.copy(PEEK, folder / "bot.py")
+    (folder / ".git").mkdir(mode=0o755)
+    head = Path(canary(folder / ".git"))
+    result, _ = play([box_python(), str(folder / "bot.py"), f"read:{head}",
+                      f"read:{folder / 'bot.py'}"], Mode.BWRAP)
+    said = result.usage.stderr_tail
+    assert not_there(said, "read", head), said
+    assert f"read {folder / 'bot.py'}: DONE" in said, said
+    assert result.verdict is Verdict.WIN, result.reason
+
+
+@pytest.mark.slow
+@BOXED
 @AS_ROOT
 def test_a_bot_in_roots_home_sees_its_file_not_the_home(canaries):
     bot = Path(tempfile.mkstemp(prefix="referee-bot-", suffix=".py", dir="/root")[1])
