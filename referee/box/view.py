@@ -97,10 +97,10 @@ def own_mounts(seen: View, uid: int | None, stage: str | None,
             if source is None:
                 continue
         arguments += on_the_way(path, made) + ["--ro-bind", source, path]
-        git = os.path.join(path, ".git")
-        if os.path.isdir(git) and not os.path.islink(git):
+        git = os.path.join(path, ".git")   # a worktree's is a file naming the real one
+        if not os.path.islink(git) and os.path.isdir(git):
             arguments += ["--tmpfs", git]
-        elif os.path.lexists(git):
+        elif not os.path.islink(git) and os.path.isfile(git):
             arguments += ["--ro-bind", "/dev/null", git]
     return arguments
 

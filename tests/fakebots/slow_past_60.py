@@ -1,14 +1,18 @@
 """Hostile bot for `hunt`: the solver's answer, but on a board of more than 60 islands it
 sleeps past any limit: a timeout a hunt must shrink to a board of 61 islands or a few more.
 
-usage: slow_past_60.py (reads the puzzle on stdin, as a CodinGame bot does)
+usage: slow_past_60.py [SOLVER] (reads the puzzle on stdin, as a CodinGame bot does)
+
+SOLVER is the folder of the solver's package (default: the checkout's bot/): a box shows a
+bot only the files its command names, so a boxed hunt names it.
 """
 
 import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+SOLVER = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(__file__).resolve().parents[2] / "bot"
+sys.path.insert(0, str(SOLVER.parent))
 
 import bot  # noqa: E402
 

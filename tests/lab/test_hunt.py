@@ -32,7 +32,7 @@ CALM = ("--first-line-ms", "20000", "--turn-ms", "5000")
 def eight_hunt(tmp_path_factory):
     """The eight-bug bot hunted until its first loss is shrunk, two matches at once."""
     out = tmp_path_factory.mktemp("hunt")
-    run = referee("hunt", "--bot", str(FAKEBOTS / "eight_bug.py"), "--time", "110",
+    run = referee("hunt", "--bot", f"{FAKEBOTS / 'eight_bug.py'} {ROOT / 'bot'}", "--time", "110",
                   "--losses", "1", "--jobs", "2", "--out", str(out), *CALM, timeout=300)
     return run, out
 

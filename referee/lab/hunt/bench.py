@@ -57,7 +57,9 @@ def main(argv: list[str] | None = None) -> int:
 def bench(script: str, most: int, seconds: float, args: argparse.Namespace) -> tuple[str, ...]:
     """Hunt one bot until its first loss is shrunk: its row of the table."""
     bot = in_checkout(script, "the benchmark's bots are the checkout's tests")
-    runs = BotRuns([sys.executable, str(bot)], Limits(), args.jobs, choose_mode(None))
+    solver = in_checkout("bot", "the benchmark's bots use the checkout's solver")
+    runs = BotRuns([sys.executable, str(bot), str(solver)], Limits(), args.jobs,
+                   choose_mode(None))   # the solver named: a box shows the bot only that
     start = time.monotonic()
     try:
         hunted = hunt(runs, args.seed, seconds, wanted=1)
