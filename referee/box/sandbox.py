@@ -5,7 +5,8 @@ Three modes, the best the machine allows chosen first (`choose_mode`), or one fo
 
   bwrap      the box (referee/box/bubblewrap.py): bubblewrap, only what the bot needs of the
              host (referee/box/view.py), read-only; private /tmp and /dev/shm, no network,
-             its own PID and IPC namespaces, and as root a real unprivileged user. The bot dies with its launcher, and so with the referee.
+             its own PID and IPC namespaces, and as root a real unprivileged user. The bot
+             dies with its launcher, and so with the referee.
   pidns      not sandboxed: the bot runs under the reaper (referee/box/reaper.py) as init of a
              new PID namespace; as that init exits, the kernel kills everything in it.
   subreaper  not sandboxed: the reaper is child subreaper of everything the bot starts and,
