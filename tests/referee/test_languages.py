@@ -125,7 +125,7 @@ def test_a_javascript_bot_is_told_a_heap_near_the_cap(tmp_path):
     script = tmp_path / "heap.js"
     script.write_text("console.error('heap ' + require('v8').getHeapStatistics().heap_size_limit);"
                       "console.log('0 0 2 0 1\\n2 0 2 2 1');")
-    done, results = play(f"node {script}", tmp_path,
+    done, results = play(f"node {script}", tmp_path, "--first-line-ms", "20000",
                          os.path.join(ROOT, "puzzles", "public", "01_simplest.txt"))
     limit = int(re.search(r"heap (\d+)", results[0]["stderr_tail"]).group(1)) / 2**20
     assert results[0]["verdict"] == "win", done.stdout
