@@ -1,18 +1,17 @@
 """The box: who the bot runs as, and what of the machine it sees (bubblewrap).
 
 With bubblewrap (Debian package `bubblewrap`, the sandbox Flatpak uses), a bot
-  - sees the host read-only: its interpreter, its program and its files work, and it
-    writes only its own /tmp and /dev/shm, size-capped tmpfs whose pages the match's
-    cgroup counts as its memory;
+  - sees only what it needs, read-only (referee/box/view.py: the system's folders, its
+    interpreter's installation, its own folder), and writes only its own /tmp and
+    /dev/shm, size-capped tmpfs whose pages the match's cgroup counts as its memory;
   - has no network, and its own PID, IPC and UTS namespaces: it cannot see or signal the
     other bot or the referee, and its System V and POSIX IPC objects die with it;
   - dies with its launcher (bubblewrap's parent-death signal), so with the referee.
 Run by root, the box drops to a real unprivileged host user, one per live box
 (uid BOX_UID_BASE + slot: two bots never share a user), with no capabilities and
 no_new_privs (setpriv, from util-linux). A user namespace alone would not do: root's
-`--uid 65534` in one is still host root to the kernel. The folders on the way to the bot's
-files that this user may not enter (a home folder, /root) are hidden by an empty tmpfs in
-the box, with only what the bot needs bound back in.
+`--uid 65534` in one is still host root to the kernel. What of the bot's this user may
+not read (a folder of mode 700) the box shows as a copy only that user may read.
 
 Without bubblewrap the referee still drops root the same way, and says the run is not
 sandboxed: the bot then sees and may write what that user may on the host.
@@ -24,17 +23,15 @@ import fcntl
 import functools
 import os
 import shutil
-import stat
 import subprocess
-import sys
-import tempfile
+
+from referee.box import view
 
 BOX_UID_BASE = 60000
 BOX_SLOTS = 1000
 SLOTS_FOLDER = "/run/referee-boxes"   # machine-wide, whatever TMPDIR a referee has: two
                                       # referees' bots never share a user
 TMPFS_BYTES = 1 << 30      # each of /tmp and /dev/shm; the memory cap binds first
-STAGE_BYTES = 64 << 20     # the most of a closed folder copied in for the box user
 # The ready mark, the gate (one line on stdin, read a byte at a time so the input stays
 # whole), the start mark, then the bot: a box can be made ahead and held at the gate.
 MARK_LAUNCHER = 'printf "%s\\n" "$0"; read -r _; printf "%s\\n" "$1"; shift; exec "$@"'
@@ -101,41 +98,6 @@ def traversable(path: str, uid: int, gid: int, bits: int = 0o1) -> bool:
     return (info.st_mode >> shift) & bits == bits
 
 
-def closed_folders(paths: list[str], uid: int) -> list[str]:
-    """The folders of the needed paths that the user may not read itself (a folder made
-    by mktemp, a file of mode 600 in it): their contents must be copied in, opened."""
-    found = []
-    for path in paths:
-        folder = path if os.path.isdir(path) else os.path.dirname(path)
-        closed = not traversable(folder, uid, uid, 0o5) or (
-            os.path.isfile(path) and not traversable(path, uid, uid, 0o4))
-        if closed and folder not in found:
-            found.append(folder)
-    return found
-
-
-def stage_copy(folder: str, stage: str) -> str | None:
-    """A copy of `folder` in `stage` that every user may read (and run what its owner
-    may); None when it is larger than STAGE_BYTES."""
-    total = 0
-    for root, _, files in os.walk(folder):
-        total += sum(os.lstat(os.path.join(root, name)).st_size for name in files)
-        if total > STAGE_BYTES:
-            return None
-    target = tempfile.mkdtemp(dir=stage)
-    shutil.copytree(folder, target, symlinks=True, dirs_exist_ok=True)
-    for root, dirs, files in os.walk(target):
-        for name in dirs:
-            os.chmod(os.path.join(root, name), 0o755)
-        for name in files:
-            path = os.path.join(root, name)
-            if not os.path.islink(path):
-                mode = os.stat(path).st_mode
-                os.chmod(path, 0o755 if mode & stat.S_IXUSR else 0o644)
-    os.chmod(target, 0o755)
-    return target
-
-
 def closed_on_the_way(paths: list[str], uid: int, gid: int) -> list[tuple[str, str]]:
     """(folder the user may not enter, its entry that leads to a needed path), each once,
     shallowest first."""
@@ -151,47 +113,15 @@ def closed_on_the_way(paths: list[str], uid: int, gid: int) -> list[tuple[str, s
     return sorted(found, key=lambda pair: pair[0].count("/"))
 
 
-def outermost(paths) -> list[str]:
-    """The paths none of the others holds, each once (a bind holds what is below it)."""
-    kept: list[str] = []
-    for path in sorted(set(paths), key=len):
-        if not any(path == k or path.startswith(k.rstrip("/") + "/") for k in kept):
-            kept.append(path)
-    return kept
-
-
-def open_closed_folders(paths: list[str], uid: int) -> list[str]:
-    """bubblewrap arguments that let the box user pass through the folders on the way to
-    `paths` that it may not enter (/root, a home folder): each becomes a tmpfs open to all
-    holding every one of its entries bound back, each with its own permissions, so what
-    was private stays private and only the way through opens."""
-    arguments: list[str] = []
-    for folder in dict.fromkeys(folder for folder, _ in closed_on_the_way(paths, uid, uid)):
-        try:
-            entries = sorted(entry.path for entry in os.scandir(folder))
-        except OSError:
-            continue
-        arguments += ["--perms", "0755", "--tmpfs", folder]
-        for entry in entries:
-            arguments += ["--ro-bind-try", entry, entry]
-    return arguments
-
-
-def interpreter_paths(path_env: str) -> list[str]:
-    """Where the bot's interpreters live: every folder on PATH and this Python's own
-    (a script may start any of them by a name the referee never sees)."""
-    return [os.path.realpath(p) for p in path_env.split(os.pathsep) if p] + [
-        os.path.realpath(sys.executable)]
-
-
 def needed_paths(argv: list[str], cwd: str, path_env: str) -> list[str]:
-    """The bot's program (found as a shell would), its folder, and every argument that
-    names an existing file or folder, each also as its real path (a venv's python is a
-    link into the interpreter's own folder)."""
+    """The bot's program (found as a shell would) and every argument that names an
+    existing file or folder, each also as its real path (a venv's python is a link into
+    the interpreter's own folder). Not the working folder: the bot starts in it whether
+    or not its user may enter the folders above it."""
     program = argv[0]
     found = (os.path.join(cwd, program) if "/" in program
              else shutil.which(program, path=path_env) or program)
-    paths = [cwd, found]
+    paths = [found]
     for arg in argv[1:]:
         candidate = os.path.join(cwd, arg)
         if not arg.startswith("-") and os.path.exists(candidate):
@@ -217,36 +147,23 @@ def unreachable(argv: list[str], cwd: str, path_env: str, uid: int,
 
 def bwrap_command(argv: list[str], cwd: str, path_env: str, uid: int | None,
                   marks: tuple[str, str], stage: str | None = None) -> list[str]:
-    """The launcher: bubblewrap, the drop to `uid` (root only), the ready and start marks
-    around the gate, the bot.
-    Folders of the bot's that the box user may not read are copied into `stage`, opened,
-    and bound over the originals in the box."""
-    command = [bwrap(), "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"]
+    """The launcher: bubblewrap showing the bot only what it needs (referee/box/view.py),
+    the drop to `uid` (root only), the ready and start marks around the gate, the bot.
+    What the box user may not read is shown as a copy in `stage` only it may read."""
+    seen = view.view(argv, cwd, path_env)
+    command = [bwrap(), *view.system_mounts(), "--dev", "/dev", "--proc", "/proc"]
     for folder in PRIVATE:
         command += ["--perms", "1777", "--size", str(TMPFS_BYTES), "--tmpfs", folder]
-    needed = needed_paths(argv, cwd, path_env)
-    under_private = [p for p in needed if any(p.startswith(f + "/") for f in PRIVATE)]
-    for path in outermost(p if os.path.isdir(p) and not os.path.islink(p)
-                          else os.path.dirname(p) for p in under_private):
-        parts = path.split("/")
-        for depth in range(3, len(parts)):   # the folders on the way, open to the box user
-            command += ["--perms", "0755", "--dir", "/".join(parts[:depth])]
-        command += ["--ro-bind", path, path]   # a bot in /tmp: its folder, back in the box
-    if uid is not None:
-        outside = [p for p in needed if p not in under_private]
-        command += open_closed_folders(outside + interpreter_paths(path_env), uid)
-        for folder in closed_folders(needed, uid) if stage else []:
-            copy = stage_copy(folder, stage)
-            if copy is not None:
-                command += ["--ro-bind", copy, folder]
-    else:
+    command += view.own_mounts(seen, uid, stage, PRIVATE)
+    if uid is None:
         command.insert(1, "--unshare-user")
     command += ["--unshare-pid", "--unshare-ipc", "--unshare-net", "--unshare-uts",
-                "--die-with-parent", "--new-session", "--chdir", cwd, "--"]
+                "--die-with-parent", "--new-session",
+                "--chdir", view.workdir(cwd, seen, PRIVATE), "--"]
     if uid is not None:
         command += ["setpriv", f"--reuid={uid}", f"--regid={uid}", "--clear-groups",
                     "--inh-caps=-all", "--bounding-set=-all", "--no-new-privs", "--"]
-    return command + ["/bin/sh", "-c", MARK_LAUNCHER, *marks, *argv]
+    return command + ["/bin/sh", "-c", MARK_LAUNCHER, *marks, seen.program, *argv[1:]]
 
 
 def remove_left_by(uid: int) -> list[str]:

@@ -28,6 +28,7 @@ from referee.box import bubblewrap, proctree
 from referee.judge.board import Board
 from referee.box.sandbox import Mode, choose_mode, memory_mode, open_sandbox
 from referee.box.footprint import MemoryMeter
+from referee.box.heaps import runtime_environment
 from referee.judge.limits import (MEMORY_LIMIT_BYTES, MEMORY_SAMPLE_S, READ_CHUNK_BYTES,
                             START_LIMIT_S, Limits)
 from referee.box.lines import StderrTail
@@ -52,11 +53,12 @@ class Interrupted(KeyboardInterrupt):
     another thread): no verdict, the bot killed."""
 
 
-def bot_environment(tmpdir: str) -> dict[str, str]:
-    """A clean environment for the bot, with its own TMPDIR."""
+def bot_environment(tmpdir: str, cap_bytes: int | None = None) -> dict[str, str]:
+    """A clean environment for the bot, with its own TMPDIR and its runtimes' heaps under
+    the memory cap (referee/box/heaps.py)."""
     env = {key: os.environ[key] for key in ENV_KEPT if key in os.environ}
     env["TMPDIR"] = tmpdir
-    return env
+    return {**env, **runtime_environment(cap_bytes)}
 
 
 class MemoryWatch:
@@ -202,7 +204,7 @@ class BotProcess:
     def _start(self, argv: list[str], cwd: str, tmp_parent: str | None,
                pass_fds: Sequence[int]) -> None:
         """Start the stamper, which starts the launcher, which becomes the bot."""
-        env = bot_environment(self._bot_tmpdir(tmp_parent))
+        env = bot_environment(self._bot_tmpdir(tmp_parent), self.memory.cap)
         status_write = self._status.open()
         launcher = self.sandbox.command(argv, cwd, env.get("PATH", os.defpath), status_write)
         try:

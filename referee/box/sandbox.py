@@ -3,9 +3,10 @@
 Three modes, the best the machine allows chosen first (`choose_mode`), or one forced with
 `run --contain MODE` or REFEREE_CONTAIN=MODE:
 
-  bwrap      the box (referee/box/bubblewrap.py): bubblewrap, a read-only host, private /tmp and
-             /dev/shm, no network, its own PID and IPC namespaces, and as root a real
-             unprivileged user. The bot dies with its launcher, and so with the referee.
+  bwrap      the box (referee/box/bubblewrap.py): bubblewrap, only what the bot needs of the
+             host (referee/box/view.py), read-only; private /tmp and /dev/shm, no network,
+             its own PID and IPC namespaces, and as root a real unprivileged user. The bot
+             dies with its launcher, and so with the referee.
   pidns      not sandboxed: the bot runs under the reaper (referee/box/reaper.py) as init of a
              new PID namespace; as that init exits, the kernel kills everything in it.
   subreaper  not sandboxed: the reaper is child subreaper of everything the bot starts and,
@@ -54,7 +55,8 @@ class Mode(enum.Enum):
 
 MODES = tuple(mode.value for mode in Mode)
 GUARANTEES = {
-    Mode.BWRAP: "sandboxed: bubblewrap box, read-only host, no network, own PID and IPC",
+    Mode.BWRAP: "sandboxed: bubblewrap box, only what the bot needs, read-only, no network, "
+                "own PID and IPC",
     Mode.PIDNS: "not sandboxed: PID namespace, the kernel kills the whole namespace",
     Mode.SUBREAPER: "not sandboxed: a reaper adopts, kills and reaps every process",
 }
@@ -187,17 +189,21 @@ class BwrapSandbox(Sandbox):
     relays_status = False
     sandboxed = True
 
+    def __init__(self):
+        super().__init__()
+        self._stage: str | None = None
+
     def command(self, argv, cwd, path_env, status_fd):
-        if self.uid is not None:   # copies of folders the box user may not read
+        if self.uid is not None:
+            # copies of what the box user may not read, each its own: root's folder (700)
+            # holds them, bubblewrap binds them in as root, no other user reaches them
             self._stage = tempfile.mkdtemp(prefix=leftovers.own_prefix("referee-stage-"))
-            os.chmod(self._stage, 0o755)
         marks = (READY_MARK.decode().strip(), START_MARK.decode().strip())
-        return bubblewrap.bwrap_command(argv, cwd, path_env, self.uid, marks,
-                                 getattr(self, "_stage", None))
+        return bubblewrap.bwrap_command(argv, cwd, path_env, self.uid, marks, self._stage)
 
     def release(self) -> None:
         super().release()
-        if getattr(self, "_stage", None):
+        if self._stage:
             shutil.rmtree(self._stage, ignore_errors=True)
 
     def processes(self) -> list[int]:

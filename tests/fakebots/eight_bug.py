@@ -2,13 +2,17 @@
 8 it prints that island's first link twice, a third link: a bug a hunt must find and
 shrink to the 5 islands an 8 needs (its 4 neighbours, each joined by a double link).
 
-usage: eight_bug.py (reads the puzzle on stdin, as a CodinGame bot does)
+usage: eight_bug.py [SOLVER] (reads the puzzle on stdin, as a CodinGame bot does)
+
+SOLVER is the folder of the solver's package (default: the checkout's bot/): a box shows a
+bot only the files its command names, so a boxed hunt names it.
 """
 
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+SOLVER = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(__file__).resolve().parents[2] / "bot"
+sys.path.insert(0, str(SOLVER.parent))
 
 import bot  # noqa: E402
 

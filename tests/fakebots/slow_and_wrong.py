@@ -9,14 +9,18 @@ prints that link once, right after the first answer's link it crosses: a crossin
 with no such pair is won; the least board that has one is 5 islands (a + of four islands
 around no island, and one more to join them).
 
-usage: slow_and_wrong.py (reads the puzzle on stdin, as a CodinGame bot does)
+usage: slow_and_wrong.py [SOLVER] (reads the puzzle on stdin, as a CodinGame bot does)
+
+SOLVER is the folder of the solver's package (default: the checkout's bot/): a box shows a
+bot only the files its command names, so a boxed hunt names it.
 """
 
 import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+SOLVER = Path(sys.argv[1]) if len(sys.argv) > 1 else Path(__file__).resolve().parents[2] / "bot"
+sys.path.insert(0, str(SOLVER.parent))
 
 import bot  # noqa: E402
 

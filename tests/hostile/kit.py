@@ -11,7 +11,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from tests.fakebots.procs import SESSION_TMP, box_python, running_with_marker
+from tests.fakebots.procs import SESSION_TMP, box_python, reachable, running_with_marker
 
 HERE = Path(__file__).parent
 BOX_UID_BASE = 60000
@@ -34,7 +34,7 @@ def build() -> dict[str, str]:
 
 
 def python_bot(script: str, *args) -> list[str]:
-    return [box_python(), str(HERE / script), *map(str, args)]
+    return [box_python(), str(reachable(HERE) / script), *map(str, args)]
 
 
 def box_uid(box_text: str) -> int | None:

@@ -155,7 +155,7 @@ def test_boards_grow_from_the_smallest_size_and_keep_to_their_bounds():
 def eight_hunt(tmp_path_factory):
     """The eight-bug bot hunted until its first loss is shrunk, two matches at once."""
     out = tmp_path_factory.mktemp("hunt")
-    run = referee("hunt", "--bot", str(FAKEBOTS / "eight_bug.py"), "--time", "110",
+    run = referee("hunt", "--bot", f"{FAKEBOTS / 'eight_bug.py'} {ROOT / 'bot'}", "--time", "110",
                   "--losses", "1", "--jobs", "2", "--out", str(out), *CALM, timeout=300)
     return run, out
 
@@ -208,7 +208,7 @@ def test_the_printed_replay_loses_the_same_way(eight_hunt):
 @pytest.mark.slow
 def test_a_slow_bot_has_its_wrong_answer_shrunk_first(tmp_path):
     # tests/fakebots/slow_and_wrong.py: late past 40 islands, a crossing on many small boards
-    run = referee("hunt", "--bot", "tests/fakebots/slow_and_wrong.py", "--time", "30",
+    run = referee("hunt", "--bot", "tests/fakebots/slow_and_wrong.py bot/", "--time", "30",
                   "--seed", "1", "--out", str(tmp_path), timeout=120)
     assert run.returncode == 1, run.stdout + run.stderr
     board = load_board(tmp_path / "crossing.txt")

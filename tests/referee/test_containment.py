@@ -3,12 +3,21 @@ shell bot that forks first, escape codes. Each mode the machine offers is tested
 
 Every test asserts the verdict, that no process of the bot survives (found by a marker in
 its command line), and that the clean-up after the verdict took under a second.
+
+Then what a box shows (an allow-list): canaries, files every user may read, where a bot has
+no business, and listeners on unix sockets in folders every user may enter; a bot
+(tests/hostile/peek.py) that tries them all must find none, and still win.
 """
 
+import json
 import os
+import re
+import shutil
 import signal
+import socket
 import subprocess
 import sys
+import tempfile
 import time
 import uuid
 from pathlib import Path
@@ -23,10 +32,11 @@ from referee.judge.match import play_match
 from referee.report.tables import loss_details
 from referee.judge.rules import Verdict
 from referee.box.runner import BotProcess
-from tests.fakebots.procs import SESSION_TMP, box_python, running_with_marker, time_close
+from tests.fakebots.procs import (SESSION_TMP, box_python, reachable, running_with_marker,
+                                  time_close)
 
 ROOT = Path(__file__).parents[2]
-FAKEBOTS = ROOT / "tests" / "fakebots"
+FAKEBOTS = reachable(ROOT / "tests" / "fakebots")   # the unboxed modes' box user reaches them
 SIMPLEST_TEXT = (ROOT / "puzzles" / "public" / "01_simplest.txt").read_text()
 SIMPLEST = load_board(ROOT / "puzzles" / "public" / "01_simplest.txt")
 EASY = Limits(first_line_s=5.0, turn_s=2.0, grace_s=KILL_GRACE_S)
@@ -229,3 +239,197 @@ def test_unboxed_the_bot_not_its_reaper_is_the_kernels_first_choice_at_the_memor
              "file=sys.stderr, flush=True); input(); print('0 0 2 0 1', flush=True)")
     result, _ = play([box_python(), "-c", probe], mode)
     assert result.usage.stderr_tail.strip() == "1000"
+
+
+# -- what the box shows -----------------------------------------------------------------------
+
+BOXED = pytest.mark.skipif(sandbox.bubblewrap.bwrap() is None, reason="needs bubblewrap")
+AS_ROOT = pytest.mark.skipif(os.geteuid() != 0, reason="the canaries sit in root's folders")
+PEEK = ROOT / "tests" / "hostile" / "peek.py"
+SIMPLEST_PATH = ROOT / "puzzles" / "public" / "01_simplest.txt"
+HOST_FOLDERS = ("/root", "/home", "/srv", "/opt", "/var/lib", "/var/tmp", "/tmp")
+
+
+def canary(folder) -> str:
+    """A file every user may read (644) in `folder`: only the box can hide it."""
+    fd, path = tempfile.mkstemp(prefix="referee-canary-", dir=folder)
+    os.write(fd, b"canary\n")
+    os.close(fd)
+    os.chmod(path, 0o644)
+    return path
+
+
+def open_folder(parent="/var/tmp") -> Path:
+    """A folder every user may enter, outside the host's /tmp (which no box ever showed)."""
+    folder = Path(tempfile.mkdtemp(prefix="referee-test-", dir=parent))
+    os.chmod(folder, 0o755)
+    return folder
+
+
+@pytest.fixture
+def canaries():
+    paths = [canary(folder) for folder in HOST_FOLDERS if os.path.isdir(folder)]
+    yield paths
+    for path in paths:
+        os.unlink(path)
+
+
+def peek(targets, **kwargs):
+    """Play peek.py on `targets` in a box; the result and what it said of each."""
+    result, _ = play([box_python(), str(PEEK), *targets], Mode.BWRAP, **kwargs)
+    return result, result.usage.stderr_tail
+
+
+def not_there(said: str, kind: str, path) -> bool:
+    return re.search(rf"^{kind} {re.escape(str(path))}: No such file or directory$", said,
+                     re.M) is not None
+
+
+@pytest.mark.slow
+@BOXED
+@AS_ROOT
+def test_the_box_shows_no_host_folder_the_bot_does_not_need(canaries):
+    # before the allow-list the box showed the whole host read-only: every canary was read
+    # but the one in the host's /tmp
+    git = ROOT / ".git"
+    targets = [*canaries, git / "HEAD" if git.is_dir() else git]
+    result, said = peek([f"read:{path}" for path in targets])
+    assert "DONE" not in said, said
+    assert all(not_there(said, "read", path) for path in targets), said
+    assert result.verdict is Verdict.WIN, result.reason
+
+
+@pytest.mark.slow
+@BOXED
+def test_a_bot_in_a_checkout_sees_its_files_not_the_git_history():
+    folder = open_folder(SESSION_TMP)
+    shutil.copy(PEEK, folder / "bot.py")
+    (folder / ".git").mkdir(mode=0o755)
+    head = Path(canary(folder / ".git"))
+    result, _ = play([box_python(), str(folder / "bot.py"), f"read:{head}",
+                      f"read:{folder / 'bot.py'}"], Mode.BWRAP)
+    said = result.usage.stderr_tail
+    assert not_there(said, "read", head), said
+    assert f"read {folder / 'bot.py'}: DONE" in said, said
+    assert result.verdict is Verdict.WIN, result.reason
+
+
+@pytest.mark.slow
+@BOXED
+@AS_ROOT
+def test_a_bot_in_roots_home_sees_its_file_not_the_home(canaries):
+    bot = Path(tempfile.mkstemp(prefix="referee-bot-", suffix=".py", dir="/root")[1])
+    try:
+        shutil.copy(PEEK, bot)
+        os.chmod(bot, 0o644)
+        home = [path for path in canaries if path.startswith("/root/")]
+        result, _ = play([box_python(), str(bot), *(f"read:{path}" for path in home)],
+                         Mode.BWRAP)
+    finally:
+        bot.unlink()
+    said = result.usage.stderr_tail
+    assert home and all(not_there(said, "read", path) for path in home), said
+    assert result.verdict is Verdict.WIN, result.reason
+
+
+@pytest.fixture
+def sockets():
+    """Listeners on unix sockets that every user may connect to (mode 777, as a desktop
+    bus's), in folders every user may enter."""
+    listeners = []
+    for folder in ("/run", "/tmp", "/var/tmp"):
+        path = os.path.join(folder, f"referee-test-{uuid.uuid4().hex[:12]}.sock")
+        server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        server.bind(path)
+        os.chmod(path, 0o777)
+        server.listen(8)
+        server.setblocking(False)
+        listeners.append((path, server))
+    yield listeners
+    for path, server in listeners:
+        server.close()
+        os.unlink(path)
+
+
+def connections(server) -> int:
+    count = 0
+    while True:
+        try:
+            server.accept()[0].close()
+            count += 1
+        except BlockingIOError:
+            return count
+
+
+@pytest.mark.slow
+@BOXED
+@AS_ROOT
+def test_no_unix_socket_of_the_host_is_reachable_from_the_box(sockets):
+    # before the allow-list, the listener in /run got a connection and the bot's line
+    result, said = peek([f"unix:{path}" for path, _ in sockets])
+    assert "CONNECTED" not in said, said
+    assert all(not_there(said, "unix", path) for path, _ in sockets), said
+    assert [connections(server) for _, server in sockets] == [0] * len(sockets)
+    assert result.verdict is Verdict.WIN, result.reason
+
+
+@pytest.mark.slow
+@BOXED
+def test_the_box_shows_neither_the_referees_working_folder_nor_the_run_history(tmp_path):
+    top = open_folder()
+    try:
+        data, work = top / "data", top / "work"
+        work.mkdir()
+        notes = Path(canary(work))
+        history = data / "spoon2" / "history.sqlite"
+        env = {key: value for key, value in os.environ.items() if key != "SPOON2_HISTORY"}
+        env.update(XDG_DATA_HOME=str(data), TMPDIR=SESSION_TMP, PYTHONPATH=str(ROOT))
+        out = tmp_path / "run.json"
+        bot = f"{box_python()} {PEEK} read:{history} read:{notes}"
+        for _ in range(2):   # the first records the run history the second's bot looks for
+            done = subprocess.run([sys.executable, "-m", "referee", "run", "--contain", "bwrap",
+                                   "--first-line-ms", "20000", "--bot", bot, "--json", str(out),
+                                   str(SIMPLEST_PATH)],   # limits no busy machine makes it miss
+                                  cwd=work, env=env, capture_output=True, text=True, timeout=120)
+            assert done.returncode == 0, done.stdout + done.stderr
+        assert history.is_file() and os.stat(history).st_mode & 0o004   # every user may read it
+        said = json.loads(out.read_text())["matches"][0]["stderr_tail"]
+    finally:
+        shutil.rmtree(top)
+    assert not_there(said, "read", history) and not_there(said, "read", notes), said
+
+
+@pytest.mark.slow
+@BOXED
+def test_the_bot_cannot_write_its_own_files():
+    folder = open_folder(SESSION_TMP)
+    shutil.copy(PEEK, folder / "bot.py")
+    classes = folder / "Player.class"
+    classes.write_bytes(b"the player's class\n")
+    os.chmod(classes, 0o666)   # even a file every user may write
+    result, _ = play([box_python(), str(folder / "bot.py"), f"write:{classes}"], Mode.BWRAP)
+    said = result.usage.stderr_tail
+    assert f"write {classes}: Read-only file system" in said, said
+    assert classes.read_bytes() == b"the player's class\n"
+
+
+@pytest.mark.slow
+@BOXED
+def test_a_python_shim_on_path_runs_its_interpreter_and_its_folder_stays_hidden(monkeypatch):
+    # as pyenv's shims/python3 starts the version chosen: the box runs that interpreter,
+    # showing its installation, not the shim's folder (pyenv's whole tree, under /root)
+    top = open_folder()
+    try:
+        shims = top / "shims"
+        shims.mkdir(mode=0o755)
+        (shims / "python3").write_text(f"#!/bin/sh\nexec {box_python()} \"$@\"\n")
+        os.chmod(shims / "python3", 0o755)
+        secret = canary(top)
+        monkeypatch.setenv("PATH", f"{shims}:{os.environ['PATH']}")
+        result, _ = play(["python3", str(PEEK), f"read:{secret}", f"read:{shims}/python3"],
+                         Mode.BWRAP)
+    finally:
+        shutil.rmtree(top)
+    said = result.usage.stderr_tail
+    assert not_there(said, "read", secret) and not_there(said, "read", f"{shims}/python3"), said
+    assert result.verdict is Verdict.WIN, result.reason

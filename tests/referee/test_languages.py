@@ -2,8 +2,9 @@
 
 Small Hashi solvers written for these tests in Java, C++ and JavaScript (tests/bots/) are
 built in a temporary folder and must win all 13 public tests; a Java bot that fills more
-than 768 MB must lose on memory. A JVM reserves far more address space than it uses, so
-these also check that the referee limits memory used, not address space.
+than 768 MB must lose on memory, one that holds 300 MB must win (the heap each runtime is
+told: referee/box/heaps.py). A JVM reserves far more address space than it uses, so these
+also check that the referee limits memory used, not address space.
 
 A test whose toolchain (javac and java, g++, node) is missing skips with a message; with
 the CI environment variable set it fails instead (.ci/run installs them).
@@ -11,6 +12,7 @@ the CI environment variable set it fails instead (.ci/run installs them).
 
 import json
 import os
+import re
 import shutil
 import subprocess
 
@@ -96,3 +98,35 @@ def test_a_java_bot_over_the_cap_loses_on_memory(java_classes, tmp_path):
     assert [r["verdict"] for r in results] == ["memory"], done.stdout
     assert results[0]["reason"].endswith("cap 768 MB")
     assert 768 * 0.9 <= results[0]["peak_mb"] <= 768   # the kernel's peak stops at the cap
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("launch", ["java", "a script"])
+def test_a_java_bot_with_a_300_mb_heap_wins(java_classes, tmp_path, launch):
+    # CodinGame runs it within 768 MB; a JVM left to size its own heap takes a quarter of
+    # the cgroup (192 MB) and fails, or the host's RAM, and churns past the cap
+    bot = f"java -cp {java_classes} Hog 300"
+    if launch == "a script":   # the environment reaches a java that a script starts
+        script = os.path.join(java_classes, "launch.sh")
+        with open(script, "w") as file:
+            file.write('#!/bin/sh\nexec java -cp "$(dirname "$0")" Hog 300\n')
+        bot = f"sh {script}"
+    done, results = play(bot, tmp_path, "--first-line-ms", "30000",
+                         os.path.join(ROOT, "puzzles", "public", "01_simplest.txt"))
+    assert [r["verdict"] for r in results] == ["win"], (done.stdout, results[0]["stderr_tail"])
+    assert 300 <= results[0]["peak_mb"] < 768
+
+
+@pytest.mark.slow
+def test_a_javascript_bot_is_told_a_heap_near_the_cap(tmp_path):
+    # Node sizes its heap from the cgroup (396 MB under 768 MB) or, where the box hides
+    # it, from the host's RAM
+    need("node")
+    script = tmp_path / "heap.js"
+    script.write_text("console.error('heap ' + require('v8').getHeapStatistics().heap_size_limit);"
+                      "console.log('0 0 2 0 1\\n2 0 2 2 1');")
+    done, results = play(f"node {script}", tmp_path, "--first-line-ms", "20000",
+                         os.path.join(ROOT, "puzzles", "public", "01_simplest.txt"))
+    limit = int(re.search(r"heap (\d+)", results[0]["stderr_tail"]).group(1)) / 2**20
+    assert results[0]["verdict"] == "win", done.stdout
+    assert 600 <= limit < 768, limit

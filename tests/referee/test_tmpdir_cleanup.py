@@ -23,12 +23,12 @@ from referee.cli.main import main
 from referee.box import one_match
 from referee.box.sandbox import MODES, ContainmentError, choose_mode
 from referee.box.reaper import remove_tree
-from tests.fakebots.procs import box_python
+from tests.fakebots.procs import box_python, reachable
 from tests.fakebots.tmpdir_mess import nest
 
 from tests.project import PUBLIC, ROOT
 
-MESS = ROOT / "tests" / "fakebots" / "tmpdir_mess.py"
+MESS = reachable(ROOT / "tests" / "fakebots") / "tmpdir_mess.py"   # the box user reaches it
 DEEP = 1500    # past the recursion limit (1000) that shutil.rmtree's recursion hits
 
 

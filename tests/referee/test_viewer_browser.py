@@ -157,7 +157,7 @@ def wide_report(tmp_path_factory):
     """Every public test played by a bot that loses one: the widest names in the table."""
     page = tmp_path_factory.mktemp("wide") / "report.html"
     run = subprocess.run(
-        [sys.executable, "-m", "referee", "run", "--bot", "python3 tests/fakebots/eight_bug.py",
+        [sys.executable, "-m", "referee", "run", "--bot", "python3 tests/fakebots/eight_bug.py bot/",
          "--first-line-ms", "5000", "--turn-ms", "1000", "--html", str(page), "--quiet",
          "puzzles/public"], cwd=ROOT, capture_output=True, text=True, timeout=300)
     assert run.returncode == 1, run.stdout + run.stderr

@@ -104,7 +104,8 @@ def case(args: argparse.Namespace, script: str, seed: int, seconds: float,
     """One hunt and the replays of what it reported: its rows, and whether every way to
     lose of `marks` was reported with at most that many islands, each replayed as it lost."""
     out = Path(args.out) / f"{Path(script).stem}-{seed}-{seconds:g}s"
-    argv = [sys.executable, "-m", "referee", "hunt", "--bot", script, "--seed", str(seed),
+    bot = f"{script} bot/"   # the bot imports the checkout's solver: a box shows it only what it names
+    argv = [sys.executable, "-m", "referee", "hunt", "--bot", bot, "--seed", str(seed),
             "--time", f"{seconds:g}", "--jobs", str(args.jobs), "--out", str(out), *extra]
     start = time.monotonic()
     done = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True)

@@ -1,12 +1,14 @@
-// A Java bot that holds more than CodinGame's 768 MB: it fills 1 GB of arrays, every page
-// written and kept reachable, before its first line. The referee must stop it on memory.
+// A Java bot that holds MB megabytes (default 1024, more than CodinGame's 768 MB): it fills
+// arrays of 16 MB, every page written and kept reachable, then answers 01_simplest. With
+// 1024 the referee must stop it on memory; with 300 an honest bot's heap, it must win.
 import java.util.ArrayList;
 import java.util.List;
 
 public class Hog {
     public static void main(String[] args) throws Exception {
+        int megabytes = args.length > 0 ? Integer.parseInt(args[0]) : 1024;
         List<byte[]> kept = new ArrayList<>();
-        for (int i = 0; i < 64; i++) {          // 64 x 16 MB
+        for (int i = 0; i < megabytes / 16; i++) {
             byte[] block = new byte[16 << 20];
             for (int k = 0; k < block.length; k += 4096) block[k] = 1;
             kept.add(block);
