@@ -386,7 +386,9 @@ def test_the_cpu_clock_counts_work_not_waiting_and_stops_a_solve_by_the_cpu_it_s
     start = time.perf_counter()
     stopped = measure("s", "a", text, 1, 0.2, clock="cpu", solver=faked(solve=_spinning))
     assert not stopped.solved and stopped.error == "over 0.2 s of CPU"
-    assert 0.2 <= stopped.seconds < 1 and time.perf_counter() - start < 4
+    # the alarm counts the whole process's CPU, the figure the solving thread's alone: on a
+    # loaded machine the thread had 0.17 s of the 0.2 s when the alarm rang
+    assert 0.1 <= stopped.seconds < 1 and time.perf_counter() - start < 4
 
 
 @pytest.mark.slow
