@@ -71,7 +71,7 @@ def test_history_json_has_the_promised_fields(history):
     assert {"id", "bot", "started", "passed", "failed"} <= set(runs[0])
     assert runs[0]["bot"] == BOT and runs[0]["passed"] == 3 and runs[0]["failed"] == 0
     assert runs[0]["version"] == runs[1]["version"] != runs[2]["version"] != runs[3]["version"]
-    assert runs[0]["mode"]["memory_cap_mb"] == 768 and runs[0]["mode"]["cpu_cap"] is None
+    assert runs[0]["mode"]["memory_cap_mb"] == 768 and runs[0]["mode"]["cpu_cap"] == "1"
     assert "uid" not in str(runs[0]["mode"]) and runs[0]["stopped"] is False
     sets = listed["versions"]   # the bundle's 3 puzzles, then the copy's one
     assert [t["size"] for t in sets] == [1, 3]
@@ -463,12 +463,14 @@ def labelled(tmp_path_factory):
     folder = tmp_path_factory.mktemp("labelled")
     (folder / "bot.py").write_text("import solver\n\nsolver.run()\n")
     solver = folder / "solver.py"
-    solver.write_text(SOLVER.format(bundle=ROOT / "dist" / "bot.py", width=4))
+    bundle = folder / "bundle.py"   # beside the bot: its box shows it only its own folder
+    bundle.write_text((ROOT / "dist" / "bot.py").read_text())
+    solver.write_text(SOLVER.format(bundle=bundle, width=4))
     db = folder / "h.sqlite"
     bot = f"{sys.executable} {folder / 'bot.py'}"
     roomy = ["--first-line-ms", "20000", "--turn-ms", "20000"]   # no loss to a busy machine
     greedy = run_into(db, "--bot", bot, "--label", "greedy", *roomy, *PUZZLES)
-    solver.write_text(SOLVER.format(bundle=ROOT / "dist" / "bot.py", width=100))
+    solver.write_text(SOLVER.format(bundle=bundle, width=100))
     wider = run_into(db, "--bot", bot, "--label", "wider", *roomy, *PUZZLES)
     assert (greedy.returncode, wider.returncode) == (1, 0), greedy.stderr + wider.stderr
     return db

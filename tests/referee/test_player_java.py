@@ -41,12 +41,12 @@ def test_a_java_bot_is_played_from_its_folder_and_each_version_recorded(java_fol
                    SIMPLEST, cwd=java_folder)
     assert first.returncode == 0, first.stdout + first.stderr
     with open(java_folder / "Player.java", "a") as source:   # a new version of the bot
-        source.write("\n// a new version\n")
+        source.write("\nclass Version2 {}\n")   # a comment alone leaves the classes as they were
     build(["javac", "-d", str(java_folder), str(java_folder / "Player.java")])
     second = spoon2("run", "--bot", "java -cp . Player", "--db", db, "--first-line-ms", "10000",
                     SIMPLEST, cwd=java_folder)
     assert second.returncode == 0, second.stdout + second.stderr
-    runs = json.loads(spoon2("history", "--db", db, "--json", cwd=tmp_path).stdout)
+    runs = json.loads(spoon2("history", "--db", db, "--json", cwd=tmp_path).stdout)["runs"]
     assert [(r["passed"], r["failed"]) for r in runs] == [(1, 0), (1, 0)]
     assert all("java -cp" in r["bot"] and "Player" in r["bot"] for r in runs)
     assert runs[0]["version"] != runs[1]["version"]   # the class files changed
