@@ -216,11 +216,13 @@ def unreachable(argv: list[str], cwd: str, path_env: str, uid: int,
 
 
 def bwrap_command(argv: list[str], cwd: str, path_env: str, uid: int | None,
-                  marks: tuple[str, str], stage: str | None = None) -> list[str]:
+                  marks: tuple[str, str], stage: str | None = None,
+                  seccomp_fd: int | None = None) -> list[str]:
     """The launcher: bubblewrap, the drop to `uid` (root only), the ready and start marks
     around the gate, the bot.
     Folders of the bot's that the box user may not read are copied into `stage`, opened,
-    and bound over the originals in the box."""
+    and bound over the originals in the box. `seccomp_fd`: the system-call filter
+    (referee/box/seccomp.py), which bubblewrap reads and installs before its command runs."""
     command = [bwrap(), "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc"]
     for folder in PRIVATE:
         command += ["--perms", "1777", "--size", str(TMPFS_BYTES), "--tmpfs", folder]
@@ -241,6 +243,8 @@ def bwrap_command(argv: list[str], cwd: str, path_env: str, uid: int | None,
                 command += ["--ro-bind", copy, folder]
     else:
         command.insert(1, "--unshare-user")
+    if seccomp_fd is not None:
+        command += ["--seccomp", str(seccomp_fd)]
     command += ["--unshare-pid", "--unshare-ipc", "--unshare-net", "--unshare-uts",
                 "--die-with-parent", "--new-session", "--chdir", cwd, "--"]
     if uid is not None:

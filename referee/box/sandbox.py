@@ -28,6 +28,7 @@ from __future__ import annotations
 import enum
 import functools
 import os
+import platform
 import shutil
 import signal
 import subprocess
@@ -36,7 +37,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from referee.box import bubblewrap, leftovers, proctree
+from referee.box import bubblewrap, leftovers, proctree, seccomp
 from referee.box.cgroups import MatchGroup, parents
 from referee.box.reaper import READY_MARK, START_MARK
 
@@ -90,7 +91,9 @@ def describe(mode: Mode) -> str:
                else "memory sampled: a bot can hide memory")
     drop = f", as box users from uid {bubblewrap.BOX_UID_BASE}" if os.geteuid() == 0 else ""
     hint = f" ({bubblewrap.INSTALL_HINT})" if mode is not Mode.BWRAP else ""
-    return f"{GUARANTEES[mode]}{drop}{hint}; {counted}"
+    bare = (f", no system-call filter on {platform.machine()}"
+            if mode is Mode.BWRAP and platform.machine() not in seccomp.MACHINES else "")
+    return f"{GUARANTEES[mode]}{drop}{bare}{hint}; {counted}"
 
 
 def memory_mode() -> str:
@@ -124,7 +127,10 @@ class Sandbox:
         """The box user the bot runs as (None: the referee's own user)."""
         return self.slot.uid if self.slot else None
 
-    def command(self, argv: list[str], cwd: str, path_env: str, status_fd: int) -> list[str]:
+    def command(self, argv: list[str], cwd: str, path_env: str, status_fd: int | None,
+                filter_fd: int | None = None) -> list[str]:
+        """The launcher's command: the reaper writes its report on `status_fd`; bubblewrap
+        reads the system-call filter from `filter_fd` (None: none)."""
         raise NotImplementedError
 
     def join_files(self) -> list[str]:
@@ -178,13 +184,13 @@ class BwrapSandbox(Sandbox):
     relays_status = False
     sandboxed = True
 
-    def command(self, argv, cwd, path_env, status_fd):
+    def command(self, argv, cwd, path_env, status_fd, filter_fd=None):
         if self.uid is not None:   # copies of folders the box user may not read
             self._stage = tempfile.mkdtemp(prefix=leftovers.own_prefix("referee-stage-"))
             os.chmod(self._stage, 0o755)
         marks = (READY_MARK.decode().strip(), START_MARK.decode().strip())
         return bubblewrap.bwrap_command(argv, cwd, path_env, self.uid, marks,
-                                 getattr(self, "_stage", None))
+                                 getattr(self, "_stage", None), seccomp_fd=filter_fd)
 
     def release(self) -> None:
         super().release()
@@ -218,7 +224,7 @@ class ReaperSandbox(Sandbox):
 
     mode = Mode.SUBREAPER
 
-    def command(self, argv, cwd, path_env, status_fd):
+    def command(self, argv, cwd, path_env, status_fd, filter_fd=None):
         # "": no address-space limit for the bot; the drop happens just before its exec
         drop = str(self.uid) if self.uid is not None else ""
         return [sys.executable, "-I", "-S", str(REAPER), str(status_fd), "", self.mode.value,
