@@ -49,7 +49,8 @@ TICK_S = 1 / os.sysconf("SC_CLK_TCK")
 # The waits for the stamper: it answers at once, whatever the bot does (its threads read
 # the bot's pipes, never the one that answers), so each wait is short and bounded.
 INPUT_WAIT_S = FIRST_LINE_LIMIT_S   # for the input's stamp; past it the clock runs from the asking
-SYNC_WAIT_S = KILL_GRACE_S          # at a deadline: a line read later came later, and is late
+ANSWER_WAIT_S = KILL_GRACE_S        # for a sync at a deadline (a line read later came later, and
+                                    # is late), or for the stderr asked for at a verdict
 END_WAIT_S = 0.5                    # for the launcher's exit report, then for the stamper to leave
 STATUS_BYTES = 256                  # the reaper's one line; more is not its
 STATUS = re.compile(r"(-?\d+) (\d+(?:\.\d+)?(?:e-?\d+)?) (\d+(?:\.\d+)?(?:e-?\d+)?) (\d+)\n")
@@ -149,17 +150,19 @@ class Enclosure:
         """Start the stamper, which starts the launcher, which becomes the bot. The
         launcher gets the reaper's status pipe (unboxed) or the filter (boxed), by number."""
         env = bot_environment(self.tmpdir or "/tmp")   # the box's own /tmp
-        path = env.get("PATH", os.defpath)
-        filter_fd = self._filter() if self.sandbox.sandboxed else None
-        own = [fd for fd in (filter_fd, self.status and self.status.write_end) if fd is not None]
+        status_fd = self.status.write_end if self.status else None
+        own = [] if status_fd is None else [status_fd]   # closed here once passed on
         try:
-            launcher = self.sandbox.command(argv, cwd, path,
-                                            self.status and self.status.write_end, filter_fd)
-            return StamperLink(launcher, cwd, env, self.sandbox.join_files(),
-                               (*own, *pass_fds), idle=idle)
-        except OSError as error:
-            raise BotStartError(f"cannot start the referee's stamper: "
-                                f"{error.strerror or error}") from None
+            filter_fd = self._filter() if self.sandbox.sandboxed else None
+            own += [] if filter_fd is None else [filter_fd]
+            launcher = self.sandbox.command(argv, cwd, env.get("PATH", os.defpath),
+                                            status_fd, filter_fd)
+            try:
+                return StamperLink(launcher, cwd, env, self.sandbox.join_files(),
+                                   (*own, *pass_fds), idle=idle)
+            except OSError as error:
+                raise BotStartError(f"cannot start the referee's stamper: "
+                                    f"{error.strerror or error}") from None
         finally:
             for fd in own:   # the launcher has them now (or never will)
                 os.close(fd)
@@ -337,7 +340,7 @@ class BotProcess:
             if remaining > 0:
                 self._pump(remaining)
                 continue
-            self.link.sync(self._pump, SYNC_WAIT_S)   # what the stamper read by now
+            self.link.sync(self._pump, ANSWER_WAIT_S)   # what the stamper read by now
             if not events:
                 self._enclosure.load.mark()
                 return Event(EventKind.TIMEOUT, deadline)
@@ -363,6 +366,7 @@ class BotProcess:
             self._stopped = True
             self._enclosure.memory.sample()   # the last look at its memory, where it is sampled
             self.sandbox.kill_at_once()
+            self.link.take_stderr(ANSWER_WAIT_S)   # its stderr as it stands, for the result
             status = -9
         else:
             self._end_bot()

@@ -40,15 +40,15 @@ three and the passed descriptors, nothing else, and a session keyring of its own
 Commands (control): `G`: open the gate (a newline on the bot's stdin: the launcher waits
 for it before its start mark and the bot's exec, so a launcher can be started ahead);
 `I` + u32 length + bytes: write them to the bot's stdin, stamped as the write begins;
-`S`: reply `Y` once every byte read before now is sent; `C`: close the bot's stdin;
-`K`: kill the launcher's session.
+`S`: reply `Y` once every byte read before now is sent; `D`: reply with the bot's stderr
+so far (a `D` frame); `C`: close the bot's stdin; `K`: kill the launcher's session.
 End of file on control (the referee ended, however it died): kill and leave.
 
 Frames (on 1), each a kind byte, a stamp (f64, perf_counter seconds) and a u32 length:
 `T` the stamper's own pid and `P` the launcher's (in the length), `R` 1 if real-time
 priority was had, `I` the input written (stamped as begun), `O` output bytes, `E` stdout closed, `Y` sync, `X`
-the launcher exited: a text `status cpu_s maxrss_kib`; `D` the bot's stderr, sent as the
-stamper leaves: a u64 count of all its bytes, then its tail.
+the launcher exited: a text `status cpu_s maxrss_kib`; `D` the bot's stderr, when asked
+and as the stamper leaves: a u64 count of all its bytes so far, then its tail.
 """
 
 import os
@@ -329,12 +329,16 @@ class Streams:
                     send(b"I", stamp=begun)
 
     def send_errors(self) -> None:
+        """The stderr's count and tail so far."""
+        with self.lock:
+            send(b"D", COUNT.pack(self.count) + self.tail)
+
+    def send_last_errors(self) -> None:
         """The stderr's count and tail, once the bot's processes are gone (its stderr ends
         then; one held open elsewhere is not waited for past ERRORS_WAIT_S)."""
         if self._errors_open.acquire(timeout=ERRORS_WAIT_S):
             self._errors_open.release()
-        with self.lock:
-            send(b"D", COUNT.pack(self.count) + self.tail)
+        self.send_errors()
 
 
 def stamp(config: dict, control: int) -> None:
@@ -358,6 +362,8 @@ def stamp(config: dict, control: int) -> None:
             elif kind == "S":
                 with streams.lock:   # after every chunk stamped before now
                     send(b"Y")
+            elif kind == "D":
+                streams.send_errors()
             else:   # "K", or the referee is gone
                 if exited in watched:
                     kill(pid, exited)
@@ -373,7 +379,7 @@ def stamp(config: dict, control: int) -> None:
             except OSError:
                 pass
     reap_orphans()
-    streams.send_errors()
+    streams.send_last_errors()
 
 
 def stamper(message: bytes, fds: list[int]) -> None:

@@ -111,6 +111,7 @@ class StamperLink:
         self._frames = FrameReader()
         self.lines = LineSplitter()
         self.stderr = StderrTail()
+        self._tails = 0   # the stderr frames taken
         self.stamper_pid: int | None = None
         self._early: list[Frame] = []   # output read before anyone asked for it
         self.launcher_pid: int | None = None
@@ -160,6 +161,7 @@ class StamperLink:
             self.exit_text = frame.data.decode()
         elif frame.kind == "D":
             self.stderr = StderrTail.from_frame(frame.data)
+            self._tails += 1
 
     def await_launcher(self, limit_s: float, pump) -> int | None:
         """The launcher's pid, read within `limit_s`; the output read meanwhile is kept
@@ -226,6 +228,13 @@ class StamperLink:
 
     def close_input(self) -> None:
         self._command(b"C")
+
+    def take_stderr(self, limit_s: float) -> None:
+        """Have the stamper send the bot's stderr as it stands (it sends it again, whole,
+        as it leaves); `limit_s` at most."""
+        asked = self._tails
+        self._command(b"D")
+        self._await(lambda: self._tails > asked, lambda timeout: self.poll(timeout), limit_s)
 
     def kill(self, pump, limit_s: float) -> None:
         """Have the stamper end the launcher, and wait for its exit's report, `limit_s`
