@@ -362,22 +362,24 @@ class BotProcess:
             return self._usage
         self._closed = True
         behind = self._finisher is not None and self._box_running()
-        if behind:
-            self._stopped = True
-            self._enclosure.memory.sample()   # the last look at its memory, where it is sampled
-            self.sandbox.kill_at_once()
-            self.link.take_stderr(ANSWER_WAIT_S)   # its stderr as it stands, for the result
-            status = -9
-        else:
-            self._end_bot()
-            status = self._exit_status()
-            status = -9 if status is None else status   # killed before its exit was seen
-        self._usage = _usage(self._enclosure, self.link, status, self._stopped,
-                             self._bot_cpu())   # before the finisher runs
-        if behind:
-            self._finisher(self._finish_behind)
-        else:
-            self._enclosure.release()
+        try:
+            if behind:
+                self._stopped = True
+                self._enclosure.memory.sample()   # the last look at its memory, where sampled
+                self.sandbox.kill_at_once()
+                self.link.take_stderr(ANSWER_WAIT_S)   # its stderr as it stands, for the result
+                status = -9
+            else:
+                self._end_bot()
+                status = self._exit_status()
+                status = -9 if status is None else status   # killed before its exit was seen
+            self._usage = _usage(self._enclosure, self.link, status, self._stopped,
+                                 self._bot_cpu())   # before the finisher runs
+        finally:   # whatever failed above, what the bot held is freed
+            if behind:
+                self._finisher(self._finish_behind)
+            else:
+                self._enclosure.release()
         return self._usage
 
     @property
@@ -421,8 +423,10 @@ class BotProcess:
 
     def _finish_behind(self) -> None:
         """What close leaves to the finisher: wait for the box's end, then clean up."""
-        self._end_bot()
-        self._enclosure.release()
+        try:
+            self._end_bot()
+        finally:
+            self._enclosure.release()
 
     def _end_bot(self) -> None:
         """Kill whatever is left of the bot (the holder of any lock on its pipes with it)
