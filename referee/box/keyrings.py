@@ -7,11 +7,12 @@ user session keyring and the persistent keyring. A key a bot adds there stays un
 box user's uid after the match, for the next bot of that uid to read. In a box the
 system-call filter refuses the key calls (referee/box/seccomp.py); a match's session
 keyring is its own (the stamper gives its launcher one) and goes with its processes. The
-rest is emptied here once the bot's processes are gone, before the uid serves again:
-`held` reads how many keys the uid owns (/proc/key-users, readable by all), and only
-then `clear` runs this script by path, as root: it becomes the user (a keyring answers
-to its possessor, not to root), then clears each of the three and invalidates it, so
-the kernel collects them and every key they held. Standard library only.
+rest is emptied here once the bot's processes are gone, and again as the uid's next match
+begins (a referee killed mid-match cleared nothing): `held` reads how many keys the uid
+owns (/proc/key-users, readable by all), and only then `clear` runs this script by path,
+as root: it becomes the user (a keyring answers to its possessor, not to root), then
+clears each of the three and invalidates it, so the kernel collects them and every key
+they held. Standard library only.
 
 A referee run by another user has no box users: its bot's keys are that user's own, and
 are left alone.

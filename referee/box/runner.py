@@ -134,6 +134,8 @@ class Enclosure:
             raise BotStartError(f"cannot contain the bot: {error.strerror or error}") from None
         tmpdir, status = None, None
         try:
+            if sandbox.uid is not None:   # keys a killed referee's bot left on this uid
+                keyrings.clear(sandbox.uid)
             _check_reachable(sandbox, argv, cwd)
             tmpdir = _bot_tmpdir(sandbox, tmp_parent)
             status = ReaperStatus() if sandbox.relays_status else None

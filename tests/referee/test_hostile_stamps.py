@@ -20,11 +20,12 @@ import time
 import pytest
 
 from referee.box import bubblewrap, keyrings, seccomp
+from referee.box.runner import Enclosure
 from referee.box.sandbox import Mode
 from referee.judge.limits import Limits
 from referee.judge.rules import Verdict
-from tests.fakebots.procs import (SESSION_TMP, no_process_left_behind,  # noqa: F401
-                                  running_with_marker)
+from tests.fakebots.procs import (SESSION_TMP, box_python,  # noqa: F401
+                                  no_process_left_behind, running_with_marker)
 from tests.hostile import kit
 from tests.referee.test_containment import MODES, available_modes, marker, play
 from tests.project import ROOT
@@ -191,3 +192,27 @@ def test_a_box_users_keys_are_counted_and_cleared_as_that_user(built):
         assert keyrings.clear(uid) == ""   # nothing held: nothing run
     finally:
         slot.release()
+
+
+@root_only
+@pytest.mark.slow
+def test_keys_left_by_a_killed_referees_bot_are_gone_before_the_next_match_begins(built):
+    slot = bubblewrap.Slot()   # the lowest free: the next match's too, once given back
+    uid = slot.uid
+    try:
+        subprocess.run([built["keys"], marker(), "add"], user=uid, group=uid,
+                       extra_groups=[], stdin=subprocess.DEVNULL, capture_output=True,
+                       timeout=30)
+        assert keyrings.held(uid) >= 80
+    finally:
+        slot.release()
+    enclosure = Enclosure([box_python(), "-c", "pass"], str(ROOT), Mode.SUBREAPER, None,
+                          SESSION_TMP)
+    try:
+        assert enclosure.sandbox.uid == uid, "another referee took the slot meanwhile"
+        deadline = time.monotonic() + 5   # the kernel collects invalidated keys soon after
+        while keyrings.held(uid) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert keyrings.held(uid) == 0
+    finally:
+        enclosure.release()
