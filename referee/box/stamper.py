@@ -120,6 +120,8 @@ def start(config: dict, streams: tuple[int, int, int]) -> int:
     if pid:
         return pid
     try:
+        for number, fd in enumerate(streams):   # first: what fails below is said on stderr
+            os.dup2(fd, number)
         for path in config["join"]:
             with open(path, "w") as file:
                 file.write("0\n")
@@ -127,8 +129,6 @@ def start(config: dict, streams: tuple[int, int, int]) -> int:
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
         os.setsid()
         new_session_keyring()
-        for number, fd in enumerate(streams):
-            os.dup2(fd, number)
         for fd in [int(name) for name in os.listdir("/proc/self/fd")]:
             if fd > 2 and fd not in config["pass"]:
                 try:
