@@ -146,10 +146,13 @@ def unreachable(argv: list[str], cwd: str, path_env: str, uid: int,
 
 
 def bwrap_command(argv: list[str], cwd: str, path_env: str, uid: int | None,
-                  marks: tuple[str, str], stage: str | None = None) -> list[str]:
+                  marks: tuple[str, str], stage: str | None = None,
+                  seccomp_fd: int | None = None) -> list[str]:
     """The launcher: bubblewrap showing the bot only what it needs (referee/box/view.py),
     the drop to `uid` (root only), the ready and start marks around the gate, the bot.
-    What the box user may not read is shown as a copy in `stage` only it may read."""
+    What the box user may not read is shown as a copy in `stage` only it may read.
+    `seccomp_fd`: the system-call filter (referee/box/seccomp.py), which bubblewrap reads
+    and installs before its command runs."""
     seen = view.view(argv, cwd, path_env)
     command = [bwrap(), *view.system_mounts(), "--dev", "/dev", "--proc", "/proc"]
     for folder in PRIVATE:
@@ -157,6 +160,8 @@ def bwrap_command(argv: list[str], cwd: str, path_env: str, uid: int | None,
     command += view.own_mounts(seen, uid, stage, PRIVATE)
     if uid is None:
         command.insert(1, "--unshare-user")
+    if seccomp_fd is not None:
+        command += ["--seccomp", str(seccomp_fd)]
     command += ["--unshare-pid", "--unshare-ipc", "--unshare-net", "--unshare-uts",
                 "--die-with-parent", "--new-session",
                 "--chdir", view.workdir(cwd, seen, PRIVATE), "--"]

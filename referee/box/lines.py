@@ -2,7 +2,8 @@
 
 The stamping process (referee/box/stamper.py) sends what it read with the time it read it;
 here that becomes lines, each stamped with the arrival of the chunk that ended it. A line
-longer than MAX_LINE_BYTES is cut and marked, and the rest of it dropped, not stored.
+longer than MAX_LINE_BYTES is cut and marked, and the rest of it dropped, not stored. The
+stamper keeps the tail of the bot's stderr and sends it as it leaves.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from typing import NamedTuple
 
 from referee.judge.limits import MAX_LINE_BYTES, STDERR_TAIL_BYTES
 from referee.judge.match import Event, EventKind
-from referee.box.stamper import FRAME
+from referee.box.stamper import COUNT, FRAME
 
 
 class Frame(NamedTuple):
@@ -33,7 +34,7 @@ class FrameReader:
         frames = []
         while len(self._buffer) >= FRAME.size:
             kind, at, size = FRAME.unpack_from(self._buffer)
-            carries = kind in (b"O", b"X")
+            carries = kind in (b"O", b"X", b"D")
             end = FRAME.size + (size if carries else 0)
             if len(self._buffer) < end:
                 break
@@ -80,15 +81,17 @@ class LineSplitter:
 
 
 class StderrTail:
-    """Only the end of stderr is kept, however much the bot writes."""
+    """The end of the bot's stderr (the stamper keeps STDERR_TAIL_BYTES of it), and how
+    many bytes it wrote in all."""
 
-    def __init__(self):
-        self.tail = b""
-        self.bytes = 0
+    def __init__(self, tail: bytes = b"", count: int = 0):
+        self.tail = tail[-STDERR_TAIL_BYTES:]
+        self.bytes = count
 
-    def take(self, data: bytes) -> None:
-        self.bytes += len(data)
-        self.tail = (self.tail + data)[-STDERR_TAIL_BYTES:]
+    @classmethod
+    def from_frame(cls, data: bytes) -> "StderrTail":
+        """From a `D` frame: the count, then the tail."""
+        return cls(data[COUNT.size:], COUNT.unpack_from(data)[0])
 
     def text(self) -> str:
         return self.tail.decode("utf-8", errors="replace")

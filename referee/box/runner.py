@@ -5,33 +5,38 @@ ends (a bot that reads to EOF hangs and times out); PYTHONUNBUFFERED is not pass
 unflushed bot is caught). Its TMPDIR is the box's own /tmp, or, unboxed, a fresh folder
 removed afterwards.
 
-The parts, each in its own home:
-  - the box and the kill: referee/box/sandbox.py (bubblewrap, the reaper) and
-    referee/box/cgroups.py (the kernel's count of memory, processes and CPU);
+A bot is made in two steps, each whole or undone: its `Enclosure` (the sandbox, the watch
+on its memory, its TMPDIR, the reaper's report) and the stamper that starts its launcher
+there; a `BotProcess` exists only once both are made. The parts, each in its own home:
+  - the box and the kill: referee/box/sandbox.py (bubblewrap, the reaper),
+    referee/box/cgroups.py (the kernel's count of memory, processes and CPU) and
+    referee/box/seccomp.py (the box's system-call filter);
   - the time of every line: a stamping process (referee/box/stamper.py), the bot's parent,
     which nothing here can delay; referee/box/stamper_client.py is the referee's end of it, and
-    referee/box/lines.py turns its frames into lines;
+    referee/box/lines.py turns its frames into lines. The referee reads no pipe of the
+    bot's, and waits for the stamper only as long as a limit allows;
   - memory: the kernel's cap where a cgroup counts it, else MemoryWatch samples it;
-  - where the bot's time went before a late line: referee/box/lateness.py.
+  - where the bot's time went before a late line: referee/box/lateness.py;
+  - what the kernel keeps for a box user past its processes: referee/box/keyrings.py.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import tempfile
 import threading
 import time
 from typing import Callable, Sequence
 
-from referee.box import bubblewrap, proctree
+from referee.box import bubblewrap, keyrings, proctree, seccomp
 from referee.judge.board import Board
-from referee.box.sandbox import Mode, choose_mode, memory_mode, open_sandbox
+from referee.box.sandbox import Mode, Sandbox, choose_mode, memory_mode, open_sandbox
 from referee.box.footprint import MemoryMeter
 from referee.box.heaps import runtime_environment
-from referee.judge.limits import (MEMORY_LIMIT_BYTES, MEMORY_SAMPLE_S, READ_CHUNK_BYTES,
-                            START_LIMIT_S, Limits)
-from referee.box.lines import StderrTail
+from referee.judge.limits import (FIRST_LINE_LIMIT_S, KILL_GRACE_S, MEMORY_LIMIT_BYTES,
+                                  MEMORY_SAMPLE_S, START_LIMIT_S, Limits)
 from referee.box.lateness import LoadWindow
 from referee.judge.match import Event, EventKind, play_match
 from referee.box.reaper import READY_MARK, START_MARK, remove_tree
@@ -42,6 +47,14 @@ from referee.terminal import size_text
 # Variables passed to the bot; everything else (PYTHONUNBUFFERED, PYTHONPATH, ...) is dropped.
 ENV_KEPT = ("PATH", "HOME", "LANG", "LC_ALL", "LC_CTYPE", "USER", "LOGNAME")
 TICK_S = 1 / os.sysconf("SC_CLK_TCK")
+# The waits for the stamper: it answers at once, whatever the bot does (its threads read
+# the bot's pipes, never the one that answers), so each wait is short and bounded.
+INPUT_WAIT_S = FIRST_LINE_LIMIT_S   # for the input's stamp; past it the clock runs from the asking
+ANSWER_WAIT_S = KILL_GRACE_S        # for a sync at a deadline (a line read later came later, and
+                                    # is late), or for the stderr asked for at a verdict
+END_WAIT_S = 0.5                    # for the launcher's exit report, then for the stamper to leave
+STATUS_BYTES = 256                  # the reaper's one line; more is not its
+STATUS = re.compile(r"(-?\d+) (\d+(?:\.\d+)?(?:e-?\d+)?) (\d+(?:\.\d+)?(?:e-?\d+)?) (\d+)\n")
 
 
 class BotStartError(Exception):
@@ -117,12 +130,141 @@ class MemoryWatch:
         return self.peak or None
 
 
+class Enclosure:
+    """What one bot runs in, apart from its launcher: its sandbox (box or reaper, cgroup,
+    box user), the watch on its memory and the load around its lines, its TMPDIR
+    (unboxed), the reaper's report of its exit (the unboxed modes). Made whole, or what was
+    made is released before the error goes up; released once, when the bot is gone."""
+
+    def __init__(self, argv: list[str], cwd: str, mode: Mode | None,
+                 memory_limit_bytes: int | None, tmp_parent: str | None):
+        try:
+            sandbox = open_sandbox(mode or choose_mode())
+        except OSError as error:
+            raise BotStartError(f"cannot contain the bot: {error.strerror or error}") from None
+        tmpdir, status = None, None
+        try:
+            if sandbox.uid is not None:   # keys a killed referee's bot left on this uid
+                keyrings.clear(sandbox.uid)
+            _check_reachable(sandbox, argv, cwd)
+            tmpdir = _bot_tmpdir(sandbox, tmp_parent)
+            status = ReaperStatus() if sandbox.relays_status else None
+            memory = MemoryWatch(sandbox, memory_limit_bytes)
+        except BaseException:
+            _release(sandbox, tmpdir, status)
+            raise
+        self.sandbox, self.tmpdir, self.status, self.memory = sandbox, tmpdir, status, memory
+        self.link: StamperLink | None = None   # once launched: the stamper's delay is the machine's
+        self.load = LoadWindow(sandbox.cpu_seconds, sandbox.processes,
+                               lambda: self.link and self.link.stamper_pid)
+        self.filtered = False   # the box's system-call filter was installed
+
+    def launch(self, argv: list[str], cwd: str, pass_fds: Sequence[int],
+               idle: bool) -> StamperLink:
+        """Start the stamper, which starts the launcher, which becomes the bot. The
+        launcher gets the reaper's status pipe (unboxed) or the filter (boxed), by number."""
+        env = bot_environment(self.tmpdir or "/tmp", self.memory.cap)   # the box's own /tmp
+        status_fd = self.status.write_end if self.status else None
+        own = [] if status_fd is None else [status_fd]   # closed here once passed on
+        try:
+            filter_fd = self._filter() if self.sandbox.sandboxed else None
+            own += [] if filter_fd is None else [filter_fd]
+            launcher = self.sandbox.command(argv, cwd, env.get("PATH", os.defpath),
+                                            status_fd, filter_fd)
+            self.sandbox.idle_cpu(idle)   # a box made ahead weighs nothing until its match
+            try:
+                self.link = StamperLink(launcher, cwd, env, self.sandbox.join_files(),
+                                        (*own, *pass_fds), idle=idle)
+                return self.link
+            except OSError as error:
+                raise BotStartError(f"cannot start the referee's stamper: "
+                                    f"{error.strerror or error}") from None
+        finally:
+            for fd in own:   # the launcher has them now (or never will)
+                os.close(fd)
+            if self.status:
+                self.status.write_end = None
+
+    def _filter(self) -> int | None:
+        """The system-call filter's descriptor, read once by bubblewrap; None on a machine
+        with no filter (the box is worth more than the filter: stamps and keys hold
+        without it, see docs/CONTAINMENT.md; the run's first line says so)."""
+        try:
+            fd = seccomp.program_fd()
+        except seccomp.UnknownMachine:
+            return None
+        self.filtered = True
+        return fd
+
+    def exit_status(self, link: StamperLink) -> int | None:
+        """The bot's exit status once known: the reaper's report, or the box's exit."""
+        if self.status:
+            status = self.status.read()
+            if status is None and link.exit_text is not None:
+                return -9   # the reaper itself was killed (the kernel's OOM killer): its bot too
+            return status
+        if link.exit_text is None:
+            return None
+        return self.sandbox.exit_status(int(link.exit_text.split()[0]))
+
+    def box_text(self) -> str:
+        uid = self.sandbox.uid
+        who = f" as uid {uid}" if uid is not None else ""
+        kind = "sandboxed" if self.sandbox.sandboxed else "not sandboxed"
+        bare = ", no system-call filter" if self.sandbox.sandboxed and not self.filtered else ""
+        return f"{kind}: {self.sandbox.mode.value}{who}{bare}"
+
+    def release(self) -> None:
+        _release(self.sandbox, self.tmpdir, self.status)
+
+
+def _release(sandbox: Sandbox, tmpdir: str | None, status: "ReaperStatus | None") -> None:
+    """Free what a bot held, its processes gone: what its box user left on the host
+    (unboxed), in the kernel's keyrings, its box user, cgroup and TMPDIR."""
+    uid = sandbox.uid
+    if uid is not None:
+        if not sandbox.sandboxed:
+            bubblewrap.remove_left_by(uid)
+        keyrings.clear(uid)   # before the uid serves another match
+    sandbox.release()
+    if status:
+        status.close()
+    if tmpdir:
+        # Not shutil.rmtree: it recurses, and a bot's nest of folders must not cost the match.
+        remove_tree(tmpdir)
+
+
+def _check_reachable(sandbox: Sandbox, argv: list[str], cwd: str) -> None:
+    """Unboxed but dropped to a box user, the bot must reach its files on its own."""
+    if sandbox.sandboxed or sandbox.uid is None:
+        return
+    closed = bubblewrap.unreachable(argv, cwd, os.environ.get("PATH", os.defpath), sandbox.uid)
+    if closed:
+        raise BotStartError(f"the bot runs as uid {sandbox.uid}, which cannot enter "
+                            f"{closed}: {bubblewrap.INSTALL_HINT} (it binds the bot's files in)")
+
+
+def _bot_tmpdir(sandbox: Sandbox, tmp_parent: str | None) -> str | None:
+    """Unboxed, a fresh folder of the box user's (None in a box: its /tmp is its own)."""
+    if sandbox.sandboxed:
+        return None
+    uid = sandbox.uid
+    parent = tmp_parent or tempfile.gettempdir()
+    if uid is not None and bubblewrap.unreachable([parent], parent, "", uid, itself=True):
+        tmp_parent = "/tmp"   # a folder the box user cannot enter: the machine's instead
+    tmpdir = tempfile.mkdtemp(prefix="referee-bot-", dir=tmp_parent)
+    if uid is not None:
+        os.chown(tmpdir, uid, uid)
+    return tmpdir
+
+
 class BotProcess:
     """A running bot; implements the match's Transport.
 
     Made `held`, everything up to the bot's exec is ready (its cgroup, its box, the
     stamper, the launcher waiting at its gate) and the bot starts only at `begin`: the
-    next match's box can be made while this one plays."""
+    next match's box can be made while this one plays. Made at all, it is whole: the
+    enclosure and the stamper both run (each a step that raises, undone, if it fails)."""
 
     def __init__(self, argv: Sequence[str], cwd: str | None = None,
                  memory_limit_bytes: int | None = MEMORY_LIMIT_BYTES,
@@ -133,30 +275,21 @@ class BotProcess:
         argv, cwd = list(argv), os.path.abspath(cwd or os.getcwd())
         _check_program(argv, cwd)
         # made ahead, at idle priority until begin; only root can put it back after
-        self._idle = idle and held and os.geteuid() == 0
-        self._cpu_before: float | None = None
+        idle = idle and held and os.geteuid() == 0
+        enclosure = Enclosure(argv, cwd, mode, memory_limit_bytes, tmp_parent)
+        try:
+            link = enclosure.launch(argv, cwd, pass_fds, idle)
+        except BaseException:
+            enclosure.release()
+            raise
+        self._enclosure, self.sandbox, self.link = enclosure, enclosure.sandbox, link
+        self._idle = idle   # the launcher waits at idle priority (until begin)
         self._stop = stop   # once set, the match ends at the next read: the referee is going
         self._finisher = finisher   # runs the end of a close after the verdict (referee/box/crew.py)
-        try:
-            self.sandbox = open_sandbox(mode or choose_mode())
-        except OSError as error:
-            raise BotStartError(f"cannot contain the bot: {error.strerror or error}") from None
-        self._tmpdir: str | None = None
-        self._status = ReaperStatus()
+        self._cpu_before: float | None = None
         self._closed = False
         self._stopped = False              # the referee killed the bot before it exited
         self._usage = Usage()
-        self.link: StamperLink | None = None
-        try:
-            self._check_reachable(argv, cwd)
-            self.memory = MemoryWatch(self.sandbox, memory_limit_bytes)
-            self.load = LoadWindow(self.sandbox.cpu_seconds, self.sandbox.processes,
-                                   lambda: self.link and self.link.stamper_pid)
-            self.sandbox.idle_cpu(self._idle)
-            self._start(argv, cwd, tmp_parent, pass_fds)
-        except BaseException:
-            self.close()
-            raise
         if not held:
             self.begin()
 
@@ -171,6 +304,7 @@ class BotProcess:
             if self._idle:   # again: what was forked meanwhile, the launcher now complete
                 self._restore_policy()
             self._cpu_before = self.sandbox.cpu_seconds()   # the box's making is not the bot's
+            self._idle = False
             self.link.open_gate()
             self._await_mark(START_MARK)
         except BaseException:
@@ -178,43 +312,6 @@ class BotProcess:
             raise
 
     # -- starting ----------------------------------------------------------
-
-    def _check_reachable(self, argv: list[str], cwd: str) -> None:
-        """Unboxed but dropped to a box user, the bot must reach its files on its own."""
-        if self.sandbox.sandboxed or self.sandbox.uid is None:
-            return
-        closed = bubblewrap.unreachable(argv, cwd, os.environ.get("PATH", os.defpath),
-                                 self.sandbox.uid)
-        if closed:
-            raise BotStartError(f"the bot runs as uid {self.sandbox.uid}, which cannot enter "
-                                f"{closed}: {bubblewrap.INSTALL_HINT} (it binds the bot's files in)")
-
-    def _bot_tmpdir(self, tmp_parent: str | None) -> str:
-        if self.sandbox.sandboxed:
-            return "/tmp"   # the box's own tmpfs, gone with the box
-        uid = self.sandbox.uid
-        parent = tmp_parent or tempfile.gettempdir()
-        if uid is not None and bubblewrap.unreachable([parent], parent, "", uid, itself=True):
-            tmp_parent = "/tmp"   # a folder the box user cannot enter: the machine's instead
-        self._tmpdir = tempfile.mkdtemp(prefix="referee-bot-", dir=tmp_parent)
-        if uid is not None:
-            os.chown(self._tmpdir, uid, uid)
-        return self._tmpdir
-
-    def _start(self, argv: list[str], cwd: str, tmp_parent: str | None,
-               pass_fds: Sequence[int]) -> None:
-        """Start the stamper, which starts the launcher, which becomes the bot."""
-        env = bot_environment(self._bot_tmpdir(tmp_parent), self.memory.cap)
-        status_write = self._status.open()
-        launcher = self.sandbox.command(argv, cwd, env.get("PATH", os.defpath), status_write)
-        try:
-            self.link = StamperLink(launcher, cwd, env, self.sandbox.join_files(),
-                                    (status_write, *pass_fds), idle=self._idle)
-        except OSError as error:
-            raise BotStartError(f"cannot start the referee's stamper: "
-                                f"{error.strerror or error}") from None
-        finally:
-            os.close(status_write)
 
     def _restore_policy(self) -> None:
         """The waiting launcher's processes back to normal, so the bot never runs idle."""
@@ -231,21 +328,22 @@ class BotProcess:
 
     def _await_mark(self, mark: bytes) -> None:
         """Read the launcher's output up to `mark` (the ready mark: it waits at its gate;
-        the start mark: the bot is exec'ing now)."""
+        the start mark: the bot is exec'ing now). Without it, the bot is ended, and what
+        its launcher said on stderr (the stamper's last frame) is the error."""
         seen = self.link.read_to_mark(mark, START_LIMIT_S,
                                       lambda timeout: self._pump(timeout, started=False))
         if self.link.launcher_pid:
             self.sandbox.started(self.link.launcher_pid)
         if not seen:
-            said = self.link.stderr.text().strip().splitlines()
+            said = self.close().stderr_tail.strip().splitlines()
             raise BotStartError(f"cannot start the bot: {said[-1] if said else 'no start mark'}")
 
     # -- Transport ---------------------------------------------------------
 
     def send(self, text: str) -> float:
         """The stamper writes the input; its stamp is the start of the first line's time."""
-        at = self.link.send_input(text.encode(), self._pump)
-        self.load.mark()
+        at = self.link.send_input(text.encode(), self._pump, INPUT_WAIT_S)
+        self._enclosure.load.mark()
         return at
 
     def close_input(self) -> None:
@@ -259,11 +357,11 @@ class BotProcess:
             if remaining > 0:
                 self._pump(remaining)
                 continue
-            self.link.sync(self._pump)   # the stamper has sent all it read by now
+            self.link.sync(self._pump, ANSWER_WAIT_S)   # what the stamper read by now
             if not events:
-                self.load.mark()
+                self._enclosure.load.mark()
                 return Event(EventKind.TIMEOUT, deadline)
-        self.load.mark()
+        self._enclosure.load.mark()
         return events.popleft()
 
     def wait_exit(self, deadline: float) -> int | None:
@@ -281,23 +379,24 @@ class BotProcess:
             return self._usage
         self._closed = True
         behind = self._finisher is not None and self._box_running()
-        status = None
-        if behind:
-            self._stopped = True
-            self.memory.sample()   # the last look at its memory, where it is sampled
-            self.sandbox.kill_at_once()
-            status = -9
-        elif self.link is not None:
-            self._end_bot()
-            status = self._exit_status()
-            status = -9 if status is None else status   # killed before its exit was seen
-        peak = self.memory.finish() if hasattr(self, "memory") else None
-        cpu_s = self._bot_cpu() if hasattr(self, "sandbox") else None
-        self._usage = self._make_usage(status, peak, cpu_s)   # before the finisher runs
-        if behind:
-            self._finisher(self._finish_behind)
-        else:
-            self._release()
+        try:
+            if behind:
+                self._stopped = True
+                self._enclosure.memory.sample()   # the last look at its memory, where sampled
+                self.sandbox.kill_at_once()
+                self.link.take_stderr(ANSWER_WAIT_S)   # its stderr as it stands, for the result
+                status = -9
+            else:
+                self._end_bot()
+                status = self._exit_status()
+                status = -9 if status is None else status   # killed before its exit was seen
+            self._usage = _usage(self._enclosure, self.link, status, self._stopped,
+                                 self._bot_cpu())   # before the finisher runs
+        finally:   # whatever failed above, what the bot held is freed
+            if behind:
+                self._finisher(self._finish_behind)
+            else:
+                self._enclosure.release()
         return self._usage
 
     @property
@@ -317,22 +416,15 @@ class BotProcess:
         """Frames for up to `timeout` (a memory sample's time at most); sample when due."""
         if self._stop is not None and self._stop.is_set():
             raise Interrupted()
-        if started and self.memory.due(time.perf_counter()):
-            self.memory.sample()
-        if started:
-            timeout = min(timeout, self.load.tick())   # the bot's threads counted meanwhile
+        memory = self._enclosure.memory
+        if started and memory.due(time.perf_counter()):
+            memory.sample()
+        if started:   # the bot's threads counted meanwhile
+            timeout = min(timeout, self._enclosure.load.tick())
         return self.link.poll(min(timeout, MEMORY_SAMPLE_S), started)
 
     def _exit_status(self) -> int | None:
-        """The bot's exit status once known: the reaper's report, or the box's exit."""
-        if self.sandbox.relays_status:
-            status = self._status.read()
-            if status is None and self.link.exit_text is not None:
-                return -9   # the reaper itself was killed (the kernel's OOM killer): its bot too
-            return status
-        if self.link.exit_text is None:
-            return None
-        return self.sandbox.exit_status(int(self.link.exit_text.split()[0]))
+        return self._enclosure.exit_status(self.link)
 
     def _bot_cpu(self) -> float | None:
         """The cgroup's CPU time since the gate opened (the box's making is the referee's)."""
@@ -343,86 +435,82 @@ class BotProcess:
 
     def _box_running(self) -> bool:
         """A box whose bot has not exited (a box's processes all die with its launcher)."""
-        if self.link is None or not self.sandbox.sandboxed:
+        if not self.sandbox.sandboxed or not self.link.alive:
             return False
         self.link.poll(0)
         return self._exit_status() is None
 
     def _finish_behind(self) -> None:
         """What close leaves to the finisher: wait for the box's end, then clean up."""
-        self._end_bot()
-        self._release()
+        try:
+            self._end_bot()
+        finally:
+            self._enclosure.release()
 
     def _end_bot(self) -> None:
-        """Kill whatever is left of the bot and take its last words."""
+        """Kill whatever is left of the bot (the holder of any lock on its pipes with it)
+        and take the stamper's last frames: the launcher's exit, the bot's stderr."""
         def pump(timeout: float) -> list:   # never Interrupted: this is how a match ends
             return self.link.poll(min(timeout, MEMORY_SAMPLE_S))
 
-        self.memory.sample()   # the last look at its memory, for the peak
+        if self._idle and self.link.launcher_pid:   # a spare ended unplayed: let it end now
+            try:
+                proctree.set_normal_policy(self.link.launcher_pid)
+            except OSError:
+                pass   # gone, or going
+        self._enclosure.memory.sample()   # the last look at its memory, for the peak
         pump(0)                # an exit already reported
         if self._exit_status() is None:
             self._stopped = True   # the bot runs on: its exit is the referee's doing
         self.sandbox.kill()
-        self.link.kill(pump)
-        self.link.close()
-        self._status.read()
+        self.link.kill(pump, END_WAIT_S)
+        self.link.close(END_WAIT_S)
+        self._exit_status()    # the reaper's report, read once more
 
-    def _release(self) -> None:
-        if hasattr(self, "sandbox"):
-            if not self.sandbox.sandboxed and self.sandbox.uid is not None:
-                bubblewrap.remove_left_by(self.sandbox.uid)
-            self.sandbox.release()
-        self._status.close()
-        if self._tmpdir:
-            # Not shutil.rmtree: it recurses, and a bot's nest of folders must not cost the match.
-            remove_tree(self._tmpdir)
 
-    def _make_usage(self, status: int | None, peak: int | None,
-                    cgroup_cpu_s: float | None) -> Usage:
-        link = self.link
-        cpu_s, maxrss = _launcher_usage(self._status.text or (link.exit_text if link else None))
-        tail = link.stderr if link else StderrTail()
-        memory = getattr(self, "memory", None)
-        return Usage(
-            cpu_s=cgroup_cpu_s or max(filter(None, (cpu_s, memory and memory.cpu_seen)),
-                                      default=None),
-            peak_rss_bytes=peak or maxrss,
-            exit_status=status,
-            stderr_tail=tail.text(),
-            stderr_bytes=tail.bytes,
-            over_memory=memory.over if memory else None,
-            stopped=self._stopped or bool(memory and memory.over),
-            box=_box_text(self.sandbox) if hasattr(self, "sandbox") else "",
-            memory_count=memory.mode if memory else "",
-            stamps=("real-time" if link.real_time else "normal priority") if link else "",
-            lateness=self.load.last() if hasattr(self, "load") else None)
+def _usage(enclosure: Enclosure, link: StamperLink, status: int, stopped: bool,
+           cgroup_cpu_s: float | None) -> Usage:
+    """What the bot used and how it ended, as the match's result shows it."""
+    memory = enclosure.memory
+    peak = memory.finish()
+    report = enclosure.status.text if enclosure.status else ""
+    cpu_s, maxrss = _launcher_usage(report or link.exit_text)
+    return Usage(
+        cpu_s=cgroup_cpu_s or max(filter(None, (cpu_s, memory.cpu_seen)), default=None),
+        peak_rss_bytes=peak or maxrss,
+        exit_status=status,
+        stderr_tail=link.stderr.text(),
+        stderr_bytes=link.stderr.bytes,
+        over_memory=memory.over,
+        stopped=stopped or bool(memory.over),
+        box=enclosure.box_text(),
+        memory_count=memory.mode,
+        stamps="real-time" if link.real_time else "normal priority",
+        lateness=enclosure.load.last())
 
 
 class ReaperStatus:
     """The reaper's report of the bot's exit (unboxed modes): `status user_s system_s
-    maxrss_kib` on a pipe, once the bot has exited."""
+    maxrss_kib` on a pipe, once the bot has exited. Only the reaper holds the write end
+    (the bot inherits nothing of it); a line of another shape is no report."""
 
     def __init__(self):
-        self._fd: int | None = None
+        self._fd, self.write_end = os.pipe()   # the write end: for the launcher, then closed
+        os.set_blocking(self._fd, False)
         self.text = ""
         self._data = b""
 
-    def open(self) -> int:
-        """A new pipe; the write end, for the launcher."""
-        self._fd, write = os.pipe()
-        os.set_blocking(self._fd, False)
-        return write
-
     def read(self) -> int | None:
-        if self._fd is not None and not self._data.endswith(b"\n"):
+        if self._fd is not None and b"\n" not in self._data:
             try:
-                self._data += os.read(self._fd, 256)
-            except (BlockingIOError, OSError):
+                self._data = (self._data + os.read(self._fd, STATUS_BYTES))[:STATUS_BYTES]
+            except OSError:
                 pass
-        if not self._data.endswith(b"\n"):
+        found = STATUS.match(self._data.decode("ascii", errors="replace"))
+        if found is None:
             return None
-        self.text = self._data.decode()
-        return int(self.text.split()[0])
+        self.text = found.group(0)
+        return int(found.group(1))
 
     def close(self) -> None:
         if self._fd is not None:
@@ -452,12 +540,6 @@ def _launcher_usage(text: str | None) -> tuple[float | None, int | None]:
         return float(fields[1]), int(fields[2]) * 1024
     except (ValueError, IndexError):
         return None, None
-
-
-def _box_text(sandbox) -> str:
-    who = f" as uid {sandbox.uid}" if sandbox.uid is not None else ""
-    kind = "sandboxed" if sandbox.sandboxed else "not sandboxed"
-    return f"{kind}: {sandbox.mode.value}{who}"
 
 
 def run_match(board: Board, argv: Sequence[str], limits: Limits = Limits(), name: str = "",

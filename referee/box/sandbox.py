@@ -29,6 +29,7 @@ from __future__ import annotations
 import enum
 import functools
 import os
+import platform
 import shutil
 import signal
 import subprocess
@@ -37,7 +38,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from referee.box import bubblewrap, leftovers, proctree
+from referee.box import bubblewrap, leftovers, proctree, seccomp
 from referee.box.cgroups import MatchGroup, parents, shares_cpu
 from referee.box.reaper import READY_MARK, START_MARK
 
@@ -89,6 +90,8 @@ def describe(mode: Mode) -> str:
     """A few words for the first line of a run: the box, whether the kernel counts each
     match's memory and gives it its share of the CPU (the rest: each match's JSON)."""
     kind = "sandboxed" if mode is Mode.BWRAP else "not sandboxed"
+    if mode is Mode.BWRAP and platform.machine() not in seccomp.MACHINES:
+        kind += f", no system-call filter on {platform.machine()}"
     memory = "memory sampled" if memory_mode() == "sampled" else "memory counted"
     cpu = "CPU shared" if shares_cpu() else "CPU not shared"
     return f"{kind}; {memory}, {cpu}"
@@ -125,7 +128,10 @@ class Sandbox:
         """The box user the bot runs as (None: the referee's own user)."""
         return self.slot.uid if self.slot else None
 
-    def command(self, argv: list[str], cwd: str, path_env: str, status_fd: int) -> list[str]:
+    def command(self, argv: list[str], cwd: str, path_env: str, status_fd: int | None,
+                filter_fd: int | None = None) -> list[str]:
+        """The launcher's command: the reaper writes its report on `status_fd`; bubblewrap
+        reads the system-call filter from `filter_fd` (None: none)."""
         raise NotImplementedError
 
     def join_files(self) -> list[str]:
@@ -193,13 +199,14 @@ class BwrapSandbox(Sandbox):
         super().__init__()
         self._stage: str | None = None
 
-    def command(self, argv, cwd, path_env, status_fd):
+    def command(self, argv, cwd, path_env, status_fd, filter_fd=None):
         if self.uid is not None:
             # copies of what the box user may not read, each its own: root's folder (700)
             # holds them, bubblewrap binds them in as root, no other user reaches them
             self._stage = tempfile.mkdtemp(prefix=leftovers.own_prefix("referee-stage-"))
         marks = (READY_MARK.decode().strip(), START_MARK.decode().strip())
-        return bubblewrap.bwrap_command(argv, cwd, path_env, self.uid, marks, self._stage)
+        return bubblewrap.bwrap_command(argv, cwd, path_env, self.uid, marks, self._stage,
+                                        seccomp_fd=filter_fd)
 
     def release(self) -> None:
         super().release()
@@ -233,7 +240,7 @@ class ReaperSandbox(Sandbox):
 
     mode = Mode.SUBREAPER
 
-    def command(self, argv, cwd, path_env, status_fd):
+    def command(self, argv, cwd, path_env, status_fd, filter_fd=None):
         # "": no address-space limit for the bot; the drop happens just before its exec
         drop = str(self.uid) if self.uid is not None else ""
         return [sys.executable, "-I", "-S", str(REAPER), str(status_fd), "", self.mode.value,

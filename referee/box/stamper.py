@@ -5,14 +5,15 @@
 Started once by the referee (referee/box/stamper_client.py, at its first match) as a server: for
 each match it forks a stamper, so a match costs a fork (a millisecond), not a Python's
 start. Its stdin is a Unix SEQPACKET socket; each request is one message with the
-descriptors [frames, stderr, control, *passed] and the text, NUL-separated:
-`cwd, join, pass, idle, env count, env items..., launcher argv...`. JOIN: the cgroup.procs
-files the launcher joins, ':'-separated; PASS: the numbers the passed descriptors keep in
-the launcher, ','-separated (a status pipe whose number its command names); IDLE "1": the
-launcher runs at SCHED_IDLE (a box made ahead, which the referee puts back to normal
-before the bot's exec). End of file on the socket (the referee ended, however it died):
-the server leaves; each stamper ends with its own control pipe. Standard library only, and no json: its import alone would
-double the server's start.
+descriptors [frames, control, *passed] and the text, NUL-separated:
+`cwd, join, pass, idle, tail, env count, env items..., launcher argv...`. JOIN: the
+cgroup.procs files the launcher joins, ':'-separated; PASS: the numbers the passed
+descriptors keep in the launcher, ','-separated (a status pipe or a filter whose number its
+command names); IDLE "1": the launcher runs at SCHED_IDLE (a box made ahead, which the
+referee puts back to normal before the bot's exec); TAIL: how many of the last bytes of
+the bot's stderr to keep. End of file on the socket (the referee ended, however it died):
+the server leaves; each stamper ends with its own control pipe. Standard library only,
+and no json: its import alone would double the server's start.
 
 A stamper is the one place that reads the time of a line, so nothing the referee does
 (sampling memory, judging, drawing, other matches, its garbage collector) can move a
@@ -21,21 +22,33 @@ priority: a line the bot writes wakes it at once, however many threads the bot k
 busy. Without it, a stamp can only come late, never early: lateness counts against the
 bot and is never forgiven, so no bot can buy a win.
 
-A stamper's descriptors: 1 the frames to the referee, 2 the bot's stderr (the launcher
-takes it), and control, the referee's commands. The bot's stdin is a pipe of the
-stamper's, open until it ends, as on CodinGame.
+A stamp is taken once read() has returned the bytes, never before: a bot can hold its
+pipe's lock (a splice from an empty socket into its stdout holds it while it waits), and
+a reader that woke on readable data then waits inside read(). Such a read can wait in the
+kernel for as long as the bot likes, where no signal reaches it, so each of the bot's
+pipes has a thread of its own (stdout: read and stamp; stderr: read and keep the tail;
+stdin: write the gate and the input), and the main thread touches none of them: it
+answers the referee (a sync, a kill) whatever the bot holds. A thread held so is never
+waited for: the kill of the bot (its session here, its cgroup by the referee) ends the
+lock's holder, and the read returns.
+
+A stamper's descriptors: 1 the frames to the referee, control, the referee's commands, and
+the passed ones for the launcher. The bot's stdin, stdout and stderr are pipes of the
+stamper's; its stdin stays open until it ends, as on CodinGame. The launcher gets those
+three and the passed descriptors, nothing else, and a session keyring of its own.
 
 Commands (control): `G`: open the gate (a newline on the bot's stdin: the launcher waits
 for it before its start mark and the bot's exec, so a launcher can be started ahead);
-`I` + u32 length + bytes: write them to the bot's stdin, stamp when written;
-`S`: reply `Y` once everything already read is sent; `C`: close the bot's stdin;
-`K`: kill the launcher's session.
+`I` + u32 length + bytes: write them to the bot's stdin, stamped as the write begins;
+`S`: reply `Y` once every byte read before now is sent; `D`: reply with the bot's stderr
+so far (a `D` frame); `C`: close the bot's stdin; `K`: kill the launcher's session.
 End of file on control (the referee ended, however it died): kill and leave.
 
 Frames (on 1), each a kind byte, a stamp (f64, perf_counter seconds) and a u32 length:
 `T` the stamper's own pid and `P` the launcher's (in the length), `R` 1 if real-time
-priority was had, `I` input written, `O` output bytes, `E` stdout closed, `Y` sync, `X`
-the launcher exited: a text `status cpu_s maxrss_kib`.
+priority was had, `I` the input written (stamped as begun), `O` output bytes, `E` stdout closed, `Y` sync, `X`
+the launcher exited: a text `status cpu_s maxrss_kib`; `D` the bot's stderr, when asked
+and as the stamper leaves: a u64 count of all its bytes so far, then its tail.
 """
 
 import os
@@ -45,13 +58,18 @@ import struct
 import time
 
 FRAME = struct.Struct("<cdI")
+COUNT = struct.Struct("<Q")   # opens a `D` frame: every byte the bot wrote to stderr
 READ_BYTES = 65536
 PIPE_BYTES = 1 << 20          # room for a burst while the referee is busy elsewhere
 F_SETPIPE_SZ = 1031           # from <linux/fcntl.h>
 RT_PRIORITY = 50
 KILL_WAIT_S = 1.0             # for the launcher to end on SIGTERM
 ORPHANS_WAIT_S = 0.5          # for the last of the launcher's processes to die
+ERRORS_WAIT_S = 0.2           # for the end of the bot's stderr, once all its processes are gone
+FLOOD_PAUSE_S = 0.001         # after each full read of the bot's stderr: 64 MB/s at most
 PR_SET_CHILD_SUBREAPER = 36   # from <linux/prctl.h>
+KEYCTL_JOIN_SESSION_KEYRING = 1   # from <linux/keyctl.h>
+SYS_KEYCTL = {"x86_64": 250, "aarch64": 219}   # the keyctl call's number
 AUTOGROUP_IDLE_NICE = 19      # a held launcher's session, until the referee restores it
 GATE_OPEN = b"\n"             # what the launcher's gate waits for on the bot's stdin
 REQUEST_BYTES = 1 << 20       # a request's text: the environment and the launcher's argv
@@ -59,12 +77,18 @@ MAX_FDS = 64                  # descriptors with one request
 
 
 def send(kind: bytes, data: bytes = b"", size: int | None = None,
-         stamp: float | None = None) -> None:
-    """A frame to the referee, written whole."""
+         stamp: float | None = None) -> bool:
+    """A frame to the referee, stamped now (or at `stamp`) and written whole; False once
+    the referee is gone. Callers hold the frames' lock: a frame's stamp and its place in
+    the pipe agree."""
     stamp = time.perf_counter() if stamp is None else stamp
     frame = FRAME.pack(kind, stamp, len(data) if size is None else size) + data
-    while frame:
-        frame = frame[os.write(1, frame):]
+    try:
+        while frame:
+            frame = frame[os.write(1, frame):]
+    except OSError:
+        return False
+    return True
 
 
 def write_all(fd: int, data: bytes) -> None:
@@ -78,7 +102,8 @@ def write_all(fd: int, data: bytes) -> None:
 
 
 def real_time() -> bool:
-    """Run at real-time priority if allowed; children fall back to normal."""
+    """Run this thread at real-time priority if allowed; threads and children it makes
+    start at the normal policy."""
     try:
         os.sched_setscheduler(0, os.SCHED_FIFO | os.SCHED_RESET_ON_FORK,
                               os.sched_param(RT_PRIORITY))
@@ -87,21 +112,23 @@ def real_time() -> bool:
     return True
 
 
-def start(config: dict, stdin: int, stdout: int) -> int:
-    """Fork the launcher: it joins the match's cgroups, takes its limits and a session
-    of its own, and becomes the launcher command (which drops to the box user)."""
+def start(config: dict, streams: tuple[int, int, int]) -> int:
+    """Fork the launcher: it joins the match's cgroups, takes its limits, a session and a
+    session keyring of its own, the bot's three streams and the passed descriptors only,
+    and becomes the launcher command (which drops to the box user)."""
     pid = os.fork()
     if pid:
         return pid
     try:
+        for number, fd in enumerate(streams):   # first: what fails below is said on stderr
+            os.dup2(fd, number)
         for path in config["join"]:
             with open(path, "w") as file:
                 file.write("0\n")
         import resource
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
         os.setsid()
-        os.dup2(stdin, 0)
-        os.dup2(stdout, 1)
+        new_session_keyring()
         for fd in [int(name) for name in os.listdir("/proc/self/fd")]:
             if fd > 2 and fd not in config["pass"]:
                 try:
@@ -118,6 +145,15 @@ def start(config: dict, stdin: int, stdout: int) -> int:
     except BaseException as error:
         os.write(2, f"referee: cannot start the bot: {error}\n".encode())
     os._exit(127)
+
+
+def new_session_keyring() -> None:
+    """A session keyring of the launcher's own, which dies with the match's processes: not
+    the referee's, which every bot would share (a channel from one bot to the next)."""
+    import ctypes
+    number = SYS_KEYCTL.get(os.uname().machine)
+    if number is not None:
+        ctypes.CDLL(None).syscall(number, KEYCTL_JOIN_SESSION_KEYRING, None)
 
 
 def idle() -> None:
@@ -152,7 +188,7 @@ def exit_text(pid: int) -> bytes:
             f"{usage.ru_maxrss}").encode()
 
 
-def read_command(commands: int) -> tuple[bytes, bytes]:
+def read_command(commands: int) -> tuple[str, bytes]:
     """One command from the referee; ('', b'') at end of file."""
     kind = os.read(commands, 1)
     if kind != b"I":
@@ -172,12 +208,13 @@ def _read_exactly(fd: int, size: int) -> bytes:
 
 
 def parse(text: str) -> dict:
-    """A request's text: cwd, join, pass, idle, the environment, the launcher's argv."""
-    cwd, join, passed, idle, count, *rest = text.split("\0")
+    """A request's text: cwd, join, pass, idle, tail, the environment, the launcher's argv."""
+    cwd, join, passed, idle, tail, count, *rest = text.split("\0")
     items, argv = rest[:int(count)], rest[int(count):]
     return {"cwd": cwd, "join": [p for p in join.split(":") if p],
             "pass": [int(fd) for fd in passed.split(",") if fd], "idle": idle == "1",
-            "env": dict(item.split("=", 1) for item in items), "argv": argv}
+            "tail": int(tail), "env": dict(item.split("=", 1) for item in items),
+            "argv": argv}
 
 
 def place(fds: list[int], targets: list[int]) -> None:
@@ -214,64 +251,135 @@ def reap_orphans() -> None:
             time.sleep(0.001)
 
 
+class Streams:
+    """The bot's three pipes, each served by a thread of its own (see the docstring);
+    `lock` orders the frames, each stamped as it is sent."""
+
+    def __init__(self, tail_bytes: int):
+        import _queue
+        import _thread
+        self.lock = _thread.allocate_lock()
+        self.orders = _queue.SimpleQueue()   # (command, bytes) for the stdin thread
+        self.tail, self.count, self._tail_bytes = b"", 0, tail_bytes
+        self._errors_open = _thread.allocate_lock()   # held until the bot's stderr ends
+        self._errors_open.acquire()
+        self.in_read, self.bot_in = os.pipe()
+        self.out_read, self.out_write = os.pipe()
+        self.err_read, self.err_write = os.pipe()
+        for fd in (self.out_read, 1):
+            try:
+                import fcntl
+                fcntl.fcntl(fd, F_SETPIPE_SZ, PIPE_BYTES)
+            except OSError:
+                pass   # the machine's pipe-max-size is smaller: the default size serves
+
+    def bot_ends(self) -> tuple[int, int, int]:
+        return self.in_read, self.out_write, self.err_write
+
+    def serve(self) -> None:
+        """Close the bot's ends here (the launcher has them) and start the threads."""
+        import _thread   # not threading, whose import would add milliseconds to the server's start
+        for fd in self.bot_ends():
+            os.close(fd)
+        for work in (self._stamp_output, self._keep_errors, self._feed_input):
+            _thread.start_new_thread(work, ())
+
+    def _stamp_output(self) -> None:
+        """The bot's stdout: each chunk stamped once read() has returned it, so a read held
+        by the pipe's lock stamps the bytes when they came, never when the pipe woke us."""
+        real_time()
+        while True:
+            try:
+                data = os.read(self.out_read, READ_BYTES)
+            except OSError:
+                data = b""
+            with self.lock:
+                if not send(b"O" if data else b"E", data) or not data:
+                    return
+
+    def _keep_errors(self) -> None:
+        """The bot's stderr: only its tail and its count are kept, for the referee at the
+        end. A flood is read at a pace (a full read, then a pause): real-time priority is
+        for stamps, not for a bot's stderr, and a bot that floods waits on its own pipe."""
+        real_time()   # a thread at the normal policy holding the GIL would delay a stamp
+        try:
+            while data := os.read(self.err_read, READ_BYTES):   # no lock: a stamp never waits
+                self.count += len(data)
+                self.tail = (self.tail + data)[-self._tail_bytes:]
+                if len(data) == READ_BYTES:
+                    time.sleep(FLOOD_PAUSE_S)
+        except OSError:
+            pass
+        self._errors_open.release()
+
+    def _feed_input(self) -> None:
+        """The bot's stdin: the gate, the input, its end. The input is stamped as its write
+        begins: the bot may read and answer before this thread runs again, and a write the
+        bot holds up starts its clock all the same."""
+        real_time()
+        while True:
+            kind, data = self.orders.get()
+            if kind == "C":
+                os.close(self.bot_in)
+                return
+            begun = time.perf_counter()
+            write_all(self.bot_in, data)
+            if kind == "I":
+                with self.lock:
+                    send(b"I", stamp=begun)
+
+    def send_errors(self) -> None:
+        """The stderr's count and tail so far."""
+        with self.lock:
+            send(b"D", COUNT.pack(self.count) + self.tail)
+
+    def send_last_errors(self) -> None:
+        """The stderr's count and tail, once the bot's processes are gone (its stderr ends
+        then; one held open elsewhere is not waited for past ERRORS_WAIT_S)."""
+        if self._errors_open.acquire(timeout=ERRORS_WAIT_S):
+            self._errors_open.release()
+        self.send_errors()
+
+
 def stamp(config: dict, control: int) -> None:
-    """One match: start the launcher, then stamp until the referee is done with it."""
+    """One match: start the launcher, then serve the referee until it is done with it."""
     adopt_orphans()
     signal.signal(signal.SIGPIPE, signal.SIG_IGN)
+    streams = Streams(config["tail"])
     send(b"T", size=os.getpid())
-    in_read, bot_in = os.pipe()
-    out_read, out_write = os.pipe()
-    for fd in (out_read, 1):
-        try:
-            import fcntl
-            fcntl.fcntl(fd, F_SETPIPE_SZ, PIPE_BYTES)
-        except OSError:
-            pass   # the machine's pipe-max-size is smaller: the default size serves
-    pid = start(config, in_read, out_write)
-    os.close(out_write)
-    os.close(in_read)
+    pid = start(config, streams.bot_ends())
     send(b"P", size=pid)
     send(b"R", size=int(real_time()))
+    streams.serve()
     exited = os.pidfd_open(pid)
-    watched = [out_read, control, exited]
-    reaped = False
-    while watched:
+    watched = [control, exited]
+    while True:
         ready, _, _ = select.select(watched, [], [])
-        now = time.perf_counter()
-        if out_read in ready:
-            data = os.read(out_read, READ_BYTES)
-            send(b"O" if data else b"E", data, stamp=now)
-            if not data:
-                watched.remove(out_read)
-                os.close(out_read)
-            continue   # output first: a sync or a kill must see every byte already written
         if control in ready:
             kind, data = read_command(control)
-            if kind == "G":
-                write_all(bot_in, GATE_OPEN)
-            elif kind == "I":
-                write_all(bot_in, data)
-                send(b"I")
+            if kind in ("G", "I", "C"):
+                streams.orders.put((kind, GATE_OPEN if kind == "G" else data))
             elif kind == "S":
-                send(b"Y")
-            elif kind == "C":
-                os.close(bot_in)
+                with streams.lock:   # after every chunk stamped before now
+                    send(b"Y")
+            elif kind == "D":
+                streams.send_errors()
             else:   # "K", or the referee is gone
-                if not reaped:
+                if exited in watched:
                     kill(pid, exited)
-                watched.remove(control)
                 if kind == "":
                     break
         if exited in ready:
             watched.remove(exited)
-            send(b"X", exit_text(pid))
-            reaped = True
-            for target in (-pid,):   # what is left of its session
-                try:
-                    os.kill(target, signal.SIGKILL)
-                except OSError:
-                    pass
+            text = exit_text(pid)
+            with streams.lock:
+                send(b"X", text)
+            try:
+                os.kill(-pid, signal.SIGKILL)   # what is left of its session
+            except OSError:
+                pass
     reap_orphans()
+    streams.send_last_errors()
 
 
 def stamper(message: bytes, fds: list[int]) -> None:
@@ -279,7 +387,7 @@ def stamper(message: bytes, fds: list[int]) -> None:
     signal.signal(signal.SIGCHLD, signal.SIG_DFL)   # the launcher's exit is the stamper's
     config = parse(message.decode())
     control = max([*fds, *config["pass"], 2]) + 1   # a number no other descriptor takes
-    place(fds, [1, 2, control, *config["pass"]])    # frames, stderr, control, passed
+    place(fds, [1, control, *config["pass"]])       # frames, control, passed
     null = os.open(os.devnull, os.O_RDONLY)
     if null != 0:
         os.dup2(null, 0)
@@ -298,7 +406,8 @@ def reap_stampers(*_) -> None:
 
 def serve() -> None:
     """Fork a stamper for each request on stdin until the referee closes it."""
-    import ctypes   # noqa: F401  loaded once here: each stamper's subreaper call is then cheap
+    import ctypes   # noqa: F401  loaded once here: each stamper's calls through it are then cheap
+    import fcntl    # noqa: F401
     import socket
     server = socket.socket(fileno=os.dup(0))
     os.close(0)

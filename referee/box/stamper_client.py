@@ -4,8 +4,12 @@
 asks it for a stamper (a fork, not a Python's start). `StamperLink` is one match's stamper,
 which starts the bot's launcher; it sends the stamper its commands (open the gate, the
 input, a sync, close the input, kill) and reads what comes back: the launcher's pid, the
-bot's output as stamped lines (referee/box/lines.py), its stderr's tail, and the launcher's
-exit.
+bot's output as stamped lines (referee/box/lines.py), the launcher's exit, and at the end
+the tail of the bot's stderr.
+
+The referee reads no pipe of the bot's, only the stamper's frames: a bot can hold its own
+pipes' locks, and a read waiting on such a lock waits in the kernel for good. Every wait
+for the stamper's answer is bounded by the time the caller gives it.
 """
 
 from __future__ import annotations
@@ -22,12 +26,11 @@ import time
 from pathlib import Path
 from typing import Sequence
 
-from referee.judge.limits import READ_CHUNK_BYTES
+from referee.judge.limits import READ_CHUNK_BYTES, STDERR_TAIL_BYTES
 from referee.box.lines import Frame, FrameReader, LineSplitter, StderrTail
 
 STAMPER = Path(__file__).with_name("stamper.py")
-STDERR_DRAIN_READS = 16   # reads of what a killed bot left in its stderr pipe (64 KiB each)
-WAIT_S = 2.0              # the stamper answers within this (it is idle but for us)
+SERVER_WAIT_S = 2.0       # for the server to leave at the end of its socket
 
 
 class StamperServer:
@@ -57,14 +60,14 @@ class StamperServer:
             return
         self._socket.close()
         try:
-            self.proc.wait(timeout=WAIT_S)
+            self.proc.wait(timeout=SERVER_WAIT_S)
         except subprocess.TimeoutExpired:
             self.proc.kill()
             self.proc.wait()
 
     @classmethod
     def request(cls, text: str, fds: Sequence[int]) -> None:
-        """Have a stamper forked with `fds` ([frames, stderr, control, *passed]); a server
+        """Have a stamper forked with `fds` ([frames, control, *passed]); a server
         that has died is started again, once."""
         with cls._lock:
             for attempt in range(2):
@@ -93,22 +96,22 @@ class StamperLink:
                  join: list[str], pass_fds: Sequence[int], idle: bool = False):
         control_read, self._control = os.pipe()
         self._out, frames = os.pipe()
-        self._err, stderr = os.pipe()
         text = "\0".join([cwd, ":".join(join), ",".join(map(str, pass_fds)),
-                          "1" if idle else "", str(len(env)),
+                          "1" if idle else "", str(STDERR_TAIL_BYTES), str(len(env)),
                           *(f"{key}={value}" for key, value in env.items()), *launcher])
         try:
-            StamperServer.request(text, [frames, stderr, control_read, *pass_fds])
+            StamperServer.request(text, [frames, control_read, *pass_fds])
         except OSError:
-            for fd in (self._control, self._out, self._err):
+            for fd in (self._control, self._out):
                 os.close(fd)
             raise
         finally:
-            for fd in (control_read, frames, stderr):
+            for fd in (control_read, frames):
                 os.close(fd)
         self._frames = FrameReader()
         self.lines = LineSplitter()
         self.stderr = StderrTail()
+        self._tails = 0   # the stderr frames taken
         self.stamper_pid: int | None = None
         self._early: list[Frame] = []   # output read before anyone asked for it
         self.launcher_pid: int | None = None
@@ -118,7 +121,6 @@ class StamperLink:
         self._synced = False
         self._selector = selectors.DefaultSelector()
         self._selector.register(self._out, selectors.EVENT_READ)
-        self._selector.register(self._err, selectors.EVENT_READ)
 
     @property
     def alive(self) -> bool:
@@ -127,19 +129,17 @@ class StamperLink:
         return held is not None and self._out in held
 
     def poll(self, timeout: float, started: bool = True) -> list[Frame]:
-        """Wait up to `timeout` for frames or stderr and take them; the frames read. Before
-        the bot has `started`, its output is left to the caller (the start mark is in it)."""
+        """Wait up to `timeout` for frames and take them; the frames read. Before the bot
+        has `started`, its output is left to the caller (the start mark is in it)."""
         frames = []
-        for key, _ in self._selector.select(max(0.0, timeout)):
-            data = os.read(key.fd, READ_CHUNK_BYTES)
-            if not data:
-                self._selector.unregister(key.fd)
-            if key.fd == self._err:
-                self.stderr.take(data)
-                continue
-            for frame in self._frames.feed(data):
-                self._take(frame, started)
-                frames.append(frame)
+        if not self._selector.select(max(0.0, timeout)):
+            return frames
+        data = os.read(self._out, READ_CHUNK_BYTES)
+        if not data:
+            self._selector.unregister(self._out)
+        for frame in self._frames.feed(data):
+            self._take(frame, started)
+            frames.append(frame)
         return frames
 
     def _take(self, frame: Frame, started: bool) -> None:
@@ -155,36 +155,42 @@ class StamperLink:
             self._synced = True
         elif frame.kind == "O" and started:
             self.lines.take(frame.data, frame.at)
-        elif frame.kind == "E":
+        elif frame.kind == "E" and started:
             self.lines.end(frame.at)
         elif frame.kind == "X":
             self.exit_text = frame.data.decode()
+        elif frame.kind == "D":
+            self.stderr = StderrTail.from_frame(frame.data)
+            self._tails += 1
 
     def await_launcher(self, limit_s: float, pump) -> int | None:
         """The launcher's pid, read within `limit_s`; the output read meanwhile is kept
         for read_to_mark."""
         deadline = time.perf_counter() + limit_s
         while self.launcher_pid is None and self.alive and time.perf_counter() < deadline:
-            self._early += [f for f in pump(deadline - time.perf_counter()) if f.kind == "O"]
+            self._early += [f for f in pump(deadline - time.perf_counter()) if f.kind in "OE"]
         return self.launcher_pid
 
     def read_to_mark(self, mark: bytes, limit_s: float, pump) -> bool:
         """Read the launcher's output up to `mark`, for `limit_s` at most, with `pump` (a
         poll of the frames that leaves output to this reader); False if it never came, or
-        the launcher ended first. What follows the mark is the bot's."""
+        the launcher ended first. What follows the mark is the bot's, its end included
+        (in order: a bot may write and exit before this reader runs)."""
         deadline = time.perf_counter() + limit_s
         seen = b""
         while not seen.startswith(mark) and time.perf_counter() < deadline:
             batch, self._early = self._early or pump(deadline - time.perf_counter()), []
             for frame in batch:
-                if frame.kind != "O":
-                    deadline = 0.0 if frame.kind in "EX" else deadline
-                elif seen.startswith(mark):
+                if frame.kind == "O" and seen.startswith(mark):
                     self.lines.take(frame.data, frame.at)   # the bot's, in the same batch
-                else:
+                elif frame.kind == "O":
                     seen += frame.data
                     if seen.startswith(mark) and len(seen) > len(mark):
                         self.lines.take(seen[len(mark):], frame.at)
+                elif frame.kind in "EX":
+                    deadline = 0.0
+                    if frame.kind == "E" and seen.startswith(mark):
+                        self.lines.end(frame.at)
         return seen.startswith(mark)
 
     def _command(self, data: bytes) -> None:
@@ -193,66 +199,58 @@ class StamperLink:
         except OSError:
             pass   # the stamper is gone: its pipe tells the rest
 
+    def _await(self, done, pump, limit_s: float) -> None:
+        """Pump until `done()`, the stamper's end, or `limit_s` have passed."""
+        deadline = time.perf_counter() + limit_s
+        while not done() and self.alive and time.perf_counter() < deadline:
+            pump(deadline - time.perf_counter())
+
     def open_gate(self) -> None:
         """Let the launcher, held at its gate, write its start mark and exec the bot."""
         self._command(b"G")
 
-    def send_input(self, data: bytes, pump) -> float:
-        """Have the stamper write the input; its stamp (now, if none comes)."""
+    def send_input(self, data: bytes, pump, limit_s: float) -> float:
+        """Have the stamper write the input; its stamp, or the time it was asked for if
+        none comes within `limit_s` (a bot that holds its stdin is timed from the asking)."""
+        asked = time.perf_counter()
         self._command(b"I" + len(data).to_bytes(4, "little") + data)
-        deadline = time.perf_counter() + WAIT_S
-        while self.input_at is None and self.alive and time.perf_counter() < deadline:
-            pump(deadline - time.perf_counter())
-        return self.input_at if self.input_at is not None else time.perf_counter()
+        self._await(lambda: self.input_at is not None, pump, limit_s)
+        return self.input_at if self.input_at is not None else asked
 
-    def sync(self, pump) -> None:
-        """Return once the stamper has sent every byte it read before now."""
+    def sync(self, pump, limit_s: float) -> None:
+        """Return once the stamper has sent every byte it read before now, or `limit_s`
+        has passed (what it read later came later)."""
         if not self.alive:
             return
         self._synced = False
         self._command(b"S")
-        deadline = time.perf_counter() + WAIT_S
-        while not self._synced and self.alive and time.perf_counter() < deadline:
-            pump(deadline - time.perf_counter())
+        self._await(lambda: self._synced, pump, limit_s)
 
     def close_input(self) -> None:
         self._command(b"C")
 
-    def kill(self, pump) -> None:
-        """Have the stamper end the launcher, and wait for its exit's report."""
-        self._command(b"K")
-        deadline = time.perf_counter() + WAIT_S
-        while self.exit_text is None and self.alive and time.perf_counter() < deadline:
-            pump(deadline - time.perf_counter())
+    def take_stderr(self, limit_s: float) -> None:
+        """Have the stamper send the bot's stderr as it stands (it sends it again, whole,
+        as it leaves); `limit_s` at most."""
+        asked = self._tails
+        self._command(b"D")
+        self._await(lambda: self._tails > asked, lambda timeout: self.poll(timeout), limit_s)
 
-    def close(self) -> None:
-        """The stamper leaves at the end of its commands (its frames end); take the bot's
-        last stderr. One that lingers past WAIT_S is killed."""
+    def kill(self, pump, limit_s: float) -> None:
+        """Have the stamper end the launcher, and wait for its exit's report, `limit_s`
+        at most."""
+        self._command(b"K")
+        self._await(lambda: self.exit_text is not None, pump, limit_s)
+
+    def close(self, limit_s: float) -> None:
+        """The stamper leaves at the end of its commands (its frames end, the bot's stderr
+        in its last one). One that lingers past `limit_s` is killed."""
         os.close(self._control)
-        deadline = time.perf_counter() + WAIT_S
-        while self.alive and time.perf_counter() < deadline:
-            self.poll(deadline - time.perf_counter())
+        self._await(lambda: False, lambda timeout: self.poll(timeout), limit_s)
         if self.alive and self.stamper_pid:
             try:
                 os.kill(self.stamper_pid, signal.SIGKILL)
             except OSError:
                 pass
-        self._drain_stderr()
         self._selector.close()
-        for fd in (self._out, self._err):
-            os.close(fd)
-
-    def _drain_stderr(self) -> None:
-        """Read what a dead bot left in its stderr pipe (never blocks: writers are gone)."""
-        if self._err not in self._selector.get_map():
-            return
-        os.set_blocking(self._err, False)
-        try:
-            for _ in range(STDERR_DRAIN_READS):   # bounded: an escaped child may still write
-                data = os.read(self._err, READ_CHUNK_BYTES)
-                if not data:
-                    break
-                self.stderr.take(data)
-        except BlockingIOError:
-            pass
-
+        os.close(self._out)

@@ -1,7 +1,8 @@
 """Every class in bot/ stays small: at most 20 attributes and 20 methods.
 
-Run as a script, it prints each class's figures, largest first:
-    python tests/bot/test_bot_classes.py
+Run as a script, it prints each class's figures, largest first, of bot/ or of the folder
+named (tests/referee/test_referee_classes.py holds referee/ to the same line):
+    python tests/bot/test_bot_classes.py [referee]
 """
 
 import ast

@@ -147,6 +147,20 @@ def test_a_box_is_killed_at_its_close_and_the_rest_left_to_the_finisher():
 
 
 @pytest.mark.slow
+@pytest.mark.skipif(Mode.BWRAP not in modes(), reason="no bubblewrap here")
+def test_a_box_finished_behind_keeps_the_stderr_it_wrote_in_its_result():
+    behind = []
+    said = ("import sys, time; print('said before the verdict', file=sys.stderr, flush=True); "
+            "print('hello', flush=True); time.sleep(30)")
+    bot = BotProcess([box_python(), "-c", said], tmp_parent=SESSION_TMP, mode=Mode.BWRAP,
+                     finisher=behind.append)
+    assert bot.read_line(time.perf_counter() + 10).text == "hello"
+    usage = bot.close()
+    assert usage.stderr_tail == "said before the verdict\n" and usage.stderr_bytes == 24
+    behind[0]()
+
+
+@pytest.mark.slow
 def test_a_run_leaves_no_spare_no_folder_and_no_unreaped_process(tmp_path):
     before_zombies, before_folders, others = zombies(), own_folders(), live_descendants()
     puzzles = [str(PUBLIC / f"{name}.txt") for name in ("01_simplest", "02_simpler", "03_simple")]
