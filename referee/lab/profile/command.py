@@ -59,6 +59,12 @@ EXIT_OK, EXIT_UNSOLVED = 0, 1  # usage errors exit 2 from the dispatcher
 DEFAULT_PUZZLE = "puzzles/public/13_expert.txt"
 DEFAULT_FLAME = "out/profile.speedscope.json"   # out/ is git-ignored
 DEFAULT_SLACK = 3.0   # the profiled bot's limits: CodinGame's times this
+DEFAULT_REPEAT = 5
+DEFAULT_POOLED = 10   # with --bot: at most this many matches of a puzzle pooled
+DEFAULT_INTERVAL_MS = 0.2
+DEFAULT_SAMPLES = 200
+BOT_DEFAULTS = {"flame": DEFAULT_FLAME, "slack": DEFAULT_SLACK, "overhead": False,
+                "interval": DEFAULT_INTERVAL_MS, "samples": DEFAULT_SAMPLES}
 
 # (label, module file, function names): the phases, by cProfile's cumulative time.
 PHASES = (
@@ -75,9 +81,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("puzzle", nargs="*", metavar="PUZZLE",
                         help="the puzzle file (default: puzzles/public/13_expert.txt); with "
                              "--bot, puzzle files or folders (default: puzzles/public)")
-    parser.add_argument("--repeat", type=int, default=5, metavar="K",
+    parser.add_argument("--repeat", type=int, default=None, metavar="K",
                         help="solves to profile, figures are per solve (default: 5); with "
-                             "--bot --overhead, matches per puzzle each way")
+                             "--bot --overhead, matches per puzzle each way (default: 5); "
+                             "with --bot, at most K matches of a puzzle pooled (default: "
+                             f"{DEFAULT_POOLED})")
     parser.add_argument("--top", type=int, default=15, metavar="N",
                         help="functions to list by own time (default: 15)")
     parser.add_argument("--what", choices=("solve", "count"), default="solve",
@@ -89,13 +97,19 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--slack", type=number(low=1.0, high=100.0), default=DEFAULT_SLACK,
                         metavar="X", help="with --bot: play under CodinGame's limits times X "
                         "(default: %(default)g)")
+    parser.add_argument("--interval", type=number(low=0.05, high=100.0), default=DEFAULT_INTERVAL_MS,
+                        metavar="MS", help="with --bot: a Python bot's stack is sampled every "
+                        "MS milliseconds (default: %(default)g)")
+    parser.add_argument("--samples", type=int, default=DEFAULT_SAMPLES, metavar="N",
+                        help="with --bot: a Python bot's match is played again until N samples "
+                        "of its code are pooled, at most --repeat matches (default: %(default)s)")
     parser.add_argument("--overhead", action="store_true", help="with --bot: time each "
                         "puzzle with and without the profiler, and print the ratios")
 
 
-def bot_puzzles(named: list[str]) -> list[tuple[str, object]]:
-    """(name, board) of each puzzle file named or in a named folder (default: the public
-    tests), as `run` reads them."""
+def bot_puzzles(named: list[str]) -> list[tuple[str, object, Path]]:
+    """(name, board, path) of each puzzle file named or in a named folder (default: the
+    public tests), as `run` reads them."""
     from referee.cli.args import puzzle_paths
     from referee.judge.board import sdk_fields
 
@@ -105,7 +119,7 @@ def bot_puzzles(named: list[str]) -> list[tuple[str, object]]:
             board = load_board(path)
         except BoardError as error:
             raise UsageError(str(error)) from None
-        puzzles.append((sdk_fields(path)[0] or path.stem, board))
+        puzzles.append((sdk_fields(path)[0] or path.stem, board, path))
     return puzzles
 
 
@@ -203,13 +217,14 @@ def _short(filename: str) -> str:
 
 
 def execute(args: argparse.Namespace) -> int:
-    if args.repeat < 1 or args.top < 0:
-        raise UsageError("--repeat must be at least 1 and --top not negative")
+    if args.repeat is None:
+        args.repeat = DEFAULT_POOLED if args.bot is not None and not args.overhead else DEFAULT_REPEAT
+    if args.repeat < 1 or args.top < 0 or args.samples < 0:
+        raise UsageError("--repeat must be at least 1, --top and --samples not negative")
     if args.bot is not None:
         return bot_match.execute(args, bot_puzzles(args.puzzle))
-    bot_only = [f"--{name}" for name in ("flame", "slack", "overhead")
-                if getattr(args, name) != {"flame": DEFAULT_FLAME, "slack": DEFAULT_SLACK,
-                                           "overhead": False}[name]]
+    bot_only = [f"--{name}" for name, default in BOT_DEFAULTS.items()
+                if getattr(args, name) != default]
     if bot_only:
         raise UsageError(f"{bot_only[0]} profiles a bot: give --bot CMD")
     if len(args.puzzle) > 1:
