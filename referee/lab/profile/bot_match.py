@@ -168,7 +168,7 @@ def execute(args, puzzles: list[tuple[str, Board, Path]]) -> int:
             raise UsageError(f"cannot write --flame {args.flame}: {why}")
     limits, interval_s = scaled(args.slack), args.interval / 1000
     print(f"profile --bot {safe(args.bot)}: {len(puzzles)} puzzle(s)")
-    print(limits_line(args.slack))
+    print(limits_line(args.slack, limits))
     try:
         if args.overhead:
             return _overhead(argv, puzzles, limits, args.repeat, interval_s)

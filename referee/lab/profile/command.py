@@ -17,13 +17,16 @@ Times under the profiler are inflated by its overhead; compare them with each ot
 runs) instead of bot.solve.
 
 --bot CMD profiles a player's own bot instead, played through the referee on each PUZZLE
-(default: the public tests): for a Python bot (`python bot.py`, `python -m pkg`; its file
-unchanged) a table per slow line (the first line, and any over half of CodinGame's limit)
-names the functions that took the time, and --flame FILE gets a flame graph in speedscope's
-format (https://www.speedscope.app); another language gets each slow line's wall and CPU
-time and what to use next. The bot's stack is sampled every millisecond from a thread in
-its own process, which slows it: the match runs under CodinGame's limits times --slack.
---overhead plays each puzzle --repeat times with and without the sampler and prints the
+(default: the public tests), each line's CPU read from the kernel (all of the bot's threads
+and processes). A Python bot (`python bot.py`, `python -m pkg`; its file unchanged) has its
+stack sampled every --interval ms by a signal handler in its own process, which slows it:
+the match runs under CodinGame's limits times --slack, and is played again until --samples
+samples of the bot's code are pooled (at most --repeat matches); a table per slow line (the
+first line, and any over half of CodinGame's limit) names the functions that took the
+time, and --flame FILE gets a flame graph in speedscope's format
+(https://www.speedscope.app). Another language runs as itself: its lines' wall and CPU
+time, slowest first, and the command of its own profiler (JFR, node --cpu-prof, perf).
+--overhead plays each puzzle --repeat times with and without the profiler and prints the
 ratios of their latencies instead. More: docs/PROFILING.md.
 
 Exit status: 0 solved (or counted; with --bot: every match won), 1 the solver found no
@@ -84,8 +87,8 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--repeat", type=int, default=None, metavar="K",
                         help="solves to profile, figures are per solve (default: 5); with "
                              "--bot --overhead, matches per puzzle each way (default: 5); "
-                             "with --bot, at most K matches of a puzzle pooled (default: "
-                             f"{DEFAULT_POOLED})")
+                             "with --bot, at most K matches of a puzzle pooled for a Python "
+                             f"bot (default: {DEFAULT_POOLED})")
     parser.add_argument("--top", type=int, default=15, metavar="N",
                         help="functions to list by own time (default: 15)")
     parser.add_argument("--what", choices=("solve", "count"), default="solve",
@@ -93,13 +96,15 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--bot", metavar="CMD", help="profile this bot, played through the "
                         "referee, turn by turn (default: the solver in-process)")
     parser.add_argument("--flame", type=output_path, default=DEFAULT_FLAME, metavar="FILE",
-                        help=f"with --bot: the flame graph to write (default: {DEFAULT_FLAME})")
+                        help="with --bot: a Python bot's flame graph, to write "
+                             f"(default: {DEFAULT_FLAME})")
     parser.add_argument("--slack", type=number(low=1.0, high=100.0), default=DEFAULT_SLACK,
                         metavar="X", help="with --bot: play under CodinGame's limits times X "
                         "(default: %(default)g)")
-    parser.add_argument("--interval", type=number(low=0.05, high=100.0), default=DEFAULT_INTERVAL_MS,
-                        metavar="MS", help="with --bot: a Python bot's stack is sampled every "
-                        "MS milliseconds (default: %(default)g)")
+    parser.add_argument("--interval", type=number(low=0.05, high=100.0),
+                        default=DEFAULT_INTERVAL_MS, metavar="MS",
+                        help="with --bot: a Python bot's stack is sampled every MS "
+                        "milliseconds (default: %(default)g)")
     parser.add_argument("--samples", type=int, default=DEFAULT_SAMPLES, metavar="N",
                         help="with --bot: a Python bot's match is played again until N samples "
                         "of its code are pooled, at most --repeat matches (default: %(default)s)")
@@ -218,7 +223,8 @@ def _short(filename: str) -> str:
 
 def execute(args: argparse.Namespace) -> int:
     if args.repeat is None:
-        args.repeat = DEFAULT_POOLED if args.bot is not None and not args.overhead else DEFAULT_REPEAT
+        pooled = args.bot is not None and not args.overhead
+        args.repeat = DEFAULT_POOLED if pooled else DEFAULT_REPEAT
     if args.repeat < 1 or args.top < 0 or args.samples < 0:
         raise UsageError("--repeat must be at least 1, --top and --samples not negative")
     if args.bot is not None:

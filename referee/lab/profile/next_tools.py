@@ -8,6 +8,7 @@ import shlex
 
 JFR = "-XX:StartFlightRecording=filename=bot.jfr,settings=profile,method-profiling=max"
 NODE = ["--cpu-prof", "--cpu-prof-interval", "100"]   # microseconds: 10 samples a ms
+ASYNC_PROFILER = "/path/to/libasyncProfiler.so=start,event=cpu,interval=1ms,file=flame.html"
 PERF = ["perf", "record", "-F", "10000", "--call-graph", "dwarf", "-o", "perf.data", "--"]
 
 
@@ -18,8 +19,7 @@ def next_tool(argv: list[str], language: str, puzzle: str) -> list[str]:
         return [f"  {shlex.join([argv[0], JFR, *argv[1:]])}{stdin}",
                 "then `jfr print --events jdk.ExecutionSample bot.jfr` (JDK 21 and later: "
                 "`jfr view hot-methods bot.jfr`), or open bot.jfr in JDK Mission Control; "
-                "async-profiler does the same with "
-                "-agentpath:/path/to/libasyncProfiler.so=start,event=cpu,interval=1ms,file=flame.html"]
+                f"async-profiler does the same with -agentpath:{ASYNC_PROFILER}"]
     if language == "node":
         return [f"  {shlex.join([argv[0], *NODE, *argv[1:]])}{stdin}",
                 "then open the CPU.*.cpuprofile it writes in https://www.speedscope.app or "

@@ -22,14 +22,14 @@ def sampling_line(interval_s: float, want: int, most: int) -> str:
             "(--samples, --repeat); times are per match")
 
 
-def limits_line(slack: float) -> str:
-    limits = Limits(first_line_s=CODINGAME.first_line_s * slack, turn_s=CODINGAME.turn_s * slack)
+def limits_line(slack: float, limits: Limits) -> str:
     return (f"limits: CodinGame's x{slack:g} (first line {ms(limits.first_line_s, 'g')} ms, "
             f"later lines {ms(limits.turn_s, 'g')} ms), as the profiler slows the bot; "
             "lines are shown by CodinGame's own limits")
 
 
-def python_report(name: str, matches: list[Profiled], lines: list[PooledLine], top: int) -> list[str]:
+def python_report(name: str, matches: list[Profiled], lines: list[PooledLine],
+                  top: int) -> list[str]:
     """The puzzle's verdict and pooling, then a table for each slow line, slowest first."""
     shown = sorted((line for line in lines if line.slow), key=lambda line: -line.latency_s)
     samples = sum(m.bot_samples for m in matches)
@@ -40,8 +40,9 @@ def python_report(name: str, matches: list[Profiled], lines: list[PooledLine], t
            "CodinGame's limit"]
     out += [f"  {safe(m.result.reason)}" for m in matches if not m.result.won]
     starts = [s for s in (m.unsampled_start_s for m in matches) if s is not None]
+    start = statistics.median(starts) if starts else None
     for line in shown:
-        out += line_table(line, top, statistics.median(starts) if starts and line.number == 1 else None)
+        out += line_table(line, top, start if line.number == 1 else None)
     return out
 
 
@@ -58,7 +59,8 @@ def line_table(line: PooledLine, top: int, start_s: float | None) -> list[str]:
     wall = (f"{ms(line.latency_s)} ms" if line.matches == 1 else
             f"{ms(line.latency_s)} ms median of {line.matches}, max {ms(max(line.latencies))}")
     cpu = "" if line.cpu_s is None else f", CPU {ms(line.cpu_s)} ms"
-    head = f"line {line.number}: {wall} (CodinGame's limit {ms(limit, 'g')} ms){cpu}, {line.samples} samples"
+    head = (f"line {line.number}: {wall} (CodinGame's limit {ms(limit, 'g')} ms){cpu}, "
+            f"{line.samples} samples")
     if start_s is not None and start_s >= START_SHOWN_S:
         head += f"; its first {ms(start_s)} ms were the interpreter's start, before any sample"
     out = [head]
@@ -67,7 +69,8 @@ def line_table(line: PooledLine, top: int, start_s: float | None) -> list[str]:
     out.append(f"  {'own ms':>8} {'cum ms':>8}  function")
     for frame, own in line.own.most_common(top):
         where = f"{frame.function}  {_short(frame.file)}:{frame.line}"
-        out.append(f"  {ms(own / line.matches):>8} {ms(line.total[frame] / line.matches):>8}  {safe(where)}")
+        cum = line.total[frame] / line.matches
+        out.append(f"  {ms(own / line.matches):>8} {ms(cum):>8}  {safe(where)}")
     return out
 
 
@@ -88,9 +91,10 @@ def other_report(profiled: Profiled, top: int) -> list[str]:
         out.append(f"  {safe(r.reason)}")
     turns = sorted(profiled.turns, key=lambda turn: -turn.latency_s)
     shown = turns[:max(top, 1)]
-    if profiled.turns and profiled.turns[0].number not in {t.number for t in shown}:   # the first line, always
-        shown[-1] = profiled.turns[0]
     numbers = {turn.number for turn in shown}
+    if profiled.turns and 1 not in numbers:   # the first line, always
+        numbers = numbers - {shown[-1].number} | {1}
+        shown[-1] = profiled.turns[0]
     out.append(f"  {'line':>5} {'wall ms':>9} {'cpu ms':>9}   slowest first")
     for turn in shown:
         cpu = "-" if turn.cpu_s is None else ms(turn.cpu_s)
