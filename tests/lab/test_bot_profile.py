@@ -27,6 +27,7 @@ BRIEF_BOT = f"{sys.executable} tests/bots/python/brief.py"   # its whole run und
 PUZZLE = str(PUBLIC / "03_simple.txt")   # four links: the slow part comes before the third
 SAMPLER = ROOT / "referee" / "lab" / "profile" / "sampler.py"
 PROFILER_FILES = ("sampler.py", "runpy", "threading.py")
+ROOMY = ("--slack", "10")   # a loaded machine's slow start must not lose the match
 
 
 def tables(out: str) -> dict[int, list[str]]:
@@ -79,12 +80,13 @@ def cpp_binary(tmp_path_factory):
 @pytest.mark.slow
 def test_the_slow_function_is_named_on_the_line_that_calls_it(tmp_path):
     flame = tmp_path / "slow.speedscope.json"
-    done = run_referee("profile", "--bot", SLOW_BOT, PUZZLE, "--flame", str(flame), "--top", "3")
+    done = run_referee("profile", "--bot", SLOW_BOT, PUZZLE, "--flame", str(flame), "--top", "3",
+                       *ROOMY)
     assert done.returncode == 0, done.stderr
     found = tables(done.stdout)
     assert found[3][0] == "slow_part", done.stdout
     assert all("slow_part" not in names for line, names in found.items() if line != 3)
-    assert "limits: CodinGame's x3 (first line 3000 ms, later lines 300 ms)" in done.stdout
+    assert "limits: CodinGame's x10 (first line 10000 ms, later lines 1000 ms)" in done.stdout
     data = json.loads(flame.read_text())
     frames = [frame["name"] for frame in data["shared"]["frames"]]
     third = next(p for p in data["profiles"] if p["name"] == "03_simple line 3")
@@ -97,7 +99,7 @@ def test_the_slow_function_is_named_on_the_line_that_calls_it(tmp_path):
 def test_a_small_bot_gets_a_hundred_samples_and_none_of_the_profilers(tmp_path):
     flame = tmp_path / "brief.speedscope.json"
     done = run_referee("profile", "--bot", BRIEF_BOT, str(PUBLIC / "01_simplest.txt"),
-                       "--flame", str(flame))
+                       "--flame", str(flame), *ROOMY)
     assert done.returncode == 0, done.stderr
     data = json.loads(flame.read_text())
     whole = next(p for p in data["profiles"] if p["name"] == "01_simplest")
@@ -111,7 +113,7 @@ def test_a_small_bot_gets_a_hundred_samples_and_none_of_the_profilers(tmp_path):
 
 @pytest.mark.slow
 def test_overhead_prints_the_ratios_of_both_runs():
-    done = run_referee("profile", "--bot", SLOW_BOT, PUZZLE, "--overhead", "--repeat", "1")
+    done = run_referee("profile", "--bot", SLOW_BOT, PUZZLE, "--overhead", "--repeat", "1", *ROOMY)
     assert done.returncode == 0, done.stderr
     assert re.search(r"first line: profiled/unprofiled median x[\d.]+, max x[\d.]+ over 1 ",
                      done.stdout), done.stdout
@@ -167,25 +169,29 @@ print("rang" if rang else "silent")
 def test_a_bot_that_sets_its_own_alarm_is_handed_it(tmp_path):
     done, records = run_sampler(tmp_path, ALARM)
     assert done.returncode == 0 and done.stdout == "rang\n", done.stderr
-    assert b'["handover", ' in records
+    assert ["handover"] in [json.loads(line)[:1] for line in records.splitlines()]
 
 
 # -- other languages ------------------------------------------------------------------------
 
 @pytest.mark.slow
 def test_a_java_bots_first_line_has_the_cpu_run_counts(java_classes, tmp_path):
-    """The JVM's every thread: its first line's CPU within 20% of run's CPU for the match
-    (medians of 3, interleaved)."""
+    """The JVM's every thread: its first line's CPU within 20% of the match's CPU as run
+    counts it, in the same match, and of run's own (medians of 5, interleaved)."""
     bot = f"java -cp {java_classes} Player"
     ran, profiled = [], []
-    for k in range(3):
+    for k in range(5):
         out = tmp_path / f"run{k}.json"
-        done = run_referee("run", "--no-record", "--bot", bot, PUZZLE, "--json", str(out))
+        done = run_referee("run", "--no-record", "--bot", bot, PUZZLE, "--json", str(out),
+                           "--first-line-ms", "10000")
         assert done.returncode == 0, done.stderr
         ran.append(json.loads(out.read_text())["matches"][0]["cpu_ms"])
-        done = run_referee("profile", "--bot", bot, PUZZLE)
+        done = run_referee("profile", "--bot", bot, PUZZLE, *ROOMY)
         assert done.returncode == 0, done.stderr
-        profiled.append(dict((n, cpu) for n, _, cpu in line_rows(done.stdout))[1])
+        first = dict((n, cpu) for n, _, cpu in line_rows(done.stdout))[1]
+        whole = float(re.search(r"; ([\d.]+) ms in all, as run counts it", done.stdout)[1])
+        assert 0.8 * whole <= first <= whole + 0.1, done.stdout
+        profiled.append(first)
     run_ms, profile_ms = statistics.median(ran), statistics.median(profiled)
     assert abs(profile_ms - run_ms) <= 0.2 * run_ms, (ran, profiled)
     assert "-XX:StartFlightRecording=" in done.stdout and "+FlightRecorder" not in done.stdout
@@ -193,7 +199,8 @@ def test_a_java_bots_first_line_has_the_cpu_run_counts(java_classes, tmp_path):
 
 @pytest.mark.slow
 def test_a_native_bots_lines_lead_with_the_slowest(cpp_binary):
-    done = run_referee("profile", "--bot", cpp_binary, str(PUBLIC / "13_expert.txt"), "--top", "5")
+    done = run_referee("profile", "--bot", cpp_binary, str(PUBLIC / "13_expert.txt"), "--top", "5",
+                       *ROOMY)
     assert done.returncode == 0, done.stderr
     rows = line_rows(done.stdout)
     walls = [wall for _, wall, _ in rows]
@@ -207,7 +214,7 @@ def test_a_native_bots_lines_lead_with_the_slowest(cpp_binary):
 @pytest.mark.slow
 def test_another_language_gets_every_line_with_its_cpu():
     need("node")
-    done = run_referee("profile", "--bot", "node tests/bots/js/hashi.js", PUZZLE)
+    done = run_referee("profile", "--bot", "node tests/bots/js/hashi.js", PUZZLE, *ROOMY)
     assert done.returncode == 0, done.stderr
     assert sorted(n for n, _, _ in line_rows(done.stdout)) == [1, 2, 3, 4]
     assert "node --cpu-prof --cpu-prof-interval 100 " in done.stdout

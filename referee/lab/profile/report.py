@@ -86,7 +86,9 @@ def other_report(profiled: Profiled, top: int) -> list[str]:
     """The match's verdict, then its `top` slowest lines (the first among them) with their
     CPU, and what the others add up to."""
     r = profiled.result
-    out = [f"{safe(r.name)}: {r.verdict.value}, {len(r.lines)} line(s); CPU: {profiled.cpu.source}"]
+    whole = "" if r.usage.cpu_s is None else f"; {ms(r.usage.cpu_s)} ms in all, as run counts it"
+    out = [f"{safe(r.name)}: {r.verdict.value}, {len(r.lines)} line(s); CPU: "
+           f"{profiled.cpu.source}{whole}"]
     if not r.won:
         out.append(f"  {safe(r.reason)}")
     turns = sorted(profiled.turns, key=lambda turn: -turn.latency_s)

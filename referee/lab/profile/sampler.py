@@ -4,14 +4,14 @@ down a descriptor the referee hands in, the bot's stack as it is sampled.
     PYTHON sampler.py --fd N [--interval S] -- SCRIPT.py ARGS...   a Python bot's file
     PYTHON sampler.py --fd N [--interval S] -m MODULE -- ARGS...   a Python bot's module
 
-The bot runs in this process as __main__ (runpy), its file unchanged; a SIGALRM handler
-samples its main thread's stack every --interval seconds of wall time (see Sampler).
-Only the bot's own frames are written: a
-stack is cut at the bot's top-level code (the frame runpy's `_run_code` runs), and a
-sample taken while the main thread is outside the bot's code (this wrapper starting or
-ending, the interpreter's shutdown) has an empty stack: the referee counts its time but
-shows it nowhere. Each record is one JSON line, written as it is taken (the referee kills
-a bot after its winning line, so nothing waits for an exit):
+The bot runs in this process as __main__ (its file as `python FILE` runs it, a module
+through runpy), unchanged; a SIGALRM handler samples its main thread's stack every
+--interval seconds of wall time (see Sampler). Only the bot's own frames are written: a
+stack is cut at the bot's top-level code (the frame that runs it: BOT_ROOTS), and a sample
+taken while the main thread is outside the bot's code (this wrapper starting or ending,
+the interpreter's shutdown) has an empty stack: the referee counts its time but shows it
+nowhere. Each record is one JSON line, written as it is taken (the referee kills a bot
+after its winning line, so nothing waits for an exit):
 
     ["start", T, INTERVAL]
     ["frame", ID, FILE, FUNCTION, LINE]       a function, named once before its first use
@@ -24,16 +24,21 @@ the bot's lines, whichever process printed them. Standard library only, no impor
 project: the bot's own Python runs it, with the bot's environment.
 """
 
-import json
 import os
-import pkgutil   # noqa: F401  what runpy imports on its first run, imported before sampling
-import runpy
 import signal
 import sys
 import time
 
-DEFAULT_INTERVAL_S = 0.0001
-BOT_ROOT = runpy._run_code.__code__   # the bot's top-level code is what this frame runs
+DEFAULT_INTERVAL_S = 0.0002
+BOT_ROOTS = set()   # the code of the frames that run the bot's top-level code
+
+
+def quoted(text):
+    """`text` as a JSON string, without the import of json (its start is the bot's first
+    line's time): control characters, quotes, backslashes and lone surrogates escaped."""
+    return '"' + "".join(
+        f"\\u{ord(c):04x}" if c < " " or c in '"\\' or "\ud800" <= c <= "\udfff" else c
+        for c in text) + '"'
 
 
 class Records:
@@ -63,7 +68,7 @@ class Stacks:
         while frame is not None:
             codes.append(frame.f_code)
             back = frame.f_back
-            if back is not None and back.f_code is BOT_ROOT:
+            if back is not None and back.f_code in BOT_ROOTS:
                 break
             frame = back
         if frame is None:
@@ -78,9 +83,9 @@ class Stacks:
         found = self.ids.get(code)
         if found is None:
             found = self.ids[code] = len(self.ids)
-            self.records.write(json.dumps(["frame", found, code.co_filename,
-                                           getattr(code, "co_qualname", code.co_name),
-                                           code.co_firstlineno]) + "\n")
+            name = getattr(code, "co_qualname", code.co_name)
+            self.records.write(f'["frame",{found},{quoted(code.co_filename)},{quoted(name)},'
+                               f'{code.co_firstlineno}]\n')
         return found
 
 
@@ -127,7 +132,7 @@ class Sampler:
         self.handed = True
         self.stop()
         self.own["signal"](signal.SIGALRM, signal.SIG_DFL)
-        self.records.write(json.dumps(["handover", time.perf_counter()]) + "\n")
+        self.records.write(f'["handover",{time.perf_counter()!r}]\n')
 
     def _signal(self, signum, handler):
         if signum == signal.SIGALRM:
@@ -144,19 +149,37 @@ class Sampler:
         return self.own["setitimer"](which, seconds, interval)
 
 
+def run_script(code, path):
+    """Run the bot's compiled file as __main__, as `python FILE` does (runpy's run_path
+    would import pkgutil first, in the bot's time)."""
+    main = type(sys)("__main__")
+    main.__dict__.update(__file__=path, __cached__=None, __builtins__=__builtins__)
+    sys.modules["__main__"] = main
+    exec(code, main.__dict__)
+
+
+BOT_ROOTS.add(run_script.__code__)
+
+
 def run_python(records, interval, module, argv):
     """Run the bot in this process as __main__, its main thread's stack sampled."""
+    if module:
+        import runpy
+        BOT_ROOTS.add(runpy._run_code.__code__)
+        sys.argv = [module] + argv
+        sys.path[0] = os.getcwd()
+    else:
+        with open(argv[0], "rb") as file:
+            code = compile(file.read(), argv[0], "exec", dont_inherit=True)
+        sys.argv = argv
+        sys.path[0] = os.path.dirname(os.path.abspath(argv[0]))
     sampler = Sampler(records, interval)
     sampler.start()
     try:
         if module:
-            sys.argv = [module] + argv
-            sys.path[0] = os.getcwd()
             runpy.run_module(module, run_name="__main__", alter_sys=True)
         else:
-            sys.argv = argv
-            sys.path[0] = os.path.dirname(os.path.abspath(argv[0]))
-            runpy.run_path(argv[0], run_name="__main__")
+            run_script(code, argv[0])
     finally:
         sampler.stop()
 
@@ -179,7 +202,7 @@ def main(args):
     if fd is None or not (argv or module):
         sys.exit("usage: sampler.py --fd N [--interval S] [-m MODULE] -- ARGS...")
     records = Records(fd)
-    records.write(json.dumps(["start", time.perf_counter(), interval]) + "\n")
+    records.write(f'["start",{time.perf_counter()!r},{interval!r}]\n')
     run_python(records, interval, module, argv)
 
 
