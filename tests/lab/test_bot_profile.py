@@ -239,7 +239,8 @@ def test_the_hints_name_each_fields_profiler_with_current_flags():
     assert hinted(["node", "bot.js"], "node").startswith("node --cpu-prof ")
     assert hinted(["./a.out"], "") == (f"perf record -F 10000 --call-graph dwarf -o perf.data "
                                        f"-- ./a.out < {PUZZLE}")
-    assert "jfr print" in next_tool(["java", "P"], "java", PUZZLE)[1]
+    assert "jfr print --events jdk.ExecutionSample bot.jfr" in next_tool(["java", "P"], "java",
+                                                                         PUZZLE)[1]
 
 
 @pytest.mark.slow

@@ -207,8 +207,8 @@ def _other(args, argv: list[str], lang: str, puzzles, limits: Limits, interval_s
             print("  (no CPU reading: the bot's processes could not be read)")
     texts = [path for _, _, path in puzzles if path.suffix == ".txt"]
     puzzle = str(texts[0]) if texts else "PUZZLE.txt"
-    print("not Python: each line's wall and CPU time only. Where the time goes inside a line, "
-          "from this folder, with its language's profiler:")
+    print("not Python: wall and CPU time per line; inside a line, its language's own "
+          "profiler, run from this folder:")
     print("\n".join(next_tool(argv, lang, puzzle)))
     return 0 if won else 1
 

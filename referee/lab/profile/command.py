@@ -64,7 +64,7 @@ DEFAULT_FLAME = "out/profile.speedscope.json"   # out/ is git-ignored
 DEFAULT_SLACK = 3.0   # the profiled bot's limits: CodinGame's times this
 DEFAULT_REPEAT = 5
 DEFAULT_POOLED = 10   # with --bot: at most this many matches of a puzzle pooled
-DEFAULT_INTERVAL_MS = 0.2
+DEFAULT_INTERVAL_MS = 0.5
 DEFAULT_SAMPLES = 200
 BOT_DEFAULTS = {"flame": DEFAULT_FLAME, "slack": DEFAULT_SLACK, "overhead": False,
                 "interval": DEFAULT_INTERVAL_MS, "samples": DEFAULT_SAMPLES}

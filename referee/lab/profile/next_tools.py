@@ -17,13 +17,13 @@ def next_tool(argv: list[str], language: str, puzzle: str) -> list[str]:
     stdin = f" < {shlex.quote(puzzle)}"
     if language == "java":
         return [f"  {shlex.join([argv[0], JFR, *argv[1:]])}{stdin}",
-                "then `jfr print --events jdk.ExecutionSample bot.jfr` (JDK 21 and later: "
-                "`jfr view hot-methods bot.jfr`), or open bot.jfr in JDK Mission Control; "
-                f"async-profiler does the same with -agentpath:{ASYNC_PROFILER}"]
+                "then: jfr print --events jdk.ExecutionSample bot.jfr (JDK 21 and later: "
+                "jfr view hot-methods bot.jfr), or JDK Mission Control;",
+                f"or async-profiler: java -agentpath:{ASYNC_PROFILER} ..."]
     if language == "node":
         return [f"  {shlex.join([argv[0], *NODE, *argv[1:]])}{stdin}",
                 "then open the CPU.*.cpuprofile it writes in https://www.speedscope.app or "
-                "in Chrome's DevTools (Performance, Load profile)"]
+                "Chrome's DevTools"]
     return [f"  {shlex.join([*PERF, *argv])}{stdin}",
-            "then `perf report -i perf.data` (a program built with -g names its lines; "
-            "`apt-get install linux-perf` if perf is missing)"]
+            "then: perf report -i perf.data (build with -g for source lines; "
+            "apt-get install linux-perf brings perf)"]

@@ -29,7 +29,7 @@ import signal
 import sys
 import time
 
-DEFAULT_INTERVAL_S = 0.0002
+DEFAULT_INTERVAL_S = 0.0005
 BOT_ROOTS = set()   # the code of the frames that run the bot's top-level code
 
 
