@@ -112,7 +112,11 @@ def play_profiled(board: Board, name: str, argv: list[str], limits: Limits,
             bot = BotProcess(sampled_command(argv, fd, interval_s),
                              memory_limit_bytes=MEMORY_LIMIT_BYTES, tmp_parent=folder,
                              mode=mode, pass_fds=(fd,) if sampled else ())
-            watched = _Watched(bot)
+            try:
+                watched = _Watched(bot)
+            except BaseException:
+                bot.close()   # no thread to read its CPU: the match is not played
+                raise
             result = play_match(board, watched, limits, name=name)
             records.seek(0)
             samples = read_samples(records.read())

@@ -55,29 +55,50 @@ class Records:
 
 
 class Stacks:
-    """The bot's stacks as record lines, each function named once by its code object."""
+    """The bot's stacks as record text, each function named once by its code object.
+
+    The frames of the last stack are kept, each with the text of the stack up to it: a
+    sample walks up only to the first frame it shares with the last one (a frame's callers
+    never change), as reaching a frame costs (Python 3.11 and later make its object then)."""
 
     def __init__(self, records):
         self.records = records
         self.ids = {}
-        self.lines = {}   # a stack of code objects -> its record's list of ids, as text
+        self.chain = []   # the last stack's frames, outermost first (held: no id is reused)
+        self.texts = []   # the text of the stack up to each of them
+        self.index = {}   # id(frame) -> its place in the chain
 
     def of(self, frame):
         """The bot's part of the stack of `frame`, as text ("" outside the bot's code)."""
-        codes = []
-        while frame is not None:
-            codes.append(frame.f_code)
+        fresh = []
+        while True:
+            known = self.index.get(id(frame))
+            if known is not None and self.chain[known] is frame:
+                break
+            fresh.append(frame)
             back = frame.f_back
-            if back is not None and back.f_code in BOT_ROOTS:
+            if back is None:
+                self.forget()
+                return ""   # no bot code below: this wrapper's or the interpreter's own
+            if back.f_code in BOT_ROOTS:
+                known = -1
                 break
             frame = back
-        if frame is None:
-            return ""   # no bot code below: this wrapper's or the interpreter's own
-        key = tuple(codes)
-        text = self.lines.get(key)
-        if text is None:
-            text = self.lines[key] = ",".join(str(self._id(code)) for code in reversed(codes))
+        for gone in self.chain[known + 1:]:
+            del self.index[id(gone)]
+        del self.chain[known + 1:], self.texts[known + 1:]
+        text = self.texts[known] if known >= 0 else ""
+        for frame in reversed(fresh):
+            ident = str(self._id(frame.f_code))
+            text = f"{text},{ident}" if text else ident
+            self.index[id(frame)] = len(self.chain)
+            self.chain.append(frame)
+            self.texts.append(text)
         return text
+
+    def forget(self):
+        """Let the last stack's frames go."""
+        self.chain, self.texts, self.index = [], [], {}
 
     def _id(self, code):
         found = self.ids.get(code)
@@ -95,7 +116,8 @@ class Sampler:
     for no lock and no other thread, and a busy machine delays a sample but never the bot
     more than one sample's work. A bot that sets SIGALRM or the real-time timer itself
     (signal.signal, signal.alarm, signal.setitimer) is handed them back: sampling stops,
-    and a record says when."""
+    and a record says when. The timer pauses while the bot forks (a signal makes the
+    kernel start a fork over), and a child the bot forks is not sampled."""
 
     def __init__(self, records, interval):
         self.records = records
@@ -103,19 +125,40 @@ class Sampler:
         self.stacks = Stacks(records)
         self.busy = False
         self.handed = False
+        self.running = False
         self.own = {name: getattr(signal, name) for name in ("signal", "alarm", "setitimer")}
 
     def start(self):
         signal.signal = self._signal
         signal.alarm = self._alarm
         signal.setitimer = self._setitimer
+        os.register_at_fork(before=self._pause, after_in_parent=self._resume,
+                            after_in_child=self._leave)
         self.own["signal"](signal.SIGALRM, self.sample)
-        self.own["setitimer"](signal.ITIMER_REAL, self.interval, self.interval)
+        self.running = True
+        self._resume()
 
     def stop(self):
         self.own["setitimer"](signal.ITIMER_REAL, 0)
+        self.running = False
+        self.stacks.forget()
         for name, function in self.own.items():
             setattr(signal, name, function)
+
+    def _pause(self):
+        if self.running:   # once handed over, the timer is the bot's
+            self.own["setitimer"](signal.ITIMER_REAL, 0)
+
+    def _resume(self):
+        if self.running:
+            self.own["setitimer"](signal.ITIMER_REAL, self.interval, self.interval)
+
+    def _leave(self):
+        """In a child the bot forked: no sampling, no record, SIGALRM as it was."""
+        if self.running:
+            self.handed = True
+            self.stop()
+            self.own["signal"](signal.SIGALRM, signal.SIG_DFL)
 
     def sample(self, signum, frame):
         if self.busy or frame.f_globals is globals():
