@@ -372,7 +372,7 @@ def test_a_bot_that_cannot_be_profiled_is_one_line_and_status_2(bot, said):
 
 @pytest.mark.slow
 def test_bot_options_need_a_bot():
-    for option in (["--overhead"], ["--samples", "50"], ["--interval", "0.5"]):
+    for option in (["--overhead"], ["--samples", "50"], ["--interval", "0.3"]):
         done = run_referee("profile", *option)
         assert done.returncode == 2 and "give --bot CMD" in done.stderr
 
