@@ -116,7 +116,7 @@ class Sampler:
     for no lock and no other thread, and a busy machine delays a sample but never the bot
     more than one sample's work. A bot that sets SIGALRM or the real-time timer itself
     (signal.signal, signal.alarm, signal.setitimer) is handed them back: sampling stops,
-    and a record says when. The timer pauses while the bot forks (a signal makes the
+    and a record says when. The timer pauses while the bot forks (a signal can make the
     kernel start a fork over), and a child the bot forks is not sampled."""
 
     def __init__(self, records, interval):
