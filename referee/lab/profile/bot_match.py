@@ -1,23 +1,24 @@
 """`profile --bot CMD PUZZLE...`: where a player's own bot spends its time, turn by turn.
 
-Each puzzle is played through the referee with the bot started by `bot_sampler.py` (its
-file unchanged): a Python bot's stack is sampled every millisecond by a thread of its own
-process, another bot's main thread's CPU time is read from /proc as often. After the match
-the samples are split at the referee's stamps of the bot's lines. For a Python bot, the
-first line and each line over half of CodinGame's limit get a table of the functions that
-held the time (own: at the top of the stack; cum: anywhere in it), and a flame graph file
-(speedscope's format) holds every match and every such line; another bot gets every
-line's wall and CPU time. Profiling slows the bot, so the match is played under
-CodinGame's limits times --slack; `--overhead` measures by how much.
+Each puzzle is played through the referee while a thread of the referee reads the bot's
+CPU time (cpu_clock.py: every process and thread of it). A Python bot is started by
+`sampler.py` (its file unchanged), whose thread samples the bot's stack every --interval;
+a small bot's match is played again until --samples samples of its code are pooled (at
+most --repeat matches). After each match the samples and the CPU are split at the
+referee's stamps of the bot's lines. For a Python bot, the first line and each line over
+half of CodinGame's limit get a table of the functions that held the time (own: at the
+top of the stack; cum: anywhere in it), and a flame graph file (speedscope's format)
+holds every puzzle and every such line; another bot runs as itself and gets its lines'
+wall and CPU time, slowest first, and the command of its language's own profiler.
+Profiling slows a Python bot, so the match is played under CodinGame's limits times
+--slack; `--overhead` measures by how much.
 """
 
 from __future__ import annotations
 
 import re
-import statistics
 import sys
 import tempfile
-from dataclasses import dataclass
 from pathlib import Path
 
 from referee.judge.board import Board
@@ -27,34 +28,21 @@ from referee.box.sandbox import Mode
 from referee.judge.limits import FIRST_LINE_LIMIT_S, MEMORY_LIMIT_BYTES, TURN_LIMIT_S, Limits
 from referee.judge.match import play_match
 from referee.box.reaper import remove_tree
-from referee.judge.result import MatchResult
+from referee.judge.result import MatchResult, Usage
 from referee.box.runner import BotProcess, BotStartError, run_match
+from referee.lab.profile.cpu_clock import CpuPoller
+from referee.lab.profile.next_tools import next_tool
+from referee.lab.profile.pooled import Profiled, pool_lines
+from referee.lab.profile.report import (limits_line, other_report, overhead_rows,
+                                        python_report, sampling_line)
 from referee.lab.profile.speedscope import FlameFile
-from referee.lab.profile.turn_samples import Samples, Turn, read_samples, split_turns
+from referee.lab.profile.turn_samples import Samples, read_samples, split_turns
 from referee.terminal import safe
-from referee.units import ms
 from referee.files import write_new
 
 SAMPLER = Path(__file__).with_name("sampler.py")
-INTERVAL_S = 0.001
 PYTHON_NAME = re.compile(r"(python|pypy)[0-9.]*")
 FLAGS_WITH_VALUE = ("-X", "-W", "-Q")
-CODINGAME = Limits()
-RATIO_FLOOR_S = 0.001   # later lines faster than this get no overhead ratio: clock noise
-NEXT_TOOLS = {   # what to reach for when the bot is not Python
-    "java": "async-profiler (asprof) or JFR: java -XX:+FlightRecorder",
-    "node": "node --cpu-prof (or --prof) on one puzzle: `node --cpu-prof bot.js < puzzle.txt`",
-    "": "perf: `perf record -g -- CMD < puzzle.txt`, then `perf report`",
-}
-
-
-@dataclass(frozen=True)
-class Profiled:
-    """One match played under the sampler, its samples split by line."""
-
-    result: MatchResult
-    samples: Samples
-    turns: list[Turn]
 
 
 def python_target(argv: list[str]) -> tuple[list[str], list[str]] | None:
@@ -74,14 +62,14 @@ def python_target(argv: list[str]) -> tuple[list[str], list[str]] | None:
     return argv[:i], ["--", *argv[i:]]
 
 
-def sampled_command(argv: list[str], fd: int) -> list[str]:
-    """The command that runs the bot under the sampler, its records going down `fd`."""
-    common = [str(SAMPLER), "--fd", str(fd), "--interval", f"{INTERVAL_S:g}"]
+def sampled_command(argv: list[str], fd: int, interval_s: float) -> list[str]:
+    """The command that runs a Python bot under the sampler, its records going down `fd`;
+    another bot's command as it is."""
     python = python_target(argv)
     if python is None:
-        return [sys.executable, *common, "--exec", "--", *argv]
+        return argv
     interpreter, target = python
-    return [*interpreter, *common, *target]
+    return [*interpreter, str(SAMPLER), "--fd", str(fd), "--interval", f"{interval_s:g}", *target]
 
 
 def language(argv: list[str]) -> str:
@@ -92,136 +80,72 @@ def language(argv: list[str]) -> str:
     return next((k for k in ("java", "node") if name.startswith(k)), "")
 
 
-class _Stamped:
-    """The bot's transport, keeping when the input went: the samples' zero."""
+class _Watched:
+    """The bot's transport, its CPU read as it plays; keeps when the input went."""
 
     def __init__(self, inner: BotProcess):
         self.inner = inner
+        self.poller = CpuPoller(inner.sandbox)
         self.sent_at: float | None = None
 
     def send(self, text: str) -> float:
         self.sent_at = self.inner.send(text)
         return self.sent_at
 
+    def close(self) -> Usage:
+        self.poller.stop()   # before the box and its cgroup go
+        return self.inner.close()
+
     def __getattr__(self, name):
         return getattr(self.inner, name)
 
 
-def play_sampled(board: Board, name: str, argv: list[str], limits: Limits,
-                 mode: Mode | None = None) -> Profiled:
-    """One match with the bot under the sampler; raises BotStartError if it cannot start."""
+def play_profiled(board: Board, name: str, argv: list[str], limits: Limits,
+                  interval_s: float, mode: Mode | None = None) -> Profiled:
+    """One match with its CPU read (and, for a Python bot, its stack sampled); raises
+    BotStartError if the bot cannot start."""
     folder = tempfile.mkdtemp(prefix="referee-profile-")
     try:
         with tempfile.TemporaryFile(dir=folder) as records:
             fd = records.fileno()
-            bot = BotProcess(sampled_command(argv, fd), memory_limit_bytes=MEMORY_LIMIT_BYTES,
-                             tmp_parent=folder, mode=mode, pass_fds=(fd,))
-            stamped = _Stamped(bot)
-            result = play_match(board, stamped, limits, name=name)
+            sampled = python_target(argv) is not None
+            bot = BotProcess(sampled_command(argv, fd, interval_s),
+                             memory_limit_bytes=MEMORY_LIMIT_BYTES, tmp_parent=folder,
+                             mode=mode, pass_fds=(fd,) if sampled else ())
+            try:
+                watched = _Watched(bot)
+            except BaseException:
+                bot.close()   # no thread to read its CPU: the match is not played
+                raise
+            result = play_match(board, watched, limits, name=name)
             records.seek(0)
             samples = read_samples(records.read())
     finally:
         remove_tree(folder)
-    sent = stamped.sent_at if stamped.sent_at is not None else 0.0
-    return Profiled(result, samples, split_turns(samples, sent, result.latencies_s))
+    cpu = watched.poller.stop()
+    sent = watched.sent_at if watched.sent_at is not None else 0.0
+    return Profiled(result, samples, cpu, split_turns(samples, cpu, sent, result.latencies_s), sent)
+
+
+def play_pooled(board: Board, name: str, argv: list[str], limits: Limits, interval_s: float,
+                want: int, most: int) -> list[Profiled]:
+    """The match, played again until `want` samples of the bot's code are pooled, `most`
+    matches are played or one is lost."""
+    matches = [play_profiled(board, name, argv, limits, interval_s)]
+    while (len(matches) < most and matches[-1].result.won
+           and sum(m.bot_samples for m in matches) < want):
+        matches.append(play_profiled(board, name, argv, limits, interval_s))
+    return matches
 
 
 def play_plain(board: Board, name: str, argv: list[str], limits: Limits,
                mode: Mode | None = None) -> MatchResult:
-    """The same match without the sampler: the overhead's baseline."""
+    """The same match without the profiler: the overhead's baseline."""
     folder = tempfile.mkdtemp(prefix="referee-profile-")
     try:
         return run_match(board, argv, limits, name=name, tmp_parent=folder, mode=mode)
     finally:
         remove_tree(folder)
-
-
-def slow(turn: Turn) -> bool:
-    """The first line, and any line over half of CodinGame's limit for it."""
-    return turn.number == 1 or turn.latency_s > CODINGAME.for_turn(turn.number) / 2
-
-
-def turn_table(profiled: Profiled, turn: Turn, top: int) -> list[str]:
-    """The line's times and the functions that held them, by own time."""
-    limit = CODINGAME.for_turn(turn.number)
-    cpu = "" if turn.cpu_s is None else f", CPU {ms(turn.cpu_s)} ms"
-    lines = [f"line {turn.number}: {ms(turn.latency_s)} ms (CodinGame's limit {ms(limit, 'g')} ms)"
-             f"{cpu}, {turn.samples} samples"]
-    if not turn.own or not top:
-        return lines
-    lines.append(f"  {'own ms':>8} {'cum ms':>8}  function")
-    for frame_id, own in turn.own.most_common(top):
-        frame = profiled.samples.frames.get(frame_id)
-        where = f"{frame.function}  {_short(frame.file)}:{frame.line}" if frame else f"frame {frame_id}"
-        lines.append(f"  {ms(own):>8} {ms(turn.total[frame_id]):>8}  {safe(where)}")
-    return lines
-
-
-def _short(file: str) -> str:
-    """A file's path from the working directory when it is below it."""
-    try:
-        return str(Path(file).resolve().relative_to(Path.cwd()))
-    except (ValueError, OSError):
-        return file
-
-
-def report_match(profiled: Profiled, top: int, lang: str) -> list[str]:
-    """The match's verdict line, then a table for each slow line."""
-    r = profiled.result
-    slow_turns = [t for t in profiled.turns if slow(t)]
-    shown = (f"{len(slow_turns)} shown (the first, and any over half of CodinGame's limit)"
-             if lang == "python" else "CPU: the main thread's")
-    lines = [f"{safe(r.name)}: {r.verdict.value}, {len(r.lines)} line(s); {shown}"]
-    if not r.won:
-        lines.append(f"  {safe(r.reason)}")
-    if lang != "python":
-        return lines + line_times(profiled.turns)
-    for turn in slow_turns:
-        lines += turn_table(profiled, turn, top)
-    return lines
-
-
-def line_times(turns: list[Turn]) -> list[str]:
-    """Every line's wall time and its main thread's CPU time, `!` on the slow ones."""
-    rows = [f"  {'line':>5} {'wall ms':>9} {'cpu ms':>9}"]
-    for turn in turns:
-        cpu = "-" if turn.cpu_s is None else ms(turn.cpu_s)
-        rows.append(f"  {turn.number:>5} {ms(turn.latency_s):>9} {cpu:>9}{'  !' if slow(turn) and turn.number > 1 else ''}")
-    return rows
-
-
-def overhead_rows(pairs: list[tuple[str, list[MatchResult], list[MatchResult]]]) -> list[str]:
-    """Per puzzle: the median first line and slowest later line, unprofiled and profiled,
-    and the ratios; then the median and max of the ratios over the puzzles."""
-    lines = [f"{'puzzle':<24} {'first ms':>9} {'profiled':>9} {'ratio':>6}"
-             f" {'slowest later':>13} {'profiled':>9} {'ratio':>6}"]
-    firsts, laters = [], []
-    for name, plain, sampled in pairs:
-        a, b = _median_first(plain), _median_first(sampled)
-        c, d = _median_later(plain), _median_later(sampled)
-        firsts.append(b / a if a else None)
-        laters.append(d / c if c >= RATIO_FLOOR_S else None)   # under it: the clock's noise
-        lines.append(f"{safe(name)[:24]:<24} {ms(a):>9} {ms(b):>9} {_x(firsts[-1]):>6}"
-                     f" {ms(c):>13} {ms(d):>9} {_x(laters[-1]):>6}")
-    for label, ratios in (("first line", firsts), ("slowest later line", laters)):
-        known = [x for x in ratios if x is not None]
-        if known:
-            lines.append(f"{label}: profiled/unprofiled median x{statistics.median(known):.2f}, "
-                         f"max x{max(known):.2f} over {len(known)} puzzle(s)")
-    return lines
-
-
-def _median_first(results: list[MatchResult]) -> float:
-    return statistics.median(r.first_line_s or 0.0 for r in results)
-
-
-def _median_later(results: list[MatchResult]) -> float:
-    """The median over the matches of each one's slowest later line (0 without any)."""
-    return statistics.median(r.slowest_turn_s or 0.0 for r in results)
-
-
-def _x(ratio: float | None) -> str:
-    return "-" if ratio is None else f"x{ratio:.2f}"
 
 
 def write_flame(path: str, flame: FlameFile) -> None:
@@ -236,62 +160,71 @@ def scaled(slack: float) -> Limits:
     return Limits(first_line_s=FIRST_LINE_LIMIT_S * slack, turn_s=TURN_LIMIT_S * slack)
 
 
-def limits_line(slack: float) -> str:
-    limits = scaled(slack)
-    return (f"limits: CodinGame's x{slack:g} (first line {ms(limits.first_line_s, 'g')} ms, "
-            f"later lines {ms(limits.turn_s, 'g')} ms), as the profiler slows the bot; "
-            "lines are shown by CodinGame's own limits")
-
-
-def execute(args, puzzles: list[tuple[str, Board]]) -> int:
+def execute(args, puzzles: list[tuple[str, Board, Path]]) -> int:
     """Profile the bot on each puzzle (or, with --overhead, time it with and without the
-    sampler); 0 when every match is won, 1 otherwise."""
+    profiler); 0 when every match is won, 1 otherwise."""
     argv = command_argv(args.bot, "--bot")
     lang = language(argv)
     python_target(argv)   # a `python -c` bot is refused before any match
-    if not args.overhead:
+    if not args.overhead and lang == "python":
         why = unwritable(args.flame) if Path(args.flame).parent.is_dir() else ""
         if why:
             raise UsageError(f"cannot write --flame {args.flame}: {why}")
-    limits = scaled(args.slack)
+    limits, interval_s = scaled(args.slack), args.interval / 1000
     print(f"profile --bot {safe(args.bot)}: {len(puzzles)} puzzle(s)")
-    print(limits_line(args.slack))
-    if args.overhead:
-        return _overhead(argv, puzzles, limits, args.repeat)
+    print(limits_line(args.slack, limits))
+    try:
+        if args.overhead:
+            return _overhead(argv, puzzles, limits, args.repeat, interval_s)
+        if lang == "python":
+            return _python(args, argv, puzzles, limits, interval_s)
+        return _other(args, argv, lang, puzzles, limits, interval_s)
+    except BotStartError as error:
+        raise UsageError(f"--bot: {error}") from None
+
+
+def _python(args, argv: list[str], puzzles, limits: Limits, interval_s: float) -> int:
+    print(sampling_line(interval_s, args.samples, args.repeat))
     flame = FlameFile(f"spoon2 profile --bot {args.bot}")
     won = True
-    for name, board in puzzles:
-        try:
-            profiled = play_sampled(board, name, argv, limits)
-        except BotStartError as error:
-            raise UsageError(f"--bot: {error}") from None
-        won &= profiled.result.won
-        print("\n".join(report_match(profiled, args.top, lang)))
-        flame.add(name, profiled.samples)
-        for turn in profiled.turns:
-            if slow(turn):
-                flame.add_turn(name, profiled.samples, turn)
-    if lang == "python":
-        write_flame(args.flame, flame)
-        print(f"flame graph: {safe(args.flame)} (open it in https://www.speedscope.app)")
-    else:
-        print("not Python: each line's wall and CPU time only (the first line holds the "
-              f"sampler's start); next, try {NEXT_TOOLS[lang]}")
+    for name, board, _ in puzzles:
+        matches = play_pooled(board, name, argv, limits, interval_s, args.samples, args.repeat)
+        won &= all(m.result.won for m in matches)
+        lines = pool_lines(matches)
+        print("\n".join(python_report(name, matches, lines, args.top)))
+        flame.add(name, [(m.samples, 0, len(m.samples.times)) for m in matches])
+        for line in lines:
+            if line.slow:
+                flame.add(f"{name} line {line.number}", line.segments)
+    write_flame(args.flame, flame)
+    print(f"flame graph: {safe(args.flame)} (open it in https://www.speedscope.app)")
     return 0 if won else 1
 
 
-def _overhead(argv: list[str], puzzles: list[tuple[str, Board]], limits: Limits,
-              repeat: int) -> int:
+def _other(args, argv: list[str], lang: str, puzzles, limits: Limits, interval_s: float) -> int:
+    won = True
+    for name, board, _ in puzzles:
+        profiled = play_profiled(board, name, argv, limits, interval_s)
+        won &= profiled.result.won
+        print("\n".join(other_report(profiled, args.top)))
+        if not profiled.cpu.times:
+            print("  (no CPU reading: the bot's processes could not be read)")
+    texts = [path for _, _, path in puzzles if path.suffix == ".txt"]
+    puzzle = str(texts[0]) if texts else "PUZZLE.txt"
+    print("not Python: wall and CPU time per line; inside a line, its language's own "
+          "profiler, run from this folder:")
+    print("\n".join(next_tool(argv, lang, puzzle)))
+    return 0 if won else 1
+
+
+def _overhead(argv: list[str], puzzles, limits: Limits, repeat: int, interval_s: float) -> int:
     """Each puzzle `repeat` times unprofiled and profiled, interleaved; the ratios."""
     pairs = []
-    for name, board in puzzles:
+    for name, board, _ in puzzles:
         plain, sampled = [], []
         for _ in range(repeat):
-            try:
-                plain.append(play_plain(board, name, argv, limits))
-                sampled.append(play_sampled(board, name, argv, limits).result)
-            except BotStartError as error:
-                raise UsageError(f"--bot: {error}") from None
+            plain.append(play_plain(board, name, argv, limits))
+            sampled.append(play_profiled(board, name, argv, limits, interval_s).result)
         pairs.append((name, plain, sampled))
     print("\n".join(overhead_rows(pairs)))
     lost = [(r, way) for _, plain, sampled in pairs

@@ -17,13 +17,16 @@ Times under the profiler are inflated by its overhead; compare them with each ot
 runs) instead of bot.solve.
 
 --bot CMD profiles a player's own bot instead, played through the referee on each PUZZLE
-(default: the public tests): for a Python bot (`python bot.py`, `python -m pkg`; its file
-unchanged) a table per slow line (the first line, and any over half of CodinGame's limit)
-names the functions that took the time, and --flame FILE gets a flame graph in speedscope's
-format (https://www.speedscope.app); another language gets each slow line's wall and CPU
-time and what to use next. The bot's stack is sampled every millisecond from a thread in
-its own process, which slows it: the match runs under CodinGame's limits times --slack.
---overhead plays each puzzle --repeat times with and without the sampler and prints the
+(default: the public tests), each line's CPU read from the kernel (all of the bot's threads
+and processes). A Python bot (`python bot.py`, `python -m pkg`; its file unchanged) has its
+stack sampled every --interval ms by a signal handler in its own process, which slows it:
+the match runs under CodinGame's limits times --slack, and is played again until --samples
+samples of the bot's code are pooled (at most --repeat matches); a table per slow line (the
+first line, and any over half of CodinGame's limit) names the functions that took the
+time, and --flame FILE gets a flame graph in speedscope's format
+(https://www.speedscope.app). Another language runs as itself: its lines' wall and CPU
+time, slowest first, and the command of its own profiler (JFR, node --cpu-prof, perf).
+--overhead plays each puzzle --repeat times with and without the profiler and prints the
 ratios of their latencies instead. More: docs/PROFILING.md.
 
 Exit status: 0 solved (or counted; with --bot: every match won), 1 the solver found no
@@ -59,6 +62,12 @@ EXIT_OK, EXIT_UNSOLVED = 0, 1  # usage errors exit 2 from the dispatcher
 DEFAULT_PUZZLE = "puzzles/public/13_expert.txt"
 DEFAULT_FLAME = "out/profile.speedscope.json"   # out/ is git-ignored
 DEFAULT_SLACK = 3.0   # the profiled bot's limits: CodinGame's times this
+DEFAULT_REPEAT = 5
+DEFAULT_POOLED = 10   # with --bot: at most this many matches of a puzzle pooled
+DEFAULT_INTERVAL_MS = 0.5
+DEFAULT_SAMPLES = 200
+BOT_DEFAULTS = {"flame": DEFAULT_FLAME, "slack": DEFAULT_SLACK, "overhead": False,
+                "interval": DEFAULT_INTERVAL_MS, "samples": DEFAULT_SAMPLES}
 
 # (label, module file, function names): the phases, by cProfile's cumulative time.
 PHASES = (
@@ -75,9 +84,11 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("puzzle", nargs="*", metavar="PUZZLE",
                         help="the puzzle file (default: puzzles/public/13_expert.txt); with "
                              "--bot, puzzle files or folders (default: puzzles/public)")
-    parser.add_argument("--repeat", type=int, default=5, metavar="K",
+    parser.add_argument("--repeat", type=int, default=None, metavar="K",
                         help="solves to profile, figures are per solve (default: 5); with "
-                             "--bot --overhead, matches per puzzle each way")
+                             "--bot --overhead, matches per puzzle each way (default: 5); "
+                             "with --bot, at most K matches of a puzzle pooled for a Python "
+                             f"bot (default: {DEFAULT_POOLED})")
     parser.add_argument("--top", type=int, default=15, metavar="N",
                         help="functions to list by own time (default: 15)")
     parser.add_argument("--what", choices=("solve", "count"), default="solve",
@@ -85,17 +96,25 @@ def configure(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--bot", metavar="CMD", help="profile this bot, played through the "
                         "referee, turn by turn (default: the solver in-process)")
     parser.add_argument("--flame", type=output_path, default=DEFAULT_FLAME, metavar="FILE",
-                        help=f"with --bot: the flame graph to write (default: {DEFAULT_FLAME})")
+                        help="with --bot: a Python bot's flame graph, to write "
+                             f"(default: {DEFAULT_FLAME})")
     parser.add_argument("--slack", type=number(low=1.0, high=100.0), default=DEFAULT_SLACK,
                         metavar="X", help="with --bot: play under CodinGame's limits times X "
                         "(default: %(default)g)")
+    parser.add_argument("--interval", type=number(low=0.05, high=100.0),
+                        default=DEFAULT_INTERVAL_MS, metavar="MS",
+                        help="with --bot: a Python bot's stack is sampled every MS "
+                        "milliseconds (default: %(default)g)")
+    parser.add_argument("--samples", type=int, default=DEFAULT_SAMPLES, metavar="N",
+                        help="with --bot: a Python bot's match is played again until N samples "
+                        "of its code are pooled, at most --repeat matches (default: %(default)s)")
     parser.add_argument("--overhead", action="store_true", help="with --bot: time each "
                         "puzzle with and without the profiler, and print the ratios")
 
 
-def bot_puzzles(named: list[str]) -> list[tuple[str, object]]:
-    """(name, board) of each puzzle file named or in a named folder (default: the public
-    tests), as `run` reads them."""
+def bot_puzzles(named: list[str]) -> list[tuple[str, object, Path]]:
+    """(name, board, path) of each puzzle file named or in a named folder (default: the
+    public tests), as `run` reads them."""
     from referee.cli.args import puzzle_paths
     from referee.judge.board import sdk_fields
 
@@ -105,7 +124,7 @@ def bot_puzzles(named: list[str]) -> list[tuple[str, object]]:
             board = load_board(path)
         except BoardError as error:
             raise UsageError(str(error)) from None
-        puzzles.append((sdk_fields(path)[0] or path.stem, board))
+        puzzles.append((sdk_fields(path)[0] or path.stem, board, path))
     return puzzles
 
 
@@ -203,13 +222,15 @@ def _short(filename: str) -> str:
 
 
 def execute(args: argparse.Namespace) -> int:
-    if args.repeat < 1 or args.top < 0:
-        raise UsageError("--repeat must be at least 1 and --top not negative")
+    if args.repeat is None:
+        pooled = args.bot is not None and not args.overhead
+        args.repeat = DEFAULT_POOLED if pooled else DEFAULT_REPEAT
+    if args.repeat < 1 or args.top < 0 or args.samples < 0:
+        raise UsageError("--repeat must be at least 1, --top and --samples not negative")
     if args.bot is not None:
         return bot_match.execute(args, bot_puzzles(args.puzzle))
-    bot_only = [f"--{name}" for name in ("flame", "slack", "overhead")
-                if getattr(args, name) != {"flame": DEFAULT_FLAME, "slack": DEFAULT_SLACK,
-                                           "overhead": False}[name]]
+    bot_only = [f"--{name}" for name, default in BOT_DEFAULTS.items()
+                if getattr(args, name) != default]
     if bot_only:
         raise UsageError(f"{bot_only[0]} profiles a bot: give --bot CMD")
     if len(args.puzzle) > 1:

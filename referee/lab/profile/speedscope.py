@@ -1,13 +1,16 @@
 """A flame graph file in speedscope's format (https://www.speedscope.app, "Import"): one
-sampled profile per match, and one per slow turn, over the frames the matches share."""
+sampled profile per puzzle and one per slow line, each over every match played of it,
+over the frames they all share."""
 
 from __future__ import annotations
 
 import json
+from typing import Iterable
 
-from referee.lab.profile.turn_samples import Samples, Turn
+from referee.lab.profile.turn_samples import Frame, Samples
 
 SCHEMA = "https://www.speedscope.app/file-format-schema.json"
+Segment = tuple[Samples, int, int]   # samples first..last-1 of one match
 
 
 class FlameFile:
@@ -16,33 +19,29 @@ class FlameFile:
     def __init__(self, name: str):
         self.name = name
         self.frames: list[dict] = []
-        self._index: dict[tuple, int] = {}
+        self._index: dict[Frame, int] = {}
         self.profiles: list[dict] = []
 
-    def add(self, name: str, samples: Samples, first: int = 0, last: int | None = None) -> None:
-        """Samples first..last-1 as one profile named `name` (milliseconds)."""
-        last = len(samples.times) if last is None else last
+    def add(self, name: str, segments: Iterable[Segment]) -> int:
+        """The samples of the bot's code in `segments` as one profile named `name`
+        (milliseconds); how many there were (none: no profile)."""
         stacks, weights = [], []
-        for k in range(first, last):
-            if samples.stacks[k]:
-                stacks.append([self._frame(samples, f) for f in samples.stacks[k]])
-                weights.append(round(samples.weights[k] * 1000, 4))
-        if not stacks:
-            return
-        self.profiles.append({"type": "sampled", "name": name, "unit": "milliseconds",
-                              "startValue": 0, "endValue": round(sum(weights), 4),
-                              "samples": stacks, "weights": weights})
+        for samples, first, last in segments:
+            for k in range(first, last):
+                if samples.stacks[k]:
+                    stacks.append([self._frame(frame) for frame in samples.stacks[k]])
+                    weights.append(round(samples.weights[k] * 1000, 4))
+        if stacks:
+            self.profiles.append({"type": "sampled", "name": name, "unit": "milliseconds",
+                                  "startValue": 0, "endValue": round(sum(weights), 4),
+                                  "samples": stacks, "weights": weights})
+        return len(stacks)
 
-    def add_turn(self, match: str, samples: Samples, turn: Turn) -> None:
-        self.add(f"{match} line {turn.number}", samples, turn.first, turn.last)
-
-    def _frame(self, samples: Samples, frame_id: int) -> int:
-        frame = samples.frames.get(frame_id)
-        key = (frame.file, frame.function, frame.line) if frame else ("?", f"frame {frame_id}", 0)
-        if key not in self._index:
-            self._index[key] = len(self.frames)
-            self.frames.append({"name": key[1], "file": key[0], "line": key[2]})
-        return self._index[key]
+    def _frame(self, frame: Frame) -> int:
+        if frame not in self._index:
+            self._index[frame] = len(self.frames)
+            self.frames.append({"name": frame.function, "file": frame.file, "line": frame.line})
+        return self._index[frame]
 
     def text(self) -> str:
         return json.dumps({"$schema": SCHEMA, "name": self.name, "exporter": "spoon2 profile --bot",

@@ -1,14 +1,17 @@
-"""The records of `bot_sampler.py` read back and split into the match's turns.
+"""What a profiled match leaves, split into its turns: the sampler's stacks (a Python bot)
+and the bot's CPU readings (every bot), cut at the referee's stamps of the bot's lines.
 
 Turn k runs from the referee's stamp of line k - 1 (the input for the first) to its stamp
-of line k. A sample counts for the time since the sample before it, in the turn it was taken in: the
-sampler waits for the interpreter lock while the bot runs, so samples come further apart
-than the interval on a busy bot, and the stack it then sees is the one that held the lock.
-A gap over MAX_WEIGHT_S (the machine paused the bot) counts as that much.
+of line k. A sample counts for the time since the sample before it, in the turn it was
+taken in: the sampler waits for the interpreter lock while the bot runs, so samples come
+further apart than the interval on a busy bot, and the stack it then sees is the one that
+held the lock. A gap over MAX_WEIGHT_S (the machine paused the bot) counts as that much.
+A sample with an empty stack was taken outside the bot's code: its time is no function's.
 """
 
 from __future__ import annotations
 
+import bisect
 import json
 from collections import Counter
 from dataclasses import dataclass, field
@@ -25,14 +28,35 @@ class Frame:
 
 @dataclass
 class Samples:
-    """What the wrapper wrote: frames by id, stacks with their times and weights."""
+    """What the sampler wrote: stacks with their times and weights."""
 
     interval_s: float = 0.001
-    frames: dict[int, Frame] = field(default_factory=dict)
+    started_at: float | None = None   # the sampler's start: the bot's code runs after it
     times: list[float] = field(default_factory=list)      # perf_counter of each sample
-    cpu: list[float] = field(default_factory=list)        # the process's CPU seconds then
-    stacks: list[tuple[int, ...]] = field(default_factory=list)   # empty for other bots
+    stacks: list[tuple[Frame, ...]] = field(default_factory=list)   # outermost first
     weights: list[float] = field(default_factory=list)    # seconds each sample stands for
+
+
+@dataclass(frozen=True)
+class CpuReadings:
+    """The bot's CPU seconds at perf_counter times, and what counted them."""
+
+    times: tuple[float, ...] = ()
+    seconds: tuple[float, ...] = ()
+    source: str = ""
+
+    def at(self, moment: float) -> float | None:
+        """The CPU seconds at `moment`, between the readings on either side of it."""
+        if not self.times:
+            return None
+        k = bisect.bisect_left(self.times, moment)
+        if k == 0:
+            return self.seconds[0]
+        if k == len(self.times):
+            return self.seconds[-1]
+        t0, t1 = self.times[k - 1], self.times[k]
+        c0, c1 = self.seconds[k - 1], self.seconds[k]
+        return c0 + (c1 - c0) * (moment - t0) / (t1 - t0) if t1 > t0 else c1
 
 
 @dataclass(frozen=True)
@@ -40,9 +64,9 @@ class Turn:
     number: int
     latency_s: float
     cpu_s: float | None
-    samples: int
-    own: Counter       # frame id -> seconds at the top of the stack
-    total: Counter     # frame id -> seconds anywhere in the stack
+    samples: int       # samples of the bot's code
+    own: Counter       # Frame -> seconds at the top of the stack
+    total: Counter     # Frame -> seconds anywhere in the stack
     first: int         # its samples: indexes first..last-1 of Samples
     last: int
 
@@ -50,6 +74,7 @@ class Turn:
 def read_samples(data: bytes) -> Samples:
     """Parse the records; a line cut short by the bot's kill is dropped."""
     found = Samples()
+    frames: dict[int, Frame] = {}
     previous = None
     for raw in data.splitlines():
         try:
@@ -58,49 +83,50 @@ def read_samples(data: bytes) -> Samples:
             continue
         kind = record[0]
         if kind == "start":
-            found.interval_s = record[2]
+            found.started_at, found.interval_s = record[1], record[2]
             previous = record[1]
         elif kind == "frame":
-            found.frames[record[1]] = Frame(record[2], record[3], record[4])
-        elif kind in ("sample", "cpu"):
+            frames[record[1]] = Frame(record[2], record[3], record[4])
+        elif kind == "sample":
             at = record[1]
             gap = at - previous if previous is not None else found.interval_s
             found.times.append(at)
-            found.cpu.append(record[2])
-            found.stacks.append(tuple(record[3]) if kind == "sample" else ())
+            found.stacks.append(tuple(frames.get(i, Frame("?", f"frame {i}", 0))
+                                      for i in record[2]))
             found.weights.append(min(max(gap, 0.0), MAX_WEIGHT_S))
             previous = at
     return found
 
 
-def split_turns(samples: Samples, sent_at: float, latencies: tuple[float, ...]) -> list[Turn]:
-    """One Turn per output line, with the samples taken while the bot worked on it."""
+def split_turns(samples: Samples, cpu: CpuReadings, sent_at: float,
+                latencies: tuple[float, ...]) -> list[Turn]:
+    """One Turn per output line, with the samples taken while the bot worked on it; the
+    first line's CPU counts from the first reading (the bot's start), not the input."""
     turns, start, index = [], sent_at, 0
     while index < len(samples.times) and samples.times[index] <= sent_at:
         index += 1   # start-up, before the input came
-    cpu_before = _cpu_at(samples, index)
+    cpu_before = cpu.seconds[0] if cpu.seconds else None
     for number, latency in enumerate(latencies, 1):
         end = start + latency
         first = index
         while index < len(samples.times) and samples.times[index] <= end:
             index += 1
-        own, total = Counter(), Counter()
+        own, total, count = Counter(), Counter(), 0
         for k in range(first, index):
             stack = samples.stacks[k]
-            weight = min(samples.weights[k], samples.times[k] - start)   # not before the turn
             if stack:
+                weight = min(samples.weights[k], samples.times[k] - start)   # not before the turn
+                count += 1
                 own[stack[-1]] += weight
                 for frame in set(stack):
                     total[frame] += weight
-        cpu_after = _cpu_at(samples, index)
-        cpu = None if cpu_before is None or cpu_after is None else max(cpu_after - cpu_before, 0.0)
-        turns.append(Turn(number, latency, cpu, index - first, own, total, first, index))
+        cpu_after = cpu.at(end)
+        used = None if cpu_before is None else max(cpu_after - cpu_before, 0.0)
+        turns.append(Turn(number, latency, used, count, own, total, first, index))
         start, cpu_before = end, cpu_after
     return turns
 
 
-def _cpu_at(samples: Samples, index: int) -> float | None:
-    """The CPU seconds of the last sample before `index` (the first's if none is)."""
-    if not samples.cpu:
-        return None
-    return samples.cpu[max(index - 1, 0)]
+def bot_samples(samples: Samples) -> int:
+    """How many samples were taken in the bot's code (start-up included)."""
+    return sum(1 for stack in samples.stacks if stack)
