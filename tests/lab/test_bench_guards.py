@@ -188,8 +188,11 @@ def test_a_json_file_that_cannot_be_written_is_refused_before_any_solving(tmp_pa
 
 def _wrapper(tmp_path):
     """A bundle whose first word is a shell script, not a Python: it execs the bot."""
+    bundle = tmp_path / "bot.py"   # beside the script: a box shows a bot only its own folder
+    bundle.write_text((ROOT / "dist" / "bot.py").read_text())
     script = tmp_path / "bundle.sh"
-    script.write_text(f"#!/bin/sh\nexec {sys.executable} {ROOT / 'dist' / 'bot.py'}\n")
+    # python3 from PATH: a box shows the script's own folder and the system's, not this venv
+    script.write_text(f"#!/bin/sh\nexec python3 {bundle}\n")
     script.chmod(0o755)
     return script
 
