@@ -200,7 +200,7 @@ def test_the_printed_replay_loses_the_same_way(eight_hunt):
     run, out = eight_hunt
     again, words = replayed(run, "third_link")
     assert words[-1] == str(out / "third_link.txt")
-    assert words[words.index("--bot") + 1] == str(FAKEBOTS / "eight_bug.py")   # as given
+    assert words[words.index("--bot") + 1] == f"{FAKEBOTS / 'eight_bug.py'} {ROOT / 'bot'}"   # as given
     assert again.returncode == 1
     assert again.stdout.startswith("LOST third_link: third_link at line ")
 
