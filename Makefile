@@ -16,10 +16,11 @@ $(PY):
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
 
-# The checkout itself on the path (editable_mode=compat): bot/ and referee/ run from where
-# they stand, with no import hook, and setuptools has no flat-layout warning to print.
+# The checkout installed editable: bot/ and referee/ run from where they stand. setuptools'
+# advice on editable installs of a flat layout (a UserWarning, printed by the build backend
+# pip runs) says what this layout means to do, so it is not shown.
 $(VENV)/.installed-%: pyproject.toml | $(PY)
-	$(PY) -m pip install -q -e '.[$*]' --config-settings editable_mode=compat
+	PYTHONWARNINGS=ignore::UserWarning $(PY) -m pip install -q -e '.[$*]'
 	touch $@
 
 build: $(VENV)/.installed-run
