@@ -10,8 +10,6 @@ import os
 import re
 import shutil
 import subprocess
-import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -24,6 +22,7 @@ from referee.judge.limits import CPU_CAP_CPUS
 from tests.fakebots.procs import (SESSION_TMP, box_python, no_process_left_behind,  # noqa: F401
                                   referee)
 from tests.hostile import kit
+from tests.referee.test_memory import nobody_python
 
 ROOT = Path(__file__).parents[2]
 SIMPLEST = ROOT / "puzzles" / "public" / "01_simplest.txt"
@@ -169,19 +168,6 @@ def test_an_honest_bot_wins_beside_a_saboteur_of_900_sessions(built, tmp_path):
     # sessions within its 3 s
     spun = sum("900 session(s) spinning" in m["stderr_tail"] for m in matches if m["bot"] == "A")
     assert spun >= 6, spun
-
-
-def nobody_python() -> list[str]:
-    """The command prefix that runs this checkout's referee as user nobody, or skip."""
-    if os.geteuid() != 0 or shutil.which("setpriv") is None:
-        pytest.skip("needs root and setpriv to run the referee as another user")
-    prefix = ["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups"]
-    for python in ("/usr/bin/python3", sys.executable):   # this one may live under /root
-        probe = subprocess.run([*prefix, python, "-c", "import referee"], cwd=ROOT,
-                               capture_output=True)
-        if probe.returncode == 0:
-            return [*prefix, python]
-    pytest.skip("no Python and checkout that user nobody can read")
 
 
 @pytest.mark.slow
