@@ -264,23 +264,45 @@ def test_a_bot_reading_stdin_to_its_end_is_told_it_stays_open(busy_machine, tmp_
 
 @pytest.fixture
 def raised(tmp_path):
-    """A marker for a bot's command line: the session of the process holding it is raised
-    to the highest priority (root only), so that it runs as if alone on its CPU."""
+    """A marker for a bot's command line: the process holding it is raised to the highest
+    priority (root only), so that it runs as if alone on its CPU: its match's cpu cgroup
+    to the most weight the kernel takes, and its session too (unboxed, with no cgroup)."""
     marker, stop = f"raise-{tmp_path.name}", threading.Event()
 
     def watch():
         while not stop.wait(0.002):
             for found in running_with_marker(marker):
-                try:
-                    Path(f"/proc/{found.split(':')[0]}/autogroup").write_text("-20")
-                except OSError:
-                    pass
+                _raise(found.split(":")[0])
 
     watcher = threading.Thread(target=watch, daemon=True)
     watcher.start()
     yield marker
     stop.set()
     watcher.join()
+
+
+def _raise(pid: str) -> None:
+    """The process's cpu cgroup (v1 cpu.shares, v2 cpu.weight) and session at their most."""
+    try:
+        Path(f"/proc/{pid}/autogroup").write_text("-20")
+        for line in Path(f"/proc/{pid}/cgroup").read_text().splitlines():
+            number, controllers, path = line.split(":", 2)
+            if "cpu" in controllers.split(","):
+                _most(Path("/sys/fs/cgroup/cpu"), path, "cpu.shares", "262144")
+            elif number == "0":
+                _most(Path("/sys/fs/cgroup"), path, "cpu.weight", "10000")
+    except (OSError, ValueError):
+        pass   # gone, or no such controller
+
+
+def _most(root: Path, path: str, name: str, value: str) -> None:
+    """`value` into `name` of the cgroup at `path` and of each of its parents below `root`
+    (a group's weight counts only beside its siblings: the referee's folder's, too)."""
+    folder = root
+    for part in filter(None, path.split("/")):
+        folder = folder / part
+        if (folder / name).exists():
+            (folder / name).write_text(value)
 
 
 ROOT_ONLY = pytest.mark.skipif(os.geteuid() != 0, reason="a priority this high needs root")
