@@ -263,15 +263,35 @@ def _make_v1(controller: str, tag: str) -> Path | None:
 
 
 def _weigh_referee(version: str, folder: Path) -> None:
-    """The referee's folder weighs as many sessions as it holds matches (one at least)."""
+    """The referee's folder weighs as many sessions as it holds matches (one at least),
+    each as heavy as the referee's own session: beside a session of nice -20 (as a
+    machine's shell may run), matches weighing sessions of nice 0 would get 1% of a CPU."""
     try:
         matches = max(1, sum(1 for child in folder.iterdir() if child.is_dir()))
     except OSError:
         return
+    weight = session_weight() * matches
     if version == "v2":
-        _write(folder / "cpu.weight", min(10_000, V2_WEIGHT * matches))
+        _write(folder / "cpu.weight", max(1, min(10_000, round(weight * V2_WEIGHT / V1_SHARES))))
     else:
-        _write(folder / "cpu.shares", V1_SHARES * matches)
+        _write(folder / "cpu.shares", min(V1_MOST_SHARES, weight))
+
+
+# The kernel's weight of a task or session of each nice, -20 to 19 (sched_prio_to_weight).
+NICE_WEIGHTS = (88761, 71755, 56483, 46273, 36291, 29154, 23254, 18705, 14949, 11916,
+                9548, 7620, 6100, 4904, 3906, 3121, 2501, 1991, 1586, 1277,
+                1024, 820, 655, 526, 423, 335, 272, 215, 172, 137,
+                110, 87, 70, 56, 45, 36, 29, 23, 18, 15)
+V1_MOST_SHARES = 262_144   # the most cpu.shares the kernel takes
+
+
+def session_weight() -> int:
+    """The weight of the referee's own session (its autogroup's nice; nice 0 unknown)."""
+    try:
+        nice = int(Path("/proc/self/autogroup").read_text().split("nice")[1])
+    except (OSError, IndexError, ValueError):
+        nice = 0
+    return NICE_WEIGHTS[max(-20, min(19, nice)) + 20]
 
 
 # -- one match -------------------------------------------------------------------------------
