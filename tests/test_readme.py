@@ -211,7 +211,8 @@ def _shell(command):
 def test_the_command_runs_and_prints_what_the_page_quotes(command, shown, in_player, checkout,
                                                           player):
     env = {**os.environ, "NO_COLOR": "1", "PYTHONPATH": str(checkout),
-           "XDG_DATA_HOME": str(player.parent / "data")}
+           "XDG_DATA_HOME": str(player.parent / "data"),
+           "SPOON2_HISTORY": str(player.parent / "history.sqlite")}   # the pages' runs alone
     run = subprocess.run(["bash", "-c", _shell(command)], cwd=player if in_player else checkout,
                          capture_output=True, text=True, timeout=120, env=env)
     assert run.returncode == 0, run.stderr
