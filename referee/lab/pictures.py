@@ -46,7 +46,7 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="pictures-") as work:
         work = Path(work)
         report, play12, play30 = pages(work)
-        with browser(work / "profile") as driver:
+        with Browser(work / "profile") as driver:
             shoot(driver, report, (1280, 900), args.out / "report.png")
             shoot(driver, play12, (1000, 760), args.out / "play.png", hints=HINTS)
             shoot(driver, play30, (1280, 900), args.out / "play-30x30.png")
@@ -77,7 +77,7 @@ def spoon2(where: Path, *args: str, ok: tuple[int, ...] = (0,)) -> None:
         raise SystemExit(f"pictures: spoon2 {' '.join(args)} failed: {done.stderr.strip()}")
 
 
-class browser:
+class Browser:
     """Headless Chromium under Selenium, closed with its profile."""
 
     def __init__(self, profile: Path):
