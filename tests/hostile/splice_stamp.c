@@ -13,23 +13,11 @@
 #include <stdlib.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
+#include "cpus.h"
 #include "hostile.h"
 
 #define SOLUTION "0 0 2 0 1\n2 0 2 2 1\n"
 #define LATE_US 2500000
-
-static void leave_this_cpu(void) {
-    cpu_set_t allowed, others;
-    int here = sched_getcpu();
-    if (sched_getaffinity(0, sizeof allowed, &allowed) < 0)
-        return;
-    CPU_ZERO(&others);
-    for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
-        if (cpu != here && CPU_ISSET(cpu, &allowed))
-            CPU_SET(cpu, &others);
-    if (CPU_COUNT(&others))
-        sched_setaffinity(0, sizeof others, &others);
-}
 
 int main(void) {
     int pair[2];

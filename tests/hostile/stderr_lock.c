@@ -10,20 +10,8 @@
 #include <sched.h>
 #include <stdlib.h>
 #include <sys/socket.h>
+#include "cpus.h"
 #include "hostile.h"
-
-static void leave_this_cpu(void) {
-    cpu_set_t allowed, others;
-    int here = sched_getcpu();
-    if (sched_getaffinity(0, sizeof allowed, &allowed) < 0)
-        return;
-    CPU_ZERO(&others);
-    for (int cpu = 0; cpu < CPU_SETSIZE; cpu++)
-        if (cpu != here && CPU_ISSET(cpu, &allowed))
-            CPU_SET(cpu, &others);
-    if (CPU_COUNT(&others))
-        sched_setaffinity(0, sizeof others, &others);
-}
 
 int main(int argc, char **argv) {
     int pair[2], low = 4096;
