@@ -147,6 +147,8 @@ def _kill_v2(folder: Path) -> None:
 def _kill_v1(folder: Path, freezer: Path | None = None) -> None:
     """SIGKILL every process, frozen first where a freezer group is given so none can
     fork meanwhile, then again until none is left."""
+    if not _pids(folder):
+        return   # the usual end: the box's init took every process with it
     frozen = freezer is not None and _write(freezer / "freezer.state", "FROZEN")
     _signal_all(folder)
     if frozen:
@@ -181,10 +183,23 @@ def own_groups() -> list[Path]:
     return [folder for folder in found if folder is not None]
 
 
+_parents: dict[int, tuple[str, dict[str, Path]] | None] = {}   # by the process that made them
+
+
 def parents() -> tuple[str, dict[str, Path]] | None:
-    """('v2' or 'v1', {controller: this referee's folder}), made once; None where the
-    kernel gives the referee no memory controller to write."""
-    tag = _own_tag(os.getpid())
+    """('v2' or 'v1', {controller: this referee's folder}), made once a process (again
+    if they were removed); None where the kernel gives the referee no memory controller
+    to write. Every match asks: making them anew (a sweep, a look at every referee's
+    tag) took 3 ms."""
+    pid = os.getpid()   # a forked worker makes its own, named for its pid
+    if pid not in _parents or (_parents[pid] is not None
+                               and not all(f.is_dir() for f in _parents[pid][1].values())):
+        _parents[pid] = _make_parents(pid)
+    return _parents[pid]
+
+
+def _make_parents(pid: int) -> tuple[str, dict[str, Path]] | None:
+    tag = _own_tag(pid)
     own = _own_v2()
     if tag and own is not None and "memory" in _controllers(own):
         made = _make_v2(own, tag)
@@ -192,8 +207,8 @@ def parents() -> tuple[str, dict[str, Path]] | None:
             return "v2", {"unified": made}
     if tag and _own_v1("memory") is not None:
         made = {name: _make_v1(name, tag) for name in V1_CONTROLLERS}
-        if made["memory"] is not None:
-            return "v1", {name: path for name, path in made.items() if path is not None}
+        if made["memory"] is not None:   # resolved: controllers mounted together share one
+            return "v1", {name: path.resolve() for name, path in made.items() if path is not None}
     return None
 
 
@@ -267,7 +282,8 @@ def _weigh_referee(version: str, folder: Path) -> None:
     each as heavy as the referee's own session: beside a session of nice -20 (as a
     machine's shell may run), matches weighing sessions of nice 0 would get 1% of a CPU."""
     try:
-        matches = max(1, sum(1 for child in folder.iterdir() if child.is_dir()))
+        with os.scandir(folder) as children:   # a folder's kind without a stat each
+            matches = max(1, sum(1 for child in children if child.is_dir(follow_symlinks=False)))
     except OSError:
         return
     weight = session_weight() * matches
@@ -306,8 +322,7 @@ class MatchGroup:
         name = f"match-{next(self._numbers)}"
         self.folders: dict[str, Path] = {}
         made: dict[Path, Path] = {}   # v1 controllers mounted together share a folder
-        for controller, folder in parent.items():
-            where = folder.resolve()
+        for controller, where in parent.items():
             try:
                 if where not in made:
                     (where / name).mkdir()

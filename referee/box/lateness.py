@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import functools
 import os
-import platform
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -39,7 +38,7 @@ TICK_S = 0.02         # how often the threads are counted while the referee wait
 TICK_AFTER_S = 0.02   # from this far into an interval (most lines come sooner)
 REUSE_S = 0.005       # a count this fresh stands for a mark (lines come in bursts)
 LIST_S = 0.05         # how often the match's processes are listed (their threads each count)
-READ_CALL = {"x86_64": 0, "aarch64": 63, "arm64": 63}.get(platform.machine())
+READ_CALL = {"x86_64": 0, "aarch64": 63, "arm64": 63}.get(os.uname().machine)
 CGROUP_ROOT = Path("/sys/fs/cgroup")
 
 

@@ -29,7 +29,6 @@ from __future__ import annotations
 import enum
 import functools
 import os
-import platform
 import shutil
 import signal
 import subprocess
@@ -90,8 +89,8 @@ def describe(mode: Mode) -> str:
     """A few words for the first line of a run: the box, whether the kernel counts each
     match's memory and gives it its share of the CPU (the rest: each match's JSON)."""
     kind = "sandboxed" if mode is Mode.BWRAP else "not sandboxed"
-    if mode is Mode.BWRAP and platform.machine() not in seccomp.MACHINES:
-        kind += f", no system-call filter on {platform.machine()}"
+    if mode is Mode.BWRAP and seccomp.this_machine() not in seccomp.MACHINES:
+        kind += f", no system-call filter on {seccomp.this_machine()}"
     memory = "memory sampled" if memory_mode() == "sampled" else "memory counted"
     cpu = "CPU shared" if shares_cpu() else "CPU not shared"
     return f"{kind}; {memory}, {cpu}"

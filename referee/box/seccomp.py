@@ -28,7 +28,6 @@ from __future__ import annotations
 
 import errno
 import os
-import platform
 import select
 import struct
 from dataclasses import dataclass
@@ -101,9 +100,14 @@ class UnknownMachine(RuntimeError):
     """No filter is known for this machine: a box without one would let the calls through."""
 
 
+def this_machine() -> str:
+    """The kernel's name for this machine's architecture (x86_64, aarch64, ...)."""
+    return os.uname().machine
+
+
 def program(machine: str | None = None) -> bytes:
     """The filter for `machine` (this one's by default), as bubblewrap reads it."""
-    machine = machine or platform.machine()
+    machine = machine or this_machine()
     gates = MACHINES.get(machine)
     if gates is None:
         raise UnknownMachine(f"no system-call filter for a {machine} machine: the box "

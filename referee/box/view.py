@@ -52,6 +52,13 @@ class View:
 
 def view(argv: list[str], cwd: str, path_env: str) -> View:
     """What the box shows of the command `argv`, run from `cwd` with PATH `path_env`."""
+    return _view(tuple(argv), cwd, path_env)
+
+
+@functools.lru_cache(maxsize=16)
+def _view(argv: tuple[str, ...], cwd: str, path_env: str) -> View:
+    """view(), found once a command (every match of a run plays the same bot; finding it
+    took a millisecond a box: the homes listed, each path resolved)."""
     found = (os.path.join(cwd, argv[0]) if "/" in argv[0]
              else shutil.which(argv[0], path=path_env) or argv[0])
     found = os.path.abspath(found)

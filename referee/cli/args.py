@@ -19,10 +19,12 @@ from pathlib import Path
 from referee.cli import UsageError
 from referee.home import ROOT, in_checkout
 from referee.judge.board import BoardError, puzzle_files
+from referee.terminal import safe
 
 BUNDLE = "dist/bot.py"       # the bot `run` and `hunt` play when given none
 PUBLIC = "puzzles/public"    # the puzzles `run` plays when given none
 PUZZLES = ROOT / "puzzles"   # where a puzzle named but not found here is looked for
+MAX_LABEL = 40               # characters of a version's name (run --label)
 
 _INTEGER = re.compile(r"-?[0-9]{1,18}")
 _NUMBER = re.compile(r"-?([0-9]{1,18}(\.[0-9]*)?|\.[0-9]+)([eE][-+]?[0-9]{1,3})?")
@@ -293,3 +295,21 @@ def default_bot() -> str:
 def bot_argv(command: str) -> list[str]:
     """Split the bot command, its paths made absolute, and check it can start."""
     return command_argv(command, "--bot")
+
+
+def label_type(text: str) -> str:
+    """An argparse type: a version's name, 1 to MAX_LABEL printable characters."""
+    name = text.strip()
+    if not name or len(name) > MAX_LABEL or safe(name) != name:
+        raise argparse.ArgumentTypeError(f"a name is 1 to {MAX_LABEL} printable characters, "
+                                         f"got {safe(text)!r}")
+    return name
+
+
+def version_labels(given: list[str] | None, bots: int) -> tuple[str | None, ...]:
+    """Each bot's --label, in --bot order: none, or one per bot."""
+    if not given:
+        return (None,) * bots
+    if len(given) != bots:
+        raise UsageError(f"--label: give one per --bot ({bots}), got {len(given)}")
+    return tuple(given)

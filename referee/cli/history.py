@@ -30,26 +30,7 @@ from referee.history.store import HistoryError, connect, default_path, read_runs
 from referee.history.summary import by_bot, mode_text, played, summary, version_name
 from referee.terminal import safe
 
-MAX_LABEL = 40       # characters of a version's name
 SHOWN_PUZZLES = 4    # puzzles named above a ranking; the rest counted
-
-
-def label_type(text: str) -> str:
-    """An argparse type: a version's name, 1 to MAX_LABEL printable characters."""
-    name = text.strip()
-    if not name or len(name) > MAX_LABEL or safe(name) != name:
-        raise argparse.ArgumentTypeError(f"a name is 1 to {MAX_LABEL} printable characters, "
-                                         f"got {safe(text)!r}")
-    return name
-
-
-def version_labels(given: list[str] | None, bots: int) -> tuple[str | None, ...]:
-    """Each bot's --label, in --bot order: none, or one per bot."""
-    if not given:
-        return (None,) * bots
-    if len(given) != bots:
-        raise UsageError(f"--label: give one per --bot ({bots}), got {len(given)}")
-    return tuple(given)
 
 
 def configure(parser: argparse.ArgumentParser) -> None:

@@ -18,7 +18,7 @@ import sys
 import threading
 
 from referee.cli import COMMANDS, UsageError
-from referee.home import ROOT, NotInCheckout
+from referee.home import NotInCheckout, package_version
 from referee.terminal import safe
 
 EXIT_USAGE = 2
@@ -102,22 +102,6 @@ def listing(prog: str) -> str:
     return "\n".join(lines)
 
 
-def version() -> str:
-    """The installed package's version, or pyproject.toml's in a checkout not installed."""
-    import importlib.metadata   # here: every other command starts without them
-    import tomllib
-
-    try:
-        return importlib.metadata.version("spoon2")
-    except importlib.metadata.PackageNotFoundError:
-        pass
-    try:
-        with open(ROOT / "pyproject.toml", "rb") as file:
-            return tomllib.load(file)["project"]["version"]
-    except (OSError, KeyError, tomllib.TOMLDecodeError):
-        return "unknown"
-
-
 def main(argv: list[str] | None = None, prog: str = PROG) -> int:
     if argv is None:
         argv = sys.argv[1:]
@@ -125,7 +109,7 @@ def main(argv: list[str] | None = None, prog: str = PROG) -> int:
         print(listing(prog))
         return 0
     if argv == ["--version"]:
-        print(f"{prog} {version()}")
+        print(f"{prog} {package_version()}")
         return 0
     parser = build_parser(argv, prog)
     args = parser.parse_args(argv)

@@ -97,8 +97,8 @@ from pathlib import Path
 
 from referee.judge.board import Board, BoardError, load_board, parse_board, sdk_fields
 from referee.cli import UsageError, lab_part
-from referee.cli.args import (bot_argv, default_bot, integer, number, output_path, puzzle_paths,
-                              spoon2_words)
+from referee.cli.args import (bot_argv, default_bot, integer, label_type, number, output_path,
+                              puzzle_paths, spoon2_words, version_labels)
 from referee.cli.run_files import (check_inputs, check_outputs, write_csv, write_html,
                                        write_json, write_outputs)
 from referee.judge.limits import (CPU_CAP_CPUS, FIRST_LINE_LIMIT_S, MEMORY_LIMIT_BYTES, TURN_LIMIT_S,
@@ -113,7 +113,6 @@ from referee.box.sandbox import MODES, ContainmentError, Mode, choose_mode, desc
 from referee.box.one_match import play_one
 from referee.box.crew import Crew
 from referee.terminal import safe, use_colour
-from referee.cli.history import label_type, version_labels
 from referee.history.record import Plan, record_after_run
 from referee.history.store import ENV_VAR, DEFAULT_DB
 from referee.files import write_new
@@ -220,7 +219,7 @@ def execute(args: argparse.Namespace) -> int:
     cpu_cap = None if args.cpu_cap is None else f"{args.cpu_cap:g}"
     plan = Plan.make(bots, argvs, sides=labels, labels=names, containment=mode.value,
                      limits=limits, memory_cap_bytes=MEMORY_LIMIT_BYTES, cpu_cap=cpu_cap,
-                     puzzles=[(p.name, p.board) for p in puzzles])
+                     puzzles=[(p.name, p.board) for p in puzzles], recorded=not args.no_record)
     try:
         pairs = play_all(puzzles, argvs, labels, limits, args.jobs, progress, mode, finished,
                          args.replay_busy)

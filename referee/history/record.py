@@ -9,38 +9,50 @@ import subprocess
 import sys
 import uuid
 from dataclasses import dataclass
-from importlib import metadata
 from pathlib import Path
 
 from referee.history.fingerprint import Version, bot_version
 from referee.history.machine import load_now
 from referee.history.store import (HistoryError, Match, Run, Setup, add_run, box_kind, connect,
                                    default_path)
+from referee.home import ROOT, package_version
 from referee.judge.board import Board
 from referee.judge.limits import Limits
 from referee.judge.result import MatchResult
 from referee.terminal import safe
 from referee.units import ms_number
 
-ROOT = Path(__file__).resolve().parents[2]
+GIT_WAIT_S = 5   # the most a record waits for `git describe`
 
 
 def now() -> str:
     return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
 
 
-def referee_version() -> str:
-    """'spoon2 0.1.0', with the checkout's commit (and '-dirty') when it runs from one."""
-    try:
-        version = f"spoon2 {metadata.version('spoon2')}"
-    except metadata.PackageNotFoundError:
-        version = "spoon2 (not installed)"
-    try:
-        described = subprocess.run(["git", "describe", "--always", "--dirty"], cwd=ROOT,
-                                   capture_output=True, text=True, timeout=5)
-    except (OSError, subprocess.SubprocessError):
-        return version
-    return f"{version} {described.stdout.strip()}" if described.returncode == 0 else version
+class RefereeVersion:
+    """'spoon2 0.1.0', with the checkout's commit (and '-dirty') when it runs from one:
+    git is asked as the run starts (the checkout it started from), and its answer read
+    when the run is recorded, so the matches never wait for it."""
+
+    def __init__(self):
+        try:
+            self._git: subprocess.Popen | None = subprocess.Popen(
+                ["git", "describe", "--always", "--dirty"], cwd=ROOT, text=True,
+                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        except OSError:
+            self._git = None
+
+    def text(self) -> str:
+        version = f"spoon2 {package_version()}"
+        if self._git is None:
+            return version
+        try:
+            described, _ = self._git.communicate(timeout=GIT_WAIT_S)
+        except subprocess.TimeoutExpired:
+            self._git.kill()
+            self._git.wait()
+            return version
+        return f"{version} {described.strip()}" if self._git.returncode == 0 else version
 
 
 @dataclass(frozen=True)
@@ -58,17 +70,20 @@ class Plan:
     puzzles: tuple[tuple[str, Board], ...]   # (name, board) of each puzzle to play
     started: str
     load_start: dict
+    referee: RefereeVersion | None   # None: the run is not recorded
 
     @classmethod
     def make(cls, bots: list[str], argvs: list[list[str]], sides: tuple[str, ...],
              labels: tuple[str | None, ...], containment: str, limits: Limits,
              memory_cap_bytes: int | None, cpu_cap: str | None,
-             puzzles: list[tuple[str, Board]]) -> "Plan":
+             puzzles: list[tuple[str, Board]], recorded: bool = True) -> "Plan":
         """The plan of a run about to start: each bot's version read, the clock and the
-        machine's load taken now."""
+        machine's load taken now (and, for a run to be recorded, the referee's version
+        asked of git)."""
         return cls(tuple(bots), tuple(bot_version(argv) for argv in argvs), tuple(sides),
                    tuple(labels), containment, limits, memory_cap_bytes, cpu_cap,
-                   tuple(puzzles), now(), load_now())
+                   tuple(puzzles), now(), load_now(),
+                   RefereeVersion() if recorded else None)
 
 
 def puzzle_set(puzzles) -> str:
@@ -82,7 +97,8 @@ def puzzle_set(puzzles) -> str:
 def record_run(path: Path, plan: Plan, results: list[MatchResult],
                stopped: bool = False) -> list[int]:
     """One row per bot, its matches with it; the ids given. HistoryError if it cannot."""
-    session, finished, version = uuid.uuid4().hex, now(), referee_version()
+    session, finished = uuid.uuid4().hex, now()
+    version = (plan.referee or RefereeVersion()).text()
     puzzles, load_end = puzzle_set(plan.puzzles), load_now()
     db = connect(path, create=True)
     try:

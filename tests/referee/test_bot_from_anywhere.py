@@ -120,6 +120,23 @@ def test_version_is_the_projects():
     assert (done.returncode, done.stdout) == (0, f"python -m referee {version}\n")
 
 
+
+def test_the_version_is_read_from_an_installed_dist_info_first(tmp_path, monkeypatch):
+    info = tmp_path / "site" / "spoon2-9.8.7.dist-info"
+    info.mkdir(parents=True)
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: spoon2\nVersion: 9.8.7\n\n"
+                                   "Version: 0.0.0 (the body, not a header)\n")
+    monkeypatch.setattr(sys, "path", [str(tmp_path / "empty"), str(tmp_path / "site")])
+    assert home.package_version() == "9.8.7"
+
+
+def test_without_an_install_the_version_is_the_checkouts_then_unknown(tmp_path, monkeypatch):
+    monkeypatch.setattr(sys, "path", [str(tmp_path)])
+    with open(ROOT / "pyproject.toml", "rb") as file:
+        assert home.package_version() == tomllib.load(file)["project"]["version"]
+    monkeypatch.setattr(home, "ROOT", tmp_path)
+    assert home.package_version() == "unknown"
+
 @pytest.mark.slow
 def test_a_puzzle_named_as_the_checkout_names_it_is_found_from_any_folder(tmp_path):
     done = spoon2("run", *CALM, "--quiet", "public/04_basic", "public/01_simplest.txt",

@@ -14,6 +14,7 @@ import pytest
 
 from tests.project import PUBLIC, ROOT, run_referee
 from tests.referee.test_viewer_browser import browser  # noqa: F401
+from referee import home
 from referee.history.bootstrap import paired_ratio
 from referee.history.fingerprint import bot_version
 from referee.history.record import Plan, record_run
@@ -364,6 +365,17 @@ def test_the_same_set_up_under_two_box_users_compares_without_a_mode_warning(tmp
     stored = sqlite3.connect(db).execute("SELECT DISTINCT box FROM runs").fetchall()
     assert stored == [("sandboxed: bwrap as a box user",)]
 
+
+
+def test_a_run_records_the_referees_version_and_the_commit_it_started_from(tmp_path):
+    db = tmp_path / "h.sqlite"
+    names = ["p1"]
+    plan = fake_plan(names)
+    described = subprocess.run(["git", "describe", "--always", "--dirty"], cwd=ROOT,
+                               capture_output=True, text=True).stdout.strip()
+    record_run(db, plan, fake_results(names))
+    (stored,) = sqlite3.connect(db).execute("SELECT referee_version FROM runs").fetchone()
+    assert stored == f"spoon2 {home.package_version()} {described}".strip()
 
 def test_a_version_ranks_by_matches_won_then_by_first_line_p99(tmp_path):
     from referee.history.standings import tables

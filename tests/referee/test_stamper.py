@@ -3,9 +3,8 @@ without a process: what the referee takes from the stamper, and what it takes on
 from no one."""
 
 import os
-import platform
 
-from referee.box import bubblewrap, sandbox, stamper
+from referee.box import bubblewrap, sandbox, seccomp, stamper
 from referee.box.lines import FrameReader, StderrTail
 from referee.box.runner import ReaperStatus
 from referee.box.sandbox import Mode
@@ -64,8 +63,8 @@ def test_the_filter_is_one_of_bubblewraps_own_options(monkeypatch):
 
 
 def test_a_box_without_a_filter_says_so_on_the_runs_first_line(monkeypatch):
-    monkeypatch.setattr(platform, "machine", lambda: "x86_64")
+    monkeypatch.setattr(seccomp, "this_machine", lambda: "x86_64")
     assert "system-call filter" not in sandbox.describe(Mode.BWRAP)
-    monkeypatch.setattr(platform, "machine", lambda: "aarch64")
+    monkeypatch.setattr(seccomp, "this_machine", lambda: "aarch64")
     assert ", no system-call filter on aarch64" in sandbox.describe(Mode.BWRAP)
     assert "system-call filter" not in sandbox.describe(Mode.SUBREAPER)
