@@ -112,39 +112,61 @@ def real_time() -> bool:
     return True
 
 
+# The launcher's first steps, in a shell spawned without a copy of this process (a Python
+# fork and its copied pages cost 5 ms of CPU a match): join each cgroup named before `--`,
+# then become the command after it.
+JOIN = ('while [ "$1" != -- ]; do { echo 0 > "$1"; } 2>/dev/null || '
+        '{ echo "referee: cannot start the bot: cannot join the cgroup $1" >&2; exit 127; }; '
+        'shift; done; shift; exec "$@"')
+SHELL = "/bin/sh"
+
+
 def start(config: dict, streams: tuple[int, int, int]) -> int:
-    """Fork the launcher: it joins the match's cgroups, takes its limits, a session and a
+    """Start the launcher: it joins the match's cgroups, takes its limits, a session and a
     session keyring of its own, the bot's three streams and the passed descriptors only,
-    and becomes the launcher command (which drops to the box user)."""
-    pid = os.fork()
-    if pid:
-        return pid
+    and becomes the launcher command (which drops to the box user). What the launcher
+    inherits of this process (its core limit, its keyring, its folder) is set here first:
+    a stamper serves one match."""
+    import resource
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    new_session_keyring()
+    if config.get("cwd"):
+        os.chdir(config["cwd"])
+    for fd in [int(name) for name in os.listdir("/proc/self/fd")]:
+        try:   # the passed descriptors alone cross the exec (and the streams, below)
+            os.set_inheritable(fd, fd in config["pass"])
+        except OSError:
+            pass   # the listing's own descriptor, closed by now
+    streams_to = [(os.POSIX_SPAWN_DUP2, fd, number) for number, fd in enumerate(streams)]
+    argv = [SHELL, "-c", JOIN, "sh", *config["join"], "--", *config["argv"]]
+    if config["idle"]:   # the policy the launcher is born with (posix_spawn takes no
+        set_policy(os.SCHED_IDLE)   # SCHED_IDLE of its own); this process's own after
     try:
-        for number, fd in enumerate(streams):   # first: what fails below is said on stderr
-            os.dup2(fd, number)
-        for path in config["join"]:
-            with open(path, "w") as file:
-                file.write("0\n")
-        import resource
-        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
-        os.setsid()
-        new_session_keyring()
-        for fd in [int(name) for name in os.listdir("/proc/self/fd")]:
-            if fd > 2 and fd not in config["pass"]:
-                try:
-                    os.close(fd)
-                except OSError:
-                    pass
-        for signum in (signal.SIGPIPE, signal.SIGXFSZ, signal.SIGTERM):
-            signal.signal(signum, signal.SIG_DFL)
-        if config.get("cwd"):
-            os.chdir(config["cwd"])
-        if config["idle"]:   # made ahead: it takes only a CPU no one else wants
-            idle()
-        os.execvpe(config["argv"][0], config["argv"], config["env"])
-    except BaseException as error:
-        os.write(2, f"referee: cannot start the bot: {error}\n".encode())
-    os._exit(127)
+        pid = os.posix_spawn(SHELL, argv, config["env"], file_actions=streams_to,
+                             setsid=True, setsigmask=(),
+                             setsigdef=(signal.SIGPIPE, signal.SIGXFSZ, signal.SIGTERM))
+    except OSError as error:   # said on the bot's stderr, as a launcher that fails says it
+        return failed(f"referee: cannot start the bot: {error}\n", streams[2])
+    finally:
+        if config["idle"]:
+            set_policy(os.SCHED_OTHER)
+    if config["idle"]:
+        idle_session(pid)
+    return pid
+
+
+def set_policy(policy: int) -> None:
+    os.sched_setscheduler(0, policy, os.sched_param(0))
+
+
+def failed(message: str, stderr: int) -> int:
+    """A child that only says `message` on `stderr` and exits 127: the referee hears a
+    launcher that could not start as it hears any other."""
+    pid = os.fork()
+    if pid == 0:
+        os.write(stderr, message.encode())
+        os._exit(127)
+    return pid
 
 
 def new_session_keyring() -> None:
@@ -156,15 +178,15 @@ def new_session_keyring() -> None:
         ctypes.CDLL(None).syscall(number, KEYCTL_JOIN_SESSION_KEYRING, None)
 
 
-def idle() -> None:
-    """Run at idle priority, and so does the session's autogroup (with autogroups on, a
-    session competes with others as a whole, whatever its processes' own policy)."""
-    os.sched_setscheduler(0, os.SCHED_IDLE, os.sched_param(0))
+def idle_session(pid: int) -> None:
+    """The launcher's session at idle weight too (with autogroups on, a session competes
+    with others as a whole, whatever its processes' own policy; the policy itself was set
+    as it was spawned)."""
     try:
-        with open("/proc/self/autogroup", "w") as file:
+        with open(f"/proc/{pid}/autogroup", "w") as file:
             file.write(str(AUTOGROUP_IDLE_NICE))
     except OSError:
-        pass   # no autogroups here
+        pass   # no autogroups here, or it has ended
 
 
 def kill(pid: int, exited: int) -> None:
