@@ -38,6 +38,7 @@ import signal
 import time
 from pathlib import Path
 
+from referee.box.kernel_file import KernelFile, field, first_int
 from referee.judge.limits import CPU_CAP_CPUS
 from referee.terminal import size_text
 
@@ -72,13 +73,6 @@ def _write(path: Path, value) -> bool:
     except OSError:
         return False
     return True
-
-
-def _read_int(path: Path) -> int | None:
-    try:
-        return int(path.read_text().split()[0])
-    except (OSError, ValueError, IndexError):
-        return None
 
 
 def _pids(folder: Path) -> list[int]:
@@ -331,6 +325,7 @@ class MatchGroup:
             except OSError:
                 pass
         self._peak_seen = 0
+        self._files: dict[tuple[str, str], KernelFile] = {}   # the counters read so far
 
     @classmethod
     def open(cls) -> "MatchGroup | None":
@@ -346,7 +341,22 @@ class MatchGroup:
         return group
 
     def _memory_folder(self) -> Path | None:
-        return self.folders.get("unified" if self.version == "v2" else "memory")
+        return self.folders.get(self._memory_key)
+
+    @property
+    def _memory_key(self) -> str:
+        return "unified" if self.version == "v2" else "memory"
+
+    def _read(self, controller: str, name: str) -> bytes | None:
+        """A file of the match's group, its descriptor kept for the next read (the counters
+        are read at every line: referee/box/kernel_file.py)."""
+        file = self._files.get((controller, name))
+        if file is None:
+            folder = self.folders.get(controller)
+            if folder is None:
+                return None
+            file = self._files[controller, name] = KernelFile(folder / name)
+        return file.read()
 
     def _folder(self, v1_controller: str) -> Path | None:
         return self.folders.get("unified" if self.version == "v2" else v1_controller)
@@ -405,9 +415,8 @@ class MatchGroup:
 
     def memory_now(self) -> int | None:
         """The kernel's count now: v1 adds its socket counter to its memory counter."""
-        memory = self._memory_folder()
         name = "memory.current" if self.version == "v2" else "memory.usage_in_bytes"
-        now = _read_int(memory / name)
+        now = first_int(self._read(self._memory_key, name))
         if now is not None:
             now += self._sockets("usage_in_bytes")
             self._peak_seen = max(self._peak_seen, now)
@@ -416,9 +425,8 @@ class MatchGroup:
     def memory_peak(self) -> int | None:
         """The kernel's high-water mark: v1's two counters' own, or the highest sum seen
         (v2 before memory.peak: the highest count seen)."""
-        memory = self._memory_folder()
         name = "memory.peak" if self.version == "v2" else "memory.max_usage_in_bytes"
-        peak = _read_int(memory / name)
+        peak = first_int(self._read(self._memory_key, name))
         self.memory_now()
         return max(peak or 0, self._sockets("max_usage_in_bytes"), self._peak_seen) or None
 
@@ -444,45 +452,25 @@ class MatchGroup:
         which counts socket buffers in memory.current."""
         if self.version == "v2":
             return 0
-        return _read_int(self._memory_folder() / f"memory.kmem.tcp.{counter}") or 0
+        return first_int(self._read("memory", f"memory.kmem.tcp.{counter}")) or 0
 
     def _v2_sockets(self) -> int:
-        try:
-            for line in (self._memory_folder() / "memory.stat").read_text().splitlines():
-                if line.startswith("sock "):
-                    return int(line.split()[1])
-        except (OSError, ValueError):
-            pass
-        return 0
+        return field(self._read("unified", "memory.stat"), b"sock") or 0
 
     def oom_kills(self) -> int:
-        memory = self._memory_folder()
         name = "memory.events" if self.version == "v2" else "memory.oom_control"
-        try:
-            for line in (memory / name).read_text().splitlines():
-                key, _, value = line.partition(" ")
-                if key == "oom_kill":
-                    return int(value)
-        except (OSError, ValueError):
-            pass
-        return 0
+        return field(self._read(self._memory_key, name), b"oom_kill") or 0
 
     def cpu_seconds(self) -> float | None:
         """CPU time of every process the match ever held, dead ones included."""
         if self.version == "v2":
-            try:
-                for line in (self.folders["unified"] / "cpu.stat").read_text().splitlines():
-                    if line.startswith("usage_usec "):
-                        return int(line.split()[1]) / 1e6
-            except (OSError, ValueError, KeyError):
-                return None
-            return None
-        folder = self.folders.get("cpuacct")
-        usage = _read_int(folder / "cpuacct.usage") if folder else None
+            usage = field(self._read("unified", "cpu.stat"), b"usage_usec")
+            return usage / 1e6 if usage is not None else None
+        usage = first_int(self._read("cpuacct", "cpuacct.usage"))
         return usage / 1e9 if usage is not None else None
 
     def processes(self) -> list[int]:
-        return _pids(self._memory_folder())
+        return [int(pid) for pid in (self._read(self._memory_key, "cgroup.procs") or b"").split()]
 
     def kill(self) -> None:
         if self.version == "v2":
@@ -492,6 +480,8 @@ class MatchGroup:
 
     def remove(self) -> None:
         self.kill()
+        for file in self._files.values():
+            file.close()
         for folder in dict.fromkeys(self.folders.values()):
             try:
                 folder.rmdir()

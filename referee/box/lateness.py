@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
+from referee.box.kernel_file import KernelFile, field
 from referee.judge.result import Lateness
 
 MIN_WINDOW_S = 0.05   # a shorter interval is not looked into (a few counts' spacing)
@@ -113,6 +114,7 @@ class CpuGroup:
     def __init__(self, folder: Path | None):
         self.folder = folder
         self.cap = _cap(folder) if folder else None
+        self._stat = KernelFile(folder / "cpu.stat") if self.cap is not None else None
 
     @classmethod
     def of(cls, pid: int) -> "CpuGroup":
@@ -120,19 +122,17 @@ class CpuGroup:
 
     def throttled_s(self) -> float:
         """Seconds the group's threads were held back by its cap (0 without a cap)."""
-        if self.cap is None:
+        if self._stat is None:
             return 0.0
-        try:
-            text = (self.folder / "cpu.stat").read_text()
-        except OSError:
-            return 0.0
-        for line in text.splitlines():
-            key, _, value = line.partition(" ")
-            if key == "throttled_usec":
-                return int(value) / 1e6
-            if key == "throttled_time":
-                return int(value) / 1e9
-        return 0.0
+        text = self._stat.read()
+        usec = field(text, b"throttled_usec")   # v2
+        if usec is not None:
+            return usec / 1e6
+        return (field(text, b"throttled_time") or 0) / 1e9   # v1, in nanoseconds
+
+    def close(self) -> None:
+        if self._stat is not None:
+            self._stat.close()
 
 
 def _cpu_folder(pid: int) -> Path | None:
@@ -261,6 +261,11 @@ class LoadWindow:
             self._count(now)
             due = now + every
         return max(0.0, due - time.perf_counter())
+
+    def close(self) -> None:
+        """The match is over: let go of the files kept open for its counts."""
+        if self._group:
+            self._group.close()
 
     def last(self) -> Lateness | None:
         """Where the bot's time went over the last interval; None where it was too short

@@ -215,6 +215,7 @@ class Enclosure:
         return f"{kind}: {self.sandbox.mode.value}{who}{bare}"
 
     def release(self) -> None:
+        self.load.close()
         _release(self.sandbox, self.tmpdir, self.status)
 
 

@@ -169,13 +169,24 @@ def failed(message: str, stderr: int) -> int:
     return pid
 
 
+def libc():
+    """The C library, through ctypes (loaded once, by the server)."""
+    global _libc
+    if _libc is None:
+        import ctypes
+        _libc = ctypes.CDLL(None)
+    return _libc
+
+
+_libc = None
+
+
 def new_session_keyring() -> None:
     """A session keyring of the launcher's own, which dies with the match's processes: not
     the referee's, which every bot would share (a channel from one bot to the next)."""
-    import ctypes
     number = SYS_KEYCTL.get(os.uname().machine)
     if number is not None:
-        ctypes.CDLL(None).syscall(number, KEYCTL_JOIN_SESSION_KEYRING, None)
+        libc().syscall(number, KEYCTL_JOIN_SESSION_KEYRING, None)
 
 
 def idle_session(pid: int) -> None:
@@ -255,8 +266,7 @@ def adopt_orphans() -> None:
     """Be the child subreaper of the launcher's processes: what a killed launcher leaves (the
     init of bubblewrap's PID namespace) comes here to be reaped, not to the machine's init,
     which in a container may never reap it."""
-    import ctypes
-    ctypes.CDLL(None).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+    libc().prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
 
 
 def reap_orphans() -> None:
@@ -428,8 +438,11 @@ def reap_stampers(*_) -> None:
 
 def serve() -> None:
     """Fork a stamper for each request on stdin until the referee closes it."""
-    import ctypes   # noqa: F401  loaded once here: each stamper's calls through it are then cheap
-    import fcntl    # noqa: F401
+    # what every stamper uses, loaded once here: a stamper's own import would cost it
+    import _queue    # noqa: F401  (a millisecond a match, and the pages it writes)
+    import fcntl     # noqa: F401
+    import resource  # noqa: F401
+    libc()
     import socket
     server = socket.socket(fileno=os.dup(0))
     os.close(0)

@@ -174,6 +174,17 @@ def test_a_run_leaves_no_spare_no_folder_and_no_unreaped_process(tmp_path):
     assert zombies() - before_zombies == set()
 
 
+def test_the_descriptors_kept_for_a_matchs_counts_go_with_the_match():
+    """The counters read at each line keep their files open (referee/box/kernel_file.py):
+    a second run ends holding what the first ended with (the stamper's server lives on)."""
+    puzzles = [str(PUBLIC / f"{name}.txt") for name in ("01_simplest", "02_simpler")]
+    bot = f"{box_python()} {PUBLIC.parents[1] / 'dist' / 'bot.py'}"
+    assert main(["run", "--quiet", "--no-record", "--bot", bot, *puzzles]) == 0
+    held = sorted(os.listdir("/proc/self/fd"))
+    assert main(["run", "--quiet", "--no-record", "--bot", bot, *puzzles]) == 0
+    assert sorted(os.listdir("/proc/self/fd")) == held
+
+
 @pytest.mark.skipif(os.geteuid() != 0, reason="only root can put a launcher back to normal")
 @pytest.mark.parametrize("mode", modes(), ids=lambda mode: mode.value)
 def test_a_box_made_ahead_waits_at_idle_priority_and_its_bot_runs_at_normal(mode):
