@@ -311,21 +311,27 @@ class MatchGroup:
 
     _numbers = itertools.count(1)
 
-    def __init__(self, version: str, parent: dict[str, Path]):
+    def __init__(self, version: str, folders: dict[str, Path]):
         self.version = version
-        name = f"match-{next(self._numbers)}"
-        self.folders: dict[str, Path] = {}
+        self.folders = folders   # by v1 controller ('unified' for v2)
+        self._peak_seen = 0
+        self._files: dict[tuple[str, str], KernelFile] = {}   # the counters read so far
+
+    @classmethod
+    def made_under(cls, version: str, parent: dict[str, Path]) -> "MatchGroup":
+        """A new group under each of the referee's folders (those the kernel lets it make)."""
+        name = f"match-{next(cls._numbers)}"
+        folders: dict[str, Path] = {}
         made: dict[Path, Path] = {}   # v1 controllers mounted together share a folder
         for controller, where in parent.items():
             try:
                 if where not in made:
                     (where / name).mkdir()
                     made[where] = where / name
-                self.folders[controller] = made[where]
+                folders[controller] = made[where]
             except OSError:
                 pass
-        self._peak_seen = 0
-        self._files: dict[tuple[str, str], KernelFile] = {}   # the counters read so far
+        return cls(version, folders)
 
     @classmethod
     def open(cls) -> "MatchGroup | None":
@@ -334,7 +340,7 @@ class MatchGroup:
         found = parents()
         if found is None:
             return None
-        group = cls(*found)
+        group = cls.made_under(*found)
         if group._memory_folder() is None:
             return None
         group.share_cpu(_cpu_cap_cpus)

@@ -25,6 +25,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 from dataclasses import dataclass
 
 SYSTEM = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32")
@@ -188,10 +189,21 @@ def interpreter(program: str) -> str:
     return words[0] if words and words[0].startswith("/") else ""
 
 
-@functools.lru_cache(maxsize=16)
+_asking = threading.Lock()   # a run's first two boxes are made at once: one Python is asked
+
+
 def python_prefixes(program: str, cwd: str) -> tuple[str, ...]:
     """A Python's interpreter and prefixes, as it says them itself run from `cwd` (a pyenv
-    shim answers for the interpreter it starts there); this Python's own without asking."""
+    shim answers for the interpreter it starts there); this Python's own without asking,
+    and a system Python's (its prefixes lie in the system's folders, shown already) too."""
+    with _asking:
+        return _python_prefixes(program, cwd)
+
+
+@functools.lru_cache(maxsize=16)
+def _python_prefixes(program: str, cwd: str) -> tuple[str, ...]:
+    if within(os.path.abspath(program), SYSTEM) and within(os.path.realpath(program), SYSTEM):
+        return (program,)   # /usr/bin/python3: no venv, no shim (asking it took 20 ms)
     if os.path.abspath(program) == os.path.abspath(sys.executable):
         said = [sys.executable, sys.prefix, sys.base_prefix, sys.exec_prefix,
                 sys.base_exec_prefix]

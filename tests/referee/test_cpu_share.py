@@ -39,10 +39,8 @@ def built():
 def fake_group(tmp_path, version, matches=1):
     """A match's group, and `matches - 1` others, under a referee's folder laid out as the
     kernel lays out its files."""
-    group = MatchGroup.__new__(MatchGroup)
-    group.version, group._peak_seen = version, 0
     controllers = ("unified",) if version == "v2" else ("memory", "cpu", "cpuacct")
-    group.folders = {name: tmp_path / name / "match-1" for name in controllers}
+    group = MatchGroup(version, {name: tmp_path / name / "match-1" for name in controllers})
     weight = "cpu.weight" if version == "v2" else "cpu.shares"
     for folder in group.folders.values():
         folder.mkdir(parents=True)

@@ -137,10 +137,8 @@ def test_many_children_killed_with_the_bot_are_all_reaped(mode):
 
 def fake_group(tmp_path, version):
     """A match's group over folders laid out as the kernel lays out its files."""
-    group = MatchGroup.__new__(MatchGroup)
-    group.version, group._peak_seen = version, 0
     names = ("unified",) if version == "v2" else ("memory", "pids", "cpuacct")
-    group.folders = {name: tmp_path / name for name in names}
+    group = MatchGroup(version, {name: tmp_path / name for name in names})
     for folder in group.folders.values():
         folder.mkdir(parents=True)
     return group
