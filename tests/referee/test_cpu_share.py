@@ -76,7 +76,8 @@ def test_a_v2_match_gets_the_same_in_v2s_units(tmp_path):
     assert group.share_cpu(None) and read(folder / "cpu.max") == "max 10000"
 
 
-def test_the_referees_folder_weighs_as_many_sessions_as_it_holds_matches(tmp_path):
+def test_the_referees_folder_weighs_as_many_sessions_as_it_holds_matches(tmp_path, monkeypatch):
+    monkeypatch.setattr(cgroups, "session_weight", lambda: 1024)   # a session of nice 0
     group = fake_group(tmp_path / "a", "v1", matches=3)
     group.share_cpu(CPU_CAP_CPUS)
     assert read(tmp_path / "a" / "cpu" / "cpu.shares") == "3072"
