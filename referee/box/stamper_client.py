@@ -66,14 +66,27 @@ class StamperServer:
             self.proc.wait()
 
     @classmethod
+    def warm(cls) -> None:
+        """Start the server now, if it is not running, so that its own start (some 30 ms
+        of a Python's) overlaps the run's preparation rather than delaying the first match."""
+        with cls._lock:
+            cls._live()
+
+    @classmethod
+    def _live(cls) -> "StamperServer":
+        """The server of this process, started anew if none runs (the lock held)."""
+        server = cls._current
+        if server is None or server._owner != os.getpid() or server.proc.poll() is not None:
+            server = cls._current = cls()
+        return server
+
+    @classmethod
     def request(cls, text: str, fds: Sequence[int]) -> None:
         """Have a stamper forked with `fds` ([frames, control, *passed]); a server
         that has died is started again, once."""
         with cls._lock:
             for attempt in range(2):
-                server = cls._current
-                if server is None or server._owner != os.getpid() or server.proc.poll() is not None:
-                    server = cls._current = cls()
+                server = cls._live()
                 try:
                     socket.send_fds(server._socket, [text.encode()], list(fds))
                     return

@@ -112,6 +112,7 @@ from referee.box.cgroups import cap_cpu
 from referee.box.sandbox import MODES, ContainmentError, Mode, choose_mode, describe
 from referee.box.one_match import play_one
 from referee.box.crew import Crew
+from referee.box.stamper_client import StamperServer
 from referee.terminal import safe, use_colour
 from referee.history.record import Plan, record_after_run
 from referee.history.store import ENV_VAR, DEFAULT_DB
@@ -206,6 +207,7 @@ def execute(args: argparse.Namespace) -> int:
         raise UsageError("--out writes the --gen puzzles: give --gen SPEC too")
     paths = puzzle_paths(args.puzzles, default=not args.gen)
     check_inputs(args, paths + [arg for argv in argvs for arg in argv if os.path.isfile(arg)])
+    StamperServer.warm()   # it starts while the puzzles are read and the bots hashed
     puzzles = [_load(path) for path in paths]
     puzzles += generated(args.gen, args.out, quiet=args.quiet)
     limits = Limits(first_line_s=args.first_line_ms / 1000, turn_s=args.turn_ms / 1000)
