@@ -21,7 +21,6 @@ killed while it forks never completes the fork, and an orphan comes to this proc
 once. Then the reaper exits.
 """
 
-import ctypes
 import errno
 import os
 import re
@@ -301,6 +300,7 @@ def relay_to_init(init: int) -> None:
 
 
 def main() -> None:
+    import ctypes   # here: the referee imports this module for remove_tree alone
     if sys.argv[1] == "--probe-pidns":     # can this machine give us a PID namespace?
         libc = ctypes.CDLL(None, use_errno=True)
         if not enter_pid_namespace(libc):

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import datetime
 import hashlib
+import os
 import subprocess
 import sys
-import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -97,7 +97,7 @@ def puzzle_set(puzzles) -> str:
 def record_run(path: Path, plan: Plan, results: list[MatchResult],
                stopped: bool = False) -> list[int]:
     """One row per bot, its matches with it; the ids given. HistoryError if it cannot."""
-    session, finished = uuid.uuid4().hex, now()
+    session, finished = os.urandom(16).hex(), now()
     version = (plan.referee or RefereeVersion()).text()
     puzzles, load_end = puzzle_set(plan.puzzles), load_now()
     db = connect(path, create=True)
