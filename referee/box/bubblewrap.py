@@ -36,12 +36,30 @@ TMPFS_BYTES = 1 << 30      # each of /tmp and /dev/shm; the memory cap binds fir
 # whole), the start mark, then the bot: a box can be made ahead and held at the gate.
 MARK_LAUNCHER = 'printf "%s\\n" "$0"; read -r _; printf "%s\\n" "$1"; shift; exec "$@"'
 PRIVATE = ("/tmp", "/dev/shm")   # the box's own, empty at its start
+PROBE_WAIT_S = 10         # for the trial box
 INSTALL_HINT = "install bubblewrap for a sandbox (Debian: apt-get install bubblewrap)"
 
 
 @functools.cache
 def bwrap() -> str | None:
     """bubblewrap's path, if it is installed and can make a box here."""
+    probe = start_probe()
+    if probe is None:
+        return None
+    path, process = probe
+    try:
+        ok = process.wait(timeout=PROBE_WAIT_S) == 0
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+        ok = False
+    return path if ok else None
+
+
+@functools.cache
+def start_probe() -> tuple[str, subprocess.Popen] | None:
+    """Start making a trial box (bwrap() waits for it): a run starts it early, so that its
+    some 10 ms overlap the run's preparation. None where there is no bubblewrap to try."""
     path = shutil.which("bwrap")
     if path is None or (os.geteuid() == 0 and shutil.which("setpriv") is None):
         return None
@@ -51,11 +69,10 @@ def bwrap() -> str | None:
     if os.geteuid() != 0:
         probe[1:1] = ["--unshare-user"]
     try:
-        ok = subprocess.run(probe, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL, timeout=10).returncode == 0
-    except (OSError, subprocess.SubprocessError):
-        ok = False
-    return path if ok else None
+        return path, subprocess.Popen(probe, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                      stderr=subprocess.DEVNULL)
+    except OSError:
+        return None
 
 
 class Slot:

@@ -108,6 +108,7 @@ from referee.report.tables import (cleanup_notes, latency_summary, loss_details,
                             versus_stats, versus_summary, versus_table)
 from referee.report.progress import Progress, SetProgress
 from referee.judge.result import MatchResult
+from referee.box.bubblewrap import start_probe
 from referee.box.cgroups import cap_cpu
 from referee.box.sandbox import MODES, ContainmentError, Mode, choose_mode, describe
 from referee.box.one_match import play_one
@@ -207,7 +208,8 @@ def execute(args: argparse.Namespace) -> int:
         raise UsageError("--out writes the --gen puzzles: give --gen SPEC too")
     paths = puzzle_paths(args.puzzles, default=not args.gen)
     check_inputs(args, paths + [arg for argv in argvs for arg in argv if os.path.isfile(arg)])
-    StamperServer.warm()   # it starts while the puzzles are read and the bots hashed
+    StamperServer.warm()   # these start while the puzzles are read and the bots hashed
+    start_probe()
     puzzles = [_load(path) for path in paths]
     puzzles += generated(args.gen, args.out, quiet=args.quiet)
     limits = Limits(first_line_s=args.first_line_ms / 1000, turn_s=args.turn_ms / 1000)
