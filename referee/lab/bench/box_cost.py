@@ -11,14 +11,16 @@ a Python that the box user can reach unboxed too.
 
 With --against REV (a git revision of this checkout, e.g. the referee before the box), it
 times instead whole `python -m referee run --quiet` processes of this referee and of REV's
-(its referee/ taken with git archive; this one's copied alike), in turn, on the same bot
-and puzzles: each one's median wall time, the ratio pair by pair, and the difference per
-match. Their history goes to a database of the measure's own.
+(its referee/ taken with git archive; this one's copied alike, and both compiled to
+bytecode first, as an installed package is), in turn, on the same bot and puzzles: each
+one's median wall time, the ratio pair by pair, and the difference per match. Their history
+goes to a database of the measure's own.
 """
 
 from __future__ import annotations
 
 import argparse
+import compileall
 import io
 import os
 import shlex
@@ -114,6 +116,8 @@ def against(revision: str, bot: list[str], paths: list[Path], rounds: int) -> in
             print(f"box_cost: cannot take referee/ of {revision!r} from git: {why}",
                   file=sys.stderr)
             return 2
+        for copy in (this, old):   # compiled alike, as an installed referee is (where no
+            compileall.compile_dir(copy, quiet=1)   # bytecode is written, each run compiles)
         tail = [sys.executable, "-m", "referee", "run", "--quiet", "--bot", shlex.join(bot),
                 *(str(path.resolve()) for path in paths)]
         env = {**os.environ, "SPOON2_HISTORY": str(Path(folder) / "history.sqlite")}
