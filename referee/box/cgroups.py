@@ -38,7 +38,7 @@ import signal
 import time
 from pathlib import Path
 
-from referee.box.kernel_file import KernelFile, field, first_int
+from referee.box.kernel_file import KernelFiles, field, first_int
 from referee.judge.limits import CPU_CAP_CPUS
 from referee.terminal import size_text
 
@@ -315,7 +315,8 @@ class MatchGroup:
         self.version = version
         self.folders = folders   # by v1 controller ('unified' for v2)
         self._peak_seen = 0
-        self._files: dict[tuple[str, str], KernelFile] = {}   # the counters read so far
+        self._memory_key = "unified" if version == "v2" else "memory"
+        self._files = KernelFiles(folders)   # the counters, read at every line
 
     @classmethod
     def made_under(cls, version: str, parent: dict[str, Path]) -> "MatchGroup":
@@ -348,21 +349,6 @@ class MatchGroup:
 
     def _memory_folder(self) -> Path | None:
         return self.folders.get(self._memory_key)
-
-    @property
-    def _memory_key(self) -> str:
-        return "unified" if self.version == "v2" else "memory"
-
-    def _read(self, controller: str, name: str) -> bytes | None:
-        """A file of the match's group, its descriptor kept for the next read (the counters
-        are read at every line: referee/box/kernel_file.py)."""
-        file = self._files.get((controller, name))
-        if file is None:
-            folder = self.folders.get(controller)
-            if folder is None:
-                return None
-            file = self._files[controller, name] = KernelFile(folder / name)
-        return file.read()
 
     def _folder(self, v1_controller: str) -> Path | None:
         return self.folders.get("unified" if self.version == "v2" else v1_controller)
@@ -422,7 +408,7 @@ class MatchGroup:
     def memory_now(self) -> int | None:
         """The kernel's count now: v1 adds its socket counter to its memory counter."""
         name = "memory.current" if self.version == "v2" else "memory.usage_in_bytes"
-        now = first_int(self._read(self._memory_key, name))
+        now = first_int(self._files.read(self._memory_key, name))
         if now is not None:
             now += self._sockets("usage_in_bytes")
             self._peak_seen = max(self._peak_seen, now)
@@ -432,7 +418,7 @@ class MatchGroup:
         """The kernel's high-water mark: v1's two counters' own, or the highest sum seen
         (v2 before memory.peak: the highest count seen)."""
         name = "memory.peak" if self.version == "v2" else "memory.max_usage_in_bytes"
-        peak = first_int(self._read(self._memory_key, name))
+        peak = first_int(self._files.read(self._memory_key, name))
         self.memory_now()
         return max(peak or 0, self._sockets("max_usage_in_bytes"), self._peak_seen) or None
 
@@ -458,25 +444,25 @@ class MatchGroup:
         which counts socket buffers in memory.current."""
         if self.version == "v2":
             return 0
-        return first_int(self._read("memory", f"memory.kmem.tcp.{counter}")) or 0
+        return first_int(self._files.read("memory", f"memory.kmem.tcp.{counter}")) or 0
 
     def _v2_sockets(self) -> int:
-        return field(self._read("unified", "memory.stat"), b"sock") or 0
+        return field(self._files.read("unified", "memory.stat"), b"sock") or 0
 
     def oom_kills(self) -> int:
         name = "memory.events" if self.version == "v2" else "memory.oom_control"
-        return field(self._read(self._memory_key, name), b"oom_kill") or 0
+        return field(self._files.read(self._memory_key, name), b"oom_kill") or 0
 
     def cpu_seconds(self) -> float | None:
         """CPU time of every process the match ever held, dead ones included."""
         if self.version == "v2":
-            usage = field(self._read("unified", "cpu.stat"), b"usage_usec")
+            usage = field(self._files.read("unified", "cpu.stat"), b"usage_usec")
             return usage / 1e6 if usage is not None else None
-        usage = first_int(self._read("cpuacct", "cpuacct.usage"))
+        usage = first_int(self._files.read("cpuacct", "cpuacct.usage"))
         return usage / 1e9 if usage is not None else None
 
     def processes(self) -> list[int]:
-        return [int(pid) for pid in (self._read(self._memory_key, "cgroup.procs") or b"").split()]
+        return [int(pid) for pid in (self._files.read(self._memory_key, "cgroup.procs") or b"").split()]
 
     def kill(self) -> None:
         if self.version == "v2":
@@ -486,8 +472,7 @@ class MatchGroup:
 
     def remove(self) -> None:
         self.kill()
-        for file in self._files.values():
-            file.close()
+        self._files.close()
         for folder in dict.fromkeys(self.folders.values()):
             try:
                 folder.rmdir()

@@ -39,6 +39,29 @@ class KernelFile:
                 self._fd = None
 
 
+class KernelFiles:
+    """The files of some folders (a match's cgroups, by controller), each read through a
+    descriptor kept from its first read until `close`."""
+
+    def __init__(self, folders: dict[str, os.PathLike]):
+        self._folders = folders
+        self._files: dict[tuple[str, str], KernelFile] = {}
+
+    def read(self, key: str, name: str) -> bytes | None:
+        """File `name` of folder `key`; None where there is no such folder or file."""
+        file = self._files.get((key, name))
+        if file is None:
+            folder = self._folders.get(key)
+            if folder is None:
+                return None
+            file = self._files[key, name] = KernelFile(os.path.join(folder, name))
+        return file.read()
+
+    def close(self) -> None:
+        for file in self._files.values():
+            file.close()
+
+
 def first_int(data: bytes | None) -> int | None:
     """The first number of a counter's text (None for none)."""
     try:
