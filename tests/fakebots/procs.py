@@ -38,7 +38,7 @@ def reachable(folder: Path) -> Path:
     from referee.box.bubblewrap import unreachable
     if os.geteuid() != 0 or unreachable([str(folder)], "/", "", 60000, itself=True) is None:
         return folder
-    copy = Path(SESSION_TMP) / f"reachable-{folder.name}"
+    copy = Path(SESSION_TMP) / f"reachable-{folder.parent.name}-{folder.name}"
     if not copy.is_dir():
         shutil.copytree(folder, copy, ignore=shutil.ignore_patterns("__pycache__"))
         for root, dirs, _ in os.walk(copy):
@@ -46,6 +46,13 @@ def reachable(folder: Path) -> Path:
                 os.chmod(os.path.join(root, name), 0o755)
         os.chmod(copy, 0o755)
     return copy
+
+
+def reachable_file(path: Path | str) -> str:
+    """A file of the checkout where a box user reaches it without a box: in its own folder,
+    or in that folder's copy (see `reachable`)."""
+    path = Path(path).resolve()
+    return str(reachable(path.parent) / path.name)
 
 
 def _state(proc: Path) -> str:

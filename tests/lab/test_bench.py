@@ -25,7 +25,7 @@ from referee.lab.bench.command import (PuzzleRun, distinct_names, measure, node_
 from referee.lab.bench.bundle import first_line_seconds
 from referee.judge.rules import Verdict
 from tests.fakebots.procs import (SESSION_TMP, box_python, alive, no_process_left_behind,  # noqa: F401
-                                  referee, wait_until_none_running)
+                                  reachable_file, referee, wait_until_none_running)
 from tests.fakebots.solvers import slept
 
 from tests.project import PUBLIC, ROOT, run_referee
@@ -275,7 +275,7 @@ def test_a_lost_bundle_leaves_none_of_its_processes_running(monkeypatch):
     # unboxed, so that the pid file it writes is the host's.
     monkeypatch.setenv("REFEREE_CONTAIN", "subreaper")
     pids = Path(SESSION_TMP) / f"pids-{os.getpid()}"
-    argv = [box_python(), "tests/fakebots/spawn_and_hang.py", str(pids)]
+    argv = [box_python(), reachable_file(ROOT / "tests/fakebots/spawn_and_hang.py"), str(pids)]
     result = _play("", puzzle="3\n3\n1.2\n...\n..1\n", argv=argv)
     assert result.verdict is Verdict.TIMEOUT and result.lines == ("0 0 2 0 1",)
     assert result.reason.startswith("no line 2 within 100 ms of line 1; ")

@@ -17,7 +17,7 @@ import bot
 from referee.lab.bench.command import measure
 from referee.lab.bench.bundle import STARTUP_PUZZLE, first_line_seconds, is_python
 from tests.fakebots.procs import (SESSION_TMP, box_python, alive, no_process_left_behind,  # noqa: F401
-                                  referee, wait_until_none_running)
+                                  reachable_file, referee, wait_until_none_running)
 from tests.fakebots.solvers import slept
 
 from tests.project import PUBLIC, ROOT, run_referee
@@ -243,7 +243,7 @@ def test_a_start_leaves_none_of_the_bundles_processes_running(monkeypatch):
     # unboxed, so that the pid file it writes is the host's.
     monkeypatch.setenv("REFEREE_CONTAIN", "subreaper")
     pids = Path(SESSION_TMP) / f"pids-start-{os.getpid()}"
-    argv = [box_python(), str(ROOT / "tests" / "fakebots" / "spawn_and_hang.py"), str(pids)]
+    argv = [box_python(), reachable_file(ROOT / "tests/fakebots/spawn_and_hang.py"), str(pids)]
     figure = _finishes(lambda: first_line_seconds(argv, STARTUP_PUZZLE, 30.0,
                                                   tmp_parent=SESSION_TMP))
     assert figure < 30

@@ -18,7 +18,7 @@ from referee.box.runner import BotProcess
 from referee.judge.match import play_match
 from referee.judge.rules import Verdict
 from tests.fakebots.procs import (SESSION_TMP, box_python, no_process_left_behind,  # noqa: F401
-                                  referee, running_with_marker)
+                                  reachable_file, referee, running_with_marker)
 from tests.referee.test_containment import BOXED, EASY, PEEK, SIMPLEST, marker
 
 ROOT = Path(__file__).parents[2]
@@ -43,12 +43,13 @@ def test_slots_are_held_machine_wide_not_per_temporary_folder(tmp_path, monkeypa
 def test_a_bot_of_another_referee_cannot_stop_this_ones(tmp_path):
     # this referee's TMPDIR is the system's; the other's (python -m referee) is SESSION_TMP
     mark = marker()
-    victim = BotProcess([box_python(), str(ROOT / "tests" / "fakebots" / "silent.py"), mark],
+    victim = BotProcess([box_python(), reachable_file(ROOT / "tests/fakebots/silent.py"), mark],
                         mode=Mode.SUBREAPER, tmp_parent=SESSION_TMP)
     try:
         out = tmp_path / "run.json"
         done = referee("run", "--contain", "subreaper", "--json", str(out), "--bot",
-                       f"{box_python()} tests/hostile/kill_referee.py {marker()}",
+                       f"{box_python()} {reachable_file(ROOT / 'tests/hostile/kill_referee.py')} "
+                       f"{marker()}",
                        "puzzles/public/01_simplest.txt")
         match = json.loads(out.read_text())["matches"][0]
         assert f"as uid {victim.sandbox.uid}" not in match["box"]

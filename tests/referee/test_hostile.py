@@ -20,7 +20,8 @@ from referee.box.sandbox import Mode
 from referee.judge.limits import Limits
 from referee.judge.rules import Verdict
 from tests.fakebots.procs import (SESSION_TMP, box_python, no_process_left_behind,  # noqa: F401
-                                  referee, running_with_marker, wait_until_none_running)
+                                  reachable_file, referee, running_with_marker,
+                                  wait_until_none_running)
 from tests.hostile import cases, kit
 from tests.referee.test_containment import MODES, marker, play
 
@@ -158,8 +159,8 @@ def test_a_saboteur_leaves_no_process_and_cannot_touch_the_other_bot(mode, tmp_p
     # B, the project's solver, runs while A's matches and the process A leaves behind
     # hunt it: two jobs, so that A's and B's matches overlap
     a_mark, b_mark, folders = marker(), marker(), set(kit.match_folders())
-    a = f"{box_python()} tests/hostile/saboteur.py {b_mark[::-1]} {a_mark} 8"
-    b = f"{box_python()} dist/bot.py {b_mark}"
+    a = f"{box_python()} {reachable_file(ROOT / 'tests/hostile/saboteur.py')} {b_mark[::-1]} {a_mark} 8"
+    b = f"{box_python()} {reachable_file(ROOT / 'dist/bot.py')} {b_mark}"
     out = tmp_path / "run.json"
     puzzles = [f"puzzles/public/{n}.txt" for n in ("01_simplest", "02_simpler", "03_simple",
                                                    "04_basic")]
@@ -194,9 +195,9 @@ def test_honest_bots_still_win_in_every_mode(mode, cpp_solver, tmp_path):
     # the project's solver, and tests/bots' C++ and JavaScript ones (test_languages plays
     # them, and Java, on all 13 public tests in the default mode); generous limits: the
     # box is on trial here, not the machine's load
-    bots = [f"{box_python()} dist/bot.py", cpp_solver]
+    bots = [f"{box_python()} {reachable_file(ROOT / 'dist/bot.py')}", cpp_solver]
     if shutil.which("node"):
-        bots.append(f"node {ROOT / 'tests/bots/js/hashi.js'}")
+        bots.append(f"node {reachable_file(ROOT / 'tests/bots/js/hashi.js')}")
     puzzles = ["puzzles/public/03_simple.txt", "puzzles/public/08_advanced.txt"]
     folders = set(kit.match_folders())
     for bot in bots:

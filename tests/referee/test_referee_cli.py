@@ -15,7 +15,7 @@ from referee.cli.run_files import match_json
 from referee.judge.result import MatchResult, Usage
 from referee.judge.rules import Verdict
 from tests.fakebots.procs import SESSION_TMP, alive, no_process_left_behind, referee  # noqa: F401
-from tests.fakebots.procs import box_python, wait_until_none_running
+from tests.fakebots.procs import box_python, reachable_file, wait_until_none_running
 
 ROOT = Path(__file__).parents[2]
 FAKEBOTS = "tests/fakebots"
@@ -101,7 +101,8 @@ def test_child_that_escaped_the_group_and_outlived_the_bot_is_killed():
     pidfile = Path(SESSION_TMP) / f"escaped-{os.getpid()}"   # unboxed: the host's file
     # the child starts Python before it prints line 2: a long turn limit for a busy machine
     run = referee("run", "--contain", "subreaper", "--bot",
-                  f"{box_python()} {FAKEBOTS}/escape_and_win.py {pidfile}",
+                  f"{box_python()} {reachable_file(ROOT / FAKEBOTS / 'escape_and_win.py')} "
+                  f"{pidfile}",
                   "--first-line-ms", "10000", "--turn-ms", "10000", FIRST_FOUR[0])
     assert run.returncode == 0, run.stdout + run.stderr
     child = int(pidfile.read_text())

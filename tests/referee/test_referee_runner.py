@@ -18,7 +18,8 @@ from referee.box.proctree import descendants
 from referee.box import runner
 from referee.box.sandbox import Mode
 from referee.box.runner import BotProcess, BotStartError
-from tests.fakebots.procs import box_python, SESSION_TMP, alive, wait_until_none_running
+from tests.fakebots.procs import (box_python, SESSION_TMP, alive, reachable_file,
+                                  wait_until_none_running)
 
 FAKEBOTS = Path(__file__).parents[1] / "fakebots"
 PUBLIC = Path(__file__).parents[2] / "puzzles" / "public"
@@ -36,7 +37,7 @@ def run_match(*args, **kwargs):
 
 
 def bot(script, *args):
-    return [box_python(), str(FAKEBOTS / script), *map(str, args)]
+    return [box_python(), reachable_file(FAKEBOTS / script), *map(str, args)]
 
 
 @pytest.fixture(autouse=True, scope="module")
