@@ -159,7 +159,8 @@ def test_a_saboteur_leaves_no_process_and_cannot_touch_the_other_bot(mode, tmp_p
     # B, the project's solver, runs while A's matches and the process A leaves behind
     # hunt it: two jobs, so that A's and B's matches overlap
     a_mark, b_mark, folders = marker(), marker(), set(kit.match_folders())
-    a = f"{box_python()} {reachable_file(ROOT / 'tests/hostile/saboteur.py')} {b_mark[::-1]} {a_mark} 8"
+    saboteur = reachable_file(ROOT / "tests/hostile/saboteur.py")
+    a = f"{box_python()} {saboteur} {b_mark[::-1]} {a_mark} 8"
     b = f"{box_python()} {reachable_file(ROOT / 'dist/bot.py')} {b_mark}"
     out = tmp_path / "run.json"
     puzzles = [f"puzzles/public/{n}.txt" for n in ("01_simplest", "02_simpler", "03_simple",
