@@ -289,7 +289,7 @@ def test_the_perf_hint_writes_its_data(cpp_binary, tmp_path):
 # -- the CPU count ----------------------------------------------------------------------------
 
 FAMILY = """
-import os, sys, threading, time
+import os, resource, sys, threading, time
 def burn(seconds):
     end = time.process_time() + seconds
     while time.process_time() < end:
@@ -301,8 +301,8 @@ if child == 0:
 os.waitpid(child, 0)
 worker = threading.Thread(target=burn, args=(0.1,))
 worker.start(); worker.join()
-times = os.times()
-print(times.user + times.system + times.children_user + times.children_system, flush=True)
+own, child = (resource.getrusage(who) for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN))
+print(own.ru_utime + own.ru_stime + child.ru_utime + child.ru_stime, flush=True)   # in us, not ticks
 sys.stdin.readline()
 """
 

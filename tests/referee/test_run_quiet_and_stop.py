@@ -32,8 +32,10 @@ def _stopped(sig: int, jobs: str) -> tuple[int, str, list[str]]:
     """Run the silent bot on the public tests, send `sig` once two matches are over:
     (exit status, stdout, progress lines)."""
     env = dict(os.environ, TMPDIR=SESSION_TMP, PYTHONPATH=str(ROOT))
+    # each match lasts its first line's limit: long enough that a busy machine's signal
+    # still comes before the last match is over
     proc = subprocess.Popen([sys.executable, "-m", "referee", "run", "--bot", SILENT,
-                             "--first-line-ms", "50", "--jobs", jobs], cwd=ROOT, env=env,
+                             "--first-line-ms", "400", "--jobs", jobs], cwd=ROOT, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     progress = []
     while len(progress) < 2:   # one progress line per match over
