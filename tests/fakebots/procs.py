@@ -9,6 +9,7 @@ time on the machine is never mistaken for a leak of this one.
 import atexit
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import tempfile
@@ -46,6 +47,13 @@ def reachable(folder: Path) -> Path:
                 os.chmod(os.path.join(root, name), 0o755)
         os.chmod(copy, 0o755)
     return copy
+
+
+def hear_ctrl_c():
+    """In a referee's child, before exec: SIGINT back to its default. A shell that starts
+    the tests in the background (`make test &`) ignores SIGINT for them, the referee
+    inherits that, and Python then never turns Ctrl-C into KeyboardInterrupt."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 def reachable_file(path: Path | str) -> str:

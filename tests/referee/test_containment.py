@@ -32,8 +32,8 @@ from referee.judge.match import play_match
 from referee.report.tables import loss_details
 from referee.judge.rules import Verdict
 from referee.box.runner import BotProcess
-from tests.fakebots.procs import (SESSION_TMP, box_python, reachable, running_with_marker,
-                                  time_close)
+from tests.fakebots.procs import (SESSION_TMP, box_python, hear_ctrl_c, reachable,
+                                  running_with_marker, time_close)
 
 ROOT = Path(__file__).parents[2]
 FAKEBOTS = reachable(ROOT / "tests" / "fakebots")   # the unboxed modes' box user reaches them
@@ -144,13 +144,6 @@ def wait_for_bots(mark, count):
         bots = [p for p in running_with_marker(mark) if "-m referee" not in p]
         time.sleep(0.05)
     assert len(bots) >= count
-
-
-def hear_ctrl_c():
-    """In the referee's child, before exec: SIGINT back to its default. A shell that starts
-    the tests in the background (`make test &`) ignores SIGINT for them, the referee
-    inherits that, and Python then never turns Ctrl-C into KeyboardInterrupt."""
-    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 
 @pytest.mark.slow

@@ -24,7 +24,7 @@ from referee.box.runner import Enclosure
 from referee.box.sandbox import Mode
 from referee.judge.limits import Limits
 from referee.judge.rules import Verdict
-from tests.fakebots.procs import (SESSION_TMP, box_python,  # noqa: F401
+from tests.fakebots.procs import (SESSION_TMP, box_python, hear_ctrl_c,  # noqa: F401
                                   no_process_left_behind, running_with_marker)
 from tests.hostile import kit
 from tests.referee.test_containment import MODES, available_modes, marker, play
@@ -56,7 +56,8 @@ def _run(mode: Mode, bot: str, *args: str) -> subprocess.Popen:
     env = dict(os.environ, TMPDIR=SESSION_TMP, PYTHONPATH=str(ROOT))
     return subprocess.Popen([sys.executable, "-m", "referee", "run", "--contain", mode.value,
                              "--bot", bot, "--no-record", *args], cwd=ROOT, env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=hear_ctrl_c)
 
 
 @pytest.mark.slow

@@ -37,6 +37,11 @@ def run_match(*args, **kwargs):
 
 
 def bot(script, *args):
+    return [box_python(), str(FAKEBOTS / script), *map(str, args)]
+
+
+def unboxed_bot(script, *args):
+    """A bot the unboxed modes can start: from where a box user reaches it."""
     return [box_python(), reachable_file(FAKEBOTS / script), *map(str, args)]
 
 
@@ -120,7 +125,7 @@ def test_late_line_within_the_grace_is_recorded_and_judged_late():
 @pytest.mark.slow
 def test_closed_output_without_exit_is_a_timeout():
     # the limit leaves a slow machine time to start Python and close stdout
-    result = run_match(SIMPLEST, bot("close_and_hang.py"), Limits(first_line_s=1.5),
+    result = run_match(SIMPLEST, unboxed_bot("close_and_hang.py"), Limits(first_line_s=1.5),
                        mode=Mode.SUBREAPER)   # in a box, bubblewrap holds stdout to the end
     assert result.verdict is Verdict.TIMEOUT and "closed its output" in result.reason
 
@@ -144,7 +149,7 @@ def test_flood_is_cut_malformed_and_stderr_capped():
 @pytest.mark.slow
 def test_children_of_a_hanging_bot_are_killed_even_if_they_left_the_group():
     pidfile = Path(SESSION_TMP) / f"pids-{os.getpid()}"   # unboxed: the bot writes it
-    result = run_match(SIMPLEST, bot("spawn_and_hang.py", pidfile), PATIENT,
+    result = run_match(SIMPLEST, unboxed_bot("spawn_and_hang.py", pidfile), PATIENT,
                        mode=Mode.SUBREAPER)
     assert (result.verdict, result.turn) == (Verdict.TIMEOUT, 2)
     pids = [int(p) for p in pidfile.read_text().split()]

@@ -9,7 +9,8 @@ import sys
 import pytest
 
 from tests.project import PUBLIC, ROOT
-from tests.fakebots.procs import SESSION_TMP, no_process_left_behind, referee  # noqa: F401
+from tests.fakebots.procs import (SESSION_TMP, hear_ctrl_c, no_process_left_behind,  # noqa: F401
+                                  referee)
 
 FAKEBOTS = ROOT / "tests" / "fakebots"
 SILENT = f"{sys.executable} {FAKEBOTS / 'silent.py'}"
@@ -36,6 +37,7 @@ def _stopped(sig: int, jobs: str) -> tuple[int, str, list[str]]:
     # still comes before the last match is over
     proc = subprocess.Popen([sys.executable, "-m", "referee", "run", "--bot", SILENT,
                              "--first-line-ms", "400", "--jobs", jobs], cwd=ROOT, env=env,
+                            preexec_fn=hear_ctrl_c,
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     progress = []
     while len(progress) < 2:   # one progress line per match over
