@@ -52,6 +52,12 @@ def _kill_marked(mark: str) -> None:
             pass
 
 
+def assert_nothing_left(mark: str, folders: set) -> None:
+    """No process of the marked bot, and no match folder but those there before."""
+    assert kit.leftovers(mark) == []
+    assert set(kit.match_folders()) <= folders
+
+
 def _run(mode: Mode, bot: str, *args: str) -> subprocess.Popen:
     env = dict(os.environ, TMPDIR=SESSION_TMP, PYTHONPATH=str(ROOT))
     return subprocess.Popen([sys.executable, "-m", "referee", "run", "--contain", mode.value,
@@ -107,8 +113,7 @@ def test_a_bot_holding_its_stderr_lock_is_judged_and_leaves_nothing(mode, built,
         run.communicate()
     match = json.loads(out.read_text())["matches"][0]
     assert match["verdict"] == "win", match   # judged on its lines, as any bot
-    assert kit.leftovers(mark) == []
-    assert set(kit.match_folders()) <= folders
+    assert_nothing_left(mark, folders)
 
 
 @pytest.mark.slow
@@ -140,8 +145,7 @@ def test_ctrl_c_ends_a_run_within_a_second_whatever_its_bot_holds(mode, built):
             run.kill()
         run.communicate()
     assert took < STOP_S and run.returncode == 130, (took, run.returncode)
-    assert kit.leftovers(mark) == []
-    assert set(kit.match_folders()) <= folders
+    assert_nothing_left(mark, folders)
 
 
 @pytest.mark.slow
@@ -152,8 +156,7 @@ def test_garbage_on_every_inherited_descriptor_changes_nothing(mode, built):
     said = result.usage.stderr_tail
     assert "descriptors: open beyond 0, 1 and 2: none" in said, said
     assert result.verdict is Verdict.WIN, (result.reason, said)
-    assert kit.leftovers(mark) == []
-    assert set(kit.match_folders()) <= folders
+    assert_nothing_left(mark, folders)
 
 
 @root_only
