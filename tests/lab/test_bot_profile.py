@@ -196,9 +196,9 @@ def test_a_java_bots_first_line_has_the_cpu_run_counts(java_classes, tmp_path):
     """The JVM's every thread: its first line's CPU within 20% of the match's CPU as run
     counts it, in the same match, and the median of five within what run itself measured of
     the same bot (interleaved), give or take 20%: a JVM's CPU moves with the machine's load
-    (118 against 151 ms at the medians beside two busy processes and the hostile kit). The JVM's serial collector and first compiler
-    only: with its parallel collector and second compiler, the same bot's CPU spanned 117 to
-    222 ms over ten runs on a loaded machine."""
+    (118 against 151 ms at the medians beside two busy processes and the hostile kit). The
+    JVM's serial collector and first compiler only: with its parallel collector and second
+    compiler, the same bot's CPU spanned 117 to 222 ms over ten runs on a loaded machine."""
     bot = f"java -XX:+UseSerialGC -XX:TieredStopAtLevel=1 -cp {java_classes} Player"
     ran, profiled = [], []
     for k in range(5):
