@@ -251,6 +251,9 @@ class ReaperSandbox(Sandbox):
         return proctree.descendants(self.pid) if self.pid else []
 
     def kill(self) -> None:
+        if self.group:   # the reaper with the rest, at once: a loaded machine runs it late
+            super().kill()
+            return
         if self.pid:
             _signal(self.pid, signal.SIGTERM)   # the reaper kills and reaps the bot's tree
             if not _wait_gone(self.pid, KILL_WAIT_S):
@@ -273,7 +276,8 @@ class PidnsSandbox(ReaperSandbox):
     def kill(self) -> None:
         # SIGTERM reaches init through the reaper; init kills everything in the namespace
         # and exits, and the kernel kills whatever is left. SIGKILL on init if it lingers.
-        if self.pid:
+        # A cgroup holds them all: killed at once.
+        if self.pid and not self.group:
             inits = proctree.children(self.pid)
             _signal(self.pid, signal.SIGTERM)
             if not _wait_gone(self.pid, KILL_WAIT_S / 2):

@@ -30,7 +30,7 @@ from referee.judge.limits import READ_CHUNK_BYTES, STDERR_TAIL_BYTES
 from referee.box.lines import Frame, FrameReader, LineSplitter, StderrTail
 
 STAMPER = Path(__file__).with_name("stamper.py")
-SERVER_WAIT_S = 2.0       # for the server to leave at the end of its socket
+SERVER_WAIT_S = 0.1       # for the server to leave at the end of its socket, then killed
 
 
 class StamperServer:
@@ -55,7 +55,8 @@ class StamperServer:
         atexit.register(self.stop)
 
     def stop(self) -> None:
-        """End the server (the referee is leaving): it goes at the end of its socket."""
+        """End the server (the referee is leaving): it goes at the end of its socket, or
+        is killed (it holds nothing the referee needs, and Ctrl-C must end a run at once)."""
         if self._owner != os.getpid():
             return
         self._socket.close()
@@ -63,7 +64,10 @@ class StamperServer:
             self.proc.wait(timeout=SERVER_WAIT_S)
         except subprocess.TimeoutExpired:
             self.proc.kill()
-            self.proc.wait()
+            try:
+                self.proc.wait(timeout=SERVER_WAIT_S)
+            except subprocess.TimeoutExpired:
+                pass   # dying: the system reaps it once the referee is gone
 
     @classmethod
     def warm(cls) -> None:
