@@ -7,6 +7,7 @@ time on the machine is never mistaken for a leak of this one.
 """
 
 import atexit
+import itertools
 import os
 import shutil
 import signal
@@ -61,6 +62,16 @@ def reachable_file(path: Path | str) -> str:
     or in that folder's copy (see `reachable`)."""
     path = Path(path).resolve()
     return str(reachable(path.parent) / path.name)
+
+
+_written = itertools.count(1)
+
+
+def bot_written(stem: str) -> Path:
+    """A path in SESSION_TMP that no test has named before, for a file an unboxed bot
+    writes: the bot runs as whichever box user is free, and in a sticky folder one user
+    cannot overwrite another's file (a second test's bot failed to, and timed out)."""
+    return Path(SESSION_TMP) / f"{stem}-{next(_written)}"
 
 
 def _state(proc: Path) -> str:

@@ -6,11 +6,9 @@ The bundle's match is played by fake bundles (tests/fakebots/replay.py) whose sl
 
 import argparse
 import json
-import os
 import sys
 import time
 import types
-from pathlib import Path
 
 import pytest
 
@@ -24,8 +22,9 @@ from referee.lab.bench.command import (PuzzleRun, distinct_names, measure, node_
                                percentile, suite_summary)
 from referee.lab.bench.bundle import first_line_seconds
 from referee.judge.rules import Verdict
-from tests.fakebots.procs import (SESSION_TMP, box_python, alive, no_process_left_behind,  # noqa: F401
-                                  reachable_file, referee, wait_until_none_running)
+from tests.fakebots.procs import (SESSION_TMP, alive, bot_written, box_python,  # noqa: F401
+                                  no_process_left_behind, reachable_file, referee,
+                                  wait_until_none_running)
 from tests.fakebots.solvers import slept
 
 from tests.project import PUBLIC, ROOT, run_referee
@@ -274,7 +273,7 @@ def test_a_lost_bundle_leaves_none_of_its_processes_running(monkeypatch):
     # It prints one legal line, then hangs with two children, one in its own session;
     # unboxed, so that the pid file it writes is the host's.
     monkeypatch.setenv("REFEREE_CONTAIN", "subreaper")
-    pids = Path(SESSION_TMP) / f"pids-{os.getpid()}"
+    pids = bot_written("pids")
     argv = [box_python(), reachable_file(ROOT / "tests/fakebots/spawn_and_hang.py"), str(pids)]
     result = _play("", puzzle="3\n3\n1.2\n...\n..1\n", argv=argv)
     assert result.verdict is Verdict.TIMEOUT and result.lines == ("0 0 2 0 1",)

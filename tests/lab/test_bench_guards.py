@@ -3,21 +3,20 @@ the bundle's start-up measured without hanging or leaving a process behind.
 """
 
 import json
-import os
 import signal
 import sys
 import threading
 import time
 import types
-from pathlib import Path
 
 import pytest
 
 import bot
 from referee.lab.bench.command import measure
 from referee.lab.bench.bundle import STARTUP_PUZZLE, first_line_seconds, is_python
-from tests.fakebots.procs import (SESSION_TMP, box_python, alive, no_process_left_behind,  # noqa: F401
-                                  reachable_file, referee, wait_until_none_running)
+from tests.fakebots.procs import (SESSION_TMP, alive, bot_written, box_python,  # noqa: F401
+                                  no_process_left_behind, reachable_file, referee,
+                                  wait_until_none_running)
 from tests.fakebots.solvers import slept
 
 from tests.project import PUBLIC, ROOT, run_referee
@@ -242,7 +241,7 @@ def test_a_start_leaves_none_of_the_bundles_processes_running(monkeypatch):
     # It reads the puzzle, starts two children (one in its own session), prints a line;
     # unboxed, so that the pid file it writes is the host's.
     monkeypatch.setenv("REFEREE_CONTAIN", "subreaper")
-    pids = Path(SESSION_TMP) / f"pids-start-{os.getpid()}"
+    pids = bot_written("pids-start")
     argv = [box_python(), reachable_file(ROOT / "tests/fakebots/spawn_and_hang.py"), str(pids)]
     figure = _finishes(lambda: first_line_seconds(argv, STARTUP_PUZZLE, 30.0,
                                                   tmp_parent=SESSION_TMP))

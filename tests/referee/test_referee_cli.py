@@ -15,7 +15,7 @@ from referee.cli.run_files import match_json
 from referee.judge.result import MatchResult, Usage
 from referee.judge.rules import Verdict
 from tests.fakebots.procs import SESSION_TMP, alive, no_process_left_behind, referee  # noqa: F401
-from tests.fakebots.procs import box_python, reachable_file, wait_until_none_running
+from tests.fakebots.procs import bot_written, box_python, reachable_file, wait_until_none_running
 
 ROOT = Path(__file__).parents[2]
 FAKEBOTS = "tests/fakebots"
@@ -98,7 +98,7 @@ def test_timeout_with_small_limits(tmp_path):
 
 @pytest.mark.slow
 def test_child_that_escaped_the_group_and_outlived_the_bot_is_killed():
-    pidfile = Path(SESSION_TMP) / f"escaped-{os.getpid()}"   # unboxed: the host's file
+    pidfile = bot_written("escaped")   # unboxed: the host's file
     # the child starts Python before it prints line 2: a long turn limit for a busy machine
     run = referee("run", "--contain", "subreaper", "--bot",
                   f"{box_python()} {reachable_file(ROOT / FAKEBOTS / 'escape_and_win.py')} "

@@ -18,7 +18,7 @@ from referee.box.proctree import descendants
 from referee.box import runner
 from referee.box.sandbox import Mode
 from referee.box.runner import BotProcess, BotStartError
-from tests.fakebots.procs import (box_python, SESSION_TMP, alive, reachable_file,
+from tests.fakebots.procs import (box_python, SESSION_TMP, alive, bot_written, reachable_file,
                                   wait_until_none_running)
 
 FAKEBOTS = Path(__file__).parents[1] / "fakebots"
@@ -148,12 +148,12 @@ def test_flood_is_cut_malformed_and_stderr_capped():
 
 @pytest.mark.slow
 def test_children_of_a_hanging_bot_are_killed_even_if_they_left_the_group():
-    pidfile = Path(SESSION_TMP) / f"pids-{os.getpid()}"   # unboxed: the bot writes it
+    pidfile = bot_written("pids")   # unboxed: the bot writes it
     # the children are on trial, not the machine: a first line that three Python starts
     # may take long to come on a loaded one
     result = run_match(SIMPLEST, unboxed_bot("spawn_and_hang.py", pidfile),
                        Limits(first_line_s=20.0, turn_s=0.1, grace_s=0.05), mode=Mode.SUBREAPER)
-    assert (result.verdict, result.turn) == (Verdict.TIMEOUT, 2)
+    assert (result.verdict, result.turn) == (Verdict.TIMEOUT, 2), (result.reason, result.usage)
     pids = [int(p) for p in pidfile.read_text().split()]
     assert len(pids) == 3
     assert wait_until_none_running() == []
