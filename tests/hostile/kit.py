@@ -6,16 +6,20 @@ SESSION_TMP); Python bots run with a Python the box user can reach (box_python).
 
 import os
 import re
+import signal
 import subprocess
+import sys
 import tempfile
 import time
 from pathlib import Path
 
-from tests.fakebots.procs import SESSION_TMP, box_python, reachable, running_with_marker
+from tests.fakebots.procs import (SESSION_TMP, box_python, hear_ctrl_c, reachable,
+                                  running_with_marker)
 
 HERE = Path(__file__).parent
+ROOT = HERE.parent.parent
 BOX_UID_BASE = 60000
-SIMPLEST = HERE.parent.parent / "puzzles" / "public" / "01_simplest.txt"
+SIMPLEST = ROOT / "puzzles" / "public" / "01_simplest.txt"
 
 
 def build() -> dict[str, str]:
@@ -88,3 +92,23 @@ def leftovers(marker: str, wait_s: float = 3.0) -> list[str]:
         if not left or time.monotonic() > deadline:
             return left
         time.sleep(0.05)
+
+
+def run_referee(mode: str, bot: str, *args: str) -> subprocess.Popen:
+    """`spoon2 run` of `bot` in a process of its own, unrecorded: a referee that a bot could
+    hang must not be the caller. It hears Ctrl-C even when the caller ignores it."""
+    env = dict(os.environ, TMPDIR=SESSION_TMP, PYTHONPATH=str(ROOT))
+    return subprocess.Popen([sys.executable, "-m", "referee", "run", "--contain", mode,
+                             "--bot", bot, "--no-record", *args], cwd=ROOT, env=env,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=hear_ctrl_c)
+
+
+def kill_marked(marker: str) -> None:
+    """Kill what is left of a match by its marker (a referee stuck on a bot's pipe waits
+    until the bot, the pipe lock's holder, is gone)."""
+    for line in running_with_marker(marker):
+        try:
+            os.kill(int(line.split(":")[0]), signal.SIGKILL)
+        except OSError:
+            pass

@@ -12,9 +12,7 @@ left running is killed by its marker.
 
 import json
 import os
-import signal
 import subprocess
-import sys
 import time
 
 import pytest
@@ -24,9 +22,8 @@ from referee.box.runner import Enclosure
 from referee.box.sandbox import Mode
 from referee.judge.limits import Limits
 from referee.judge.rules import Verdict
-from tests.fakebots.procs import (SESSION_TMP, box_python, hear_ctrl_c,  # noqa: F401
-                                  no_process_left_behind, running_with_marker)
-from tests.hostile import kit
+from tests.fakebots.procs import SESSION_TMP, box_python, no_process_left_behind  # noqa: F401
+from tests.hostile import kit, stop_time
 from tests.referee.test_containment import MODES, available_modes, marker, play
 from tests.project import ROOT
 
@@ -42,28 +39,10 @@ def built():
     return kit.build()
 
 
-def _kill_marked(mark: str) -> None:
-    """Kill what is left of a match by its marker (a referee stuck on a bot's pipe waits
-    until the bot, the pipe lock's holder, is gone)."""
-    for line in running_with_marker(mark):
-        try:
-            os.kill(int(line.split(":")[0]), signal.SIGKILL)
-        except OSError:
-            pass
-
-
 def assert_nothing_left(mark: str, folders: set) -> None:
     """No process of the marked bot, and no match folder but those there before."""
     assert kit.leftovers(mark) == []
     assert set(kit.match_folders()) <= folders
-
-
-def _run(mode: Mode, bot: str, *args: str) -> subprocess.Popen:
-    env = dict(os.environ, TMPDIR=SESSION_TMP, PYTHONPATH=str(ROOT))
-    return subprocess.Popen([sys.executable, "-m", "referee", "run", "--contain", mode.value,
-                             "--bot", bot, "--no-record", *args], cwd=ROOT, env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            preexec_fn=hear_ctrl_c)
 
 
 @pytest.mark.slow
@@ -103,12 +82,12 @@ def test_in_a_box_without_its_filter_the_late_answer_still_loses(built, monkeypa
 def test_a_bot_holding_its_stderr_lock_is_judged_and_leaves_nothing(mode, built, tmp_path):
     mark, folders = marker(), set(kit.match_folders())
     out = tmp_path / "run.json"
-    run = _run(mode, f"{built['stderr_lock']} {mark} solve", "--json", str(out),
-               str(kit.SIMPLEST))
+    run = kit.run_referee(mode.value, f"{built['stderr_lock']} {mark} solve", "--json", str(out),
+                          str(kit.SIMPLEST))
     try:
         run.communicate(timeout=RUN_TIMEOUT_S)
     finally:
-        _kill_marked(mark)
+        kit.kill_marked(mark)
         run.kill()
         run.communicate()
     match = json.loads(out.read_text())["matches"][0]
@@ -119,32 +98,9 @@ def test_a_bot_holding_its_stderr_lock_is_judged_and_leaves_nothing(mode, built,
 @pytest.mark.slow
 @MODES
 def test_ctrl_c_ends_a_run_within_a_second_whatever_its_bot_holds(mode, built):
-    mark, folders = marker(), set(kit.match_folders())
-    puzzles = [str(kit.SIMPLEST.with_name(f"{name}.txt"))
-               for name in ("01_simplest", "02_simpler", "03_simple")]
-    run = _run(mode, f"{built['stderr_lock']} {mark} silent", "--first-line-ms", "30000",
-               *puzzles)
-    bot = f"{built['stderr_lock']} {mark}"
-    try:
-        deadline = time.monotonic() + RUN_TIMEOUT_S
-        while not any(line.split(": ", 1)[1].startswith(bot)
-                      for line in running_with_marker(mark)):
-            assert time.monotonic() < deadline and run.poll() is None, run.communicate()
-            time.sleep(0.05)
-        time.sleep(0.5)   # its splice holds the lock by now
-        asked = time.monotonic()
-        run.send_signal(signal.SIGINT)
-        try:
-            run.wait(timeout=10 * STOP_S)
-        except subprocess.TimeoutExpired:
-            pass
-        took = time.monotonic() - asked
-    finally:
-        if run.poll() is None:   # stuck: the bot, the lock's holder, must go first
-            _kill_marked(mark)
-            run.kill()
-        run.communicate()
-    assert took < STOP_S and run.returncode == 130, (took, run.returncode)
+    folders = set(kit.match_folders())
+    took, status, mark = stop_time.stop_once(mode.value, built)
+    assert took is not None and took < STOP_S and status == 130, (took, status)
     assert_nothing_left(mark, folders)
 
 
