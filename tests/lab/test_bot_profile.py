@@ -411,6 +411,41 @@ def test_samples_and_cpu_are_split_at_the_referees_stamps():
     assert second.cpu_s == pytest.approx(0.007)  # 10.005 to 10.011, between the readings
 
 
+def test_work_after_a_line_left_the_bot_is_the_next_lines_though_stamped_later():
+    # the bot's process says line 1 left at 10.003 and line 2 at 10.006; the referee read
+    # line 1 at 10.005 (a late stamp) and line 2 at 10.0055 (said later than stamped)
+    records = "\n".join(json.dumps(r) for r in [
+        ["start", 10.0, 0.001],
+        ["frame", 0, "bot.py", "main", 1], ["frame", 1, "bot.py", "slow", 9],
+        ["sample", 10.002, [0]],
+        ["wrote", 10.003, 1],
+        ["sample", 10.004, [0, 1]],              # after line 1 left, before its stamp
+        ["wrote", 10.006, 2],
+        ["sample", 10.0058, [0, 1]],             # after line 2's stamp, before it was said
+    ])
+    samples = read_samples(records.encode())
+    cpu = CpuReadings((10.0, 10.01), (0.5, 0.51), "test")
+    first, second, third = split_turns(samples, cpu, 10.0, (0.005, 0.0005, 0.001))
+    slow = samples.stacks[1][1]
+    assert (first.samples, second.samples, third.samples) == (1, 1, 1)
+    assert second.own[slow] == pytest.approx(0.001)   # from 10.003, when line 1 left
+    assert third.own[slow] == pytest.approx(0.0003)   # from line 2's stamp, the earlier
+    assert first.cpu_s == pytest.approx(0.003)
+
+
+@pytest.mark.slow
+def test_the_sampler_says_when_each_line_left_the_bot(tmp_path):
+    # a forked child's line is not counted: a count that lags leaves the stamps to rule
+    code = ("import os, sys\nprint('a', flush=True)\nsys.stdout.write('b\\nc\\n')\n"
+            "sys.stdout.flush()\nif os.fork() == 0:\n    print('d', flush=True)\n"
+            "    os._exit(0)\nos.wait()\n")
+    done, records = run_sampler(tmp_path, code)
+    assert done.returncode == 0 and done.stdout == "a\nb\nc\nd\n", done.stderr
+    wrote = read_samples(records).wrote
+    assert [lines for _, lines in wrote] == [1, 3]
+    assert wrote[0][0] < wrote[1][0]
+
+
 def test_run_match_hands_the_bot_a_descriptor_by_its_number(tmp_path):
     from referee.judge.board import load_board
     from referee.box.runner import run_match

@@ -17,11 +17,14 @@ after its winning line, so nothing waits for an exit):
     ["frame", ID, FILE, FUNCTION, LINE]       a function, named once before its first use
     ["sample", T, [ID, ...]]                  the bot's stack, outermost first
     ["handover", T]                           the bot took SIGALRM: no samples after T
+    ["wrote", T, LINES]                       LINES line ends of sys.stdout's had left by T
 
 T is time.perf_counter(), the clock the referee stamps lines with (CLOCK_MONOTONIC on
 Linux, the same in every process), so the referee splits the samples at its own stamps of
-the bot's lines, whichever process printed them. Standard library only, no import of the
-project: the bot's own Python runs it, with the bot's environment.
+the bot's lines, whichever process printed them; or, where this process says a line left
+earlier (the "wrote" records: see Stdout), at that moment: the referee stamps a line once
+it has read it, and a sample taken in between is the next line's work. Standard library
+only, no import of the project: the bot's own Python runs it, with the bot's environment.
 """
 
 import os
@@ -192,6 +195,41 @@ class Sampler:
         return self.own["setitimer"](which, seconds, interval)
 
 
+class Stdout:
+    """The bot's sys.stdout, as it was, saying when its lines left: after a flush, or a
+    write its stream passes on at once (line buffering, write-through), a "wrote" record
+    counts the line ends written so far. Anything else is the stream's own. Lines written
+    around it (sys.stdout.buffer, os.write) or by a child the bot forked go uncounted: the
+    count can lag, never lead, and where it lags the referee's stamps come first."""
+
+    def __init__(self, stream, records):
+        self._stream = stream
+        self._records = records
+        self._lines = 0
+        self._told = 0
+        self._pid = os.getpid()
+
+    def write(self, text):
+        done = self._stream.write(text)
+        self._lines += text.count("\n")
+        stream = self._stream
+        if getattr(stream, "line_buffering", False) or getattr(stream, "write_through", False):
+            self._tell()
+        return done
+
+    def flush(self):
+        self._stream.flush()
+        self._tell()
+
+    def _tell(self):
+        if self._lines != self._told and os.getpid() == self._pid:
+            self._told = self._lines
+            self._records.write(f'["wrote",{time.perf_counter()!r},{self._lines}]\n')
+
+    def __getattr__(self, name):
+        return getattr(self._stream, name)
+
+
 def run_script(code, path):
     """Run the bot's compiled file as __main__, as `python FILE` does (runpy's run_path
     would import pkgutil first, in the bot's time)."""
@@ -216,6 +254,7 @@ def run_python(records, interval, module, argv):
             code = compile(file.read(), argv[0], "exec", dont_inherit=True)
         sys.argv = argv
         sys.path[0] = os.path.dirname(os.path.abspath(argv[0]))
+    sys.stdout = Stdout(sys.stdout, records)
     sampler = Sampler(records, interval)
     sampler.start()
     try:

@@ -1,12 +1,15 @@
 """What a profiled match leaves, split into its turns: the sampler's stacks (a Python bot)
-and the bot's CPU readings (every bot), cut at the referee's stamps of the bot's lines.
+and the bot's CPU readings (every bot), cut where each of the bot's lines ended.
 
-Turn k runs from the referee's stamp of line k - 1 (the input for the first) to its stamp
-of line k. A sample counts for the time since the sample before it, in the turn it was
-taken in: the sampler waits for the interpreter lock while the bot runs, so samples come
-further apart than the interval on a busy bot, and the stack it then sees is the one that
-held the lock. A gap over MAX_WEIGHT_S (the machine paused the bot) counts as that much.
-A sample with an empty stack was taken outside the bot's code: its time is no function's.
+Turn k runs from the end of line k - 1 (the input's stamp for the first) to the end of line
+k: the moment the bot's process says the line left it (the sampler's "wrote" records), where
+that came before the referee's stamp (the referee stamps a line once it has read it, and
+work the bot did in between is the next line's), else the stamp. A sample counts for the
+time since the sample before it, in the turn it was taken in: the sampler waits for the
+interpreter lock while the bot runs, so samples come further apart than the interval on a
+busy bot, and the stack it then sees is the one that held the lock. A gap over
+MAX_WEIGHT_S (the machine paused the bot) counts as that much. A sample with an empty
+stack was taken outside the bot's code: its time is no function's.
 """
 
 from __future__ import annotations
@@ -35,6 +38,11 @@ class Samples:
     times: list[float] = field(default_factory=list)      # perf_counter of each sample
     stacks: list[tuple[Frame, ...]] = field(default_factory=list)   # outermost first
     weights: list[float] = field(default_factory=list)    # seconds each sample stands for
+    wrote: list[tuple[float, int]] = field(default_factory=list)   # (T, line ends gone by T)
+
+    def left_by(self, line: int) -> float | None:
+        """When the bot's process said line `line` had left it (None if it never did)."""
+        return next((at for at, lines in self.wrote if lines >= line), None)
 
 
 @dataclass(frozen=True)
@@ -95,6 +103,8 @@ def read_samples(data: bytes) -> Samples:
                                       for i in record[2]))
             found.weights.append(min(max(gap, 0.0), MAX_WEIGHT_S))
             previous = at
+        elif kind == "wrote":
+            found.wrote.append((record[1], record[2]))
     return found
 
 
@@ -102,12 +112,14 @@ def split_turns(samples: Samples, cpu: CpuReadings, sent_at: float,
                 latencies: tuple[float, ...]) -> list[Turn]:
     """One Turn per output line, with the samples taken while the bot worked on it; the
     first line's CPU counts from the first reading (the bot's start), not the input."""
-    turns, start, index = [], sent_at, 0
+    turns, start, stamp, index = [], sent_at, sent_at, 0
     while index < len(samples.times) and samples.times[index] <= sent_at:
         index += 1   # start-up, before the input came
     cpu_before = cpu.seconds[0] if cpu.seconds else None
     for number, latency in enumerate(latencies, 1):
-        end = start + latency
+        stamp += latency
+        left = samples.left_by(number)
+        end = stamp if left is None else max(start, min(stamp, left))
         first = index
         while index < len(samples.times) and samples.times[index] <= end:
             index += 1
