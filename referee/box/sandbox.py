@@ -251,16 +251,17 @@ class ReaperSandbox(Sandbox):
         return proctree.descendants(self.pid) if self.pid else []
 
     def kill(self) -> None:
-        if self.group:   # the reaper with the rest, at once: a loaded machine runs it late
-            super().kill()
-            return
+        if not self.group:   # a cgroup's kill takes the reaper with the rest, at once
+            self._end_through_reaper()   # (a loaded machine runs a reaper late)
+        super().kill()
+
+    def _end_through_reaper(self) -> None:
         if self.pid:
             _signal(self.pid, signal.SIGTERM)   # the reaper kills and reaps the bot's tree
             if not _wait_gone(self.pid, KILL_WAIT_S):
                 for pid in proctree.descendants(self.pid):
                     _signal(pid, signal.SIGKILL)
                 _signal(self.pid, signal.SIGKILL)
-        super().kill()
 
 
 class PidnsSandbox(ReaperSandbox):
@@ -273,11 +274,10 @@ class PidnsSandbox(ReaperSandbox):
             return super().processes()
         return proctree.descendants(self.pid)[1:] if self.pid else []   # [0] is init
 
-    def kill(self) -> None:
+    def _end_through_reaper(self) -> None:
         # SIGTERM reaches init through the reaper; init kills everything in the namespace
         # and exits, and the kernel kills whatever is left. SIGKILL on init if it lingers.
-        # A cgroup holds them all: killed at once.
-        if self.pid and not self.group:
+        if self.pid:
             inits = proctree.children(self.pid)
             _signal(self.pid, signal.SIGTERM)
             if not _wait_gone(self.pid, KILL_WAIT_S / 2):
@@ -285,7 +285,6 @@ class PidnsSandbox(ReaperSandbox):
                     _signal(init, signal.SIGKILL)
                 if not _wait_gone(self.pid, KILL_WAIT_S / 2):
                     _signal(self.pid, signal.SIGKILL)
-        Sandbox.kill(self)
 
 
 def _signal(pid: int, signum: int) -> None:

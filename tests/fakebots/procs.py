@@ -70,7 +70,7 @@ _written = itertools.count(1)
 def bot_written(stem: str) -> Path:
     """A path in SESSION_TMP that no test has named before, for a file an unboxed bot
     writes: the bot runs as whichever box user is free, and in a sticky folder one user
-    cannot overwrite another's file (a second test's bot failed to, and timed out)."""
+    cannot overwrite another's file (the bot's open fails, and it never answers)."""
     return Path(SESSION_TMP) / f"{stem}-{next(_written)}"
 
 

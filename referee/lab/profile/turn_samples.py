@@ -40,10 +40,6 @@ class Samples:
     weights: list[float] = field(default_factory=list)    # seconds each sample stands for
     wrote: list[tuple[float, int]] = field(default_factory=list)   # (T, line ends gone by T)
 
-    def left_by(self, line: int) -> float | None:
-        """When the bot's process said line `line` had left it (None if it never did)."""
-        return next((at for at, lines in self.wrote if lines >= line), None)
-
 
 @dataclass(frozen=True)
 class CpuReadings:
@@ -112,14 +108,16 @@ def split_turns(samples: Samples, cpu: CpuReadings, sent_at: float,
                 latencies: tuple[float, ...]) -> list[Turn]:
     """One Turn per output line, with the samples taken while the bot worked on it; the
     first line's CPU counts from the first reading (the bot's start), not the input."""
-    turns, start, stamp, index = [], sent_at, sent_at, 0
+    turns, start, stamp, index, told = [], sent_at, sent_at, 0, 0
     while index < len(samples.times) and samples.times[index] <= sent_at:
         index += 1   # start-up, before the input came
     cpu_before = cpu.seconds[0] if cpu.seconds else None
+    wrote = samples.wrote   # counts only grow: one pass finds each line's record
     for number, latency in enumerate(latencies, 1):
         stamp += latency
-        left = samples.left_by(number)
-        end = stamp if left is None else max(start, min(stamp, left))
+        while told < len(wrote) and wrote[told][1] < number:
+            told += 1
+        end = stamp if told == len(wrote) else max(start, min(stamp, wrote[told][0]))
         first = index
         while index < len(samples.times) and samples.times[index] <= end:
             index += 1
